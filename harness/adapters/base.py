@@ -1,0 +1,65 @@
+"""The model adapter protocol and the base class for method wrappers."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from harness.errors import MissingCapability
+from harness.types import Generation, GenerateRequest
+
+CAPABILITIES = ("chat", "tools", "logprobs", "prompt_logprobs", "reasoning_budget")
+
+
+@runtime_checkable
+class ModelAdapter(Protocol):
+    """Anything that turns a GenerateRequest into a Generation."""
+
+    name: str
+    capabilities: frozenset[str]
+
+    async def generate(self, request: GenerateRequest) -> Generation:
+        """Produce one generation; raise TransientError for retryable failures."""
+        ...
+
+
+class ClosableAdapter(Protocol):
+    """An adapter holding resources (HTTP sessions) to release at the end of a run."""
+
+    async def aclose(self) -> None:
+        """Release resources."""
+        ...
+
+
+def require_capability(adapter: ModelAdapter, capability: str, needed_by: str) -> None:
+    """Raise MissingCapability, naming it, unless ``adapter`` has ``capability``."""
+    if capability not in adapter.capabilities:
+        raise MissingCapability(
+            f"{needed_by} needs the adapter capability '{capability}', which {adapter.name} lacks "
+            f"(it has: {', '.join(sorted(adapter.capabilities)) or 'none'})"
+        )
+
+
+class MethodAdapter:
+    """An adapter that wraps another: the base of inference-time methods.
+
+    Subclasses override ``generate`` and call ``self.inner.generate`` as often as
+    they need; every inner call is logged and costed by the runner.
+    """
+
+    method_name = "method"
+
+    def __init__(self, inner: ModelAdapter, **params: object) -> None:
+        self.inner = inner
+        self.params = params
+        self.name = f"{inner.name}+{self.method_name}"
+        self.capabilities = inner.capabilities
+
+    async def generate(self, request: GenerateRequest) -> Generation:
+        """Pass through unchanged; subclasses do more."""
+        return await self.inner.generate(request)
+
+    async def aclose(self) -> None:
+        """Close the wrapped adapter."""
+        close = getattr(self.inner, "aclose", None)
+        if close is not None:
+            await close()

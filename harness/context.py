@@ -1,0 +1,37 @@
+"""Per-sample context shared by the runner, the recording layer and the builtin adapters.
+
+The runner sets ``current_sample`` around each sample's solve, so that adapters that
+answer from the task (``builtin/oracle``) and the layer that logs calls know which
+sample a request belongs to, without the request carrying it.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from harness.types import CallRecord
+
+if TYPE_CHECKING:
+    from harness.task import Task
+    from harness.types import Sample
+
+
+@dataclass
+class SampleContext:
+    """The task and sample being solved, their seed, and the calls made so far."""
+
+    task: Task
+    sample: Sample
+    seed: int
+    calls: list[CallRecord] = field(default_factory=list)
+    role: str = "model"
+
+
+current_sample: ContextVar[SampleContext | None] = ContextVar("current_sample", default=None)
+
+
+def active_sample() -> SampleContext | None:
+    """The sample being solved in this asyncio task, if any."""
+    return current_sample.get()

@@ -1,0 +1,71 @@
+"""Confidence intervals: Wilson for proportions, a seeded percentile bootstrap otherwise."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from harness.types import MetricValue
+
+Z95 = 1.959963984540054
+BOOTSTRAP_RESAMPLES = 2000
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for ``successes`` out of ``n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def bootstrap_interval(values: Sequence[float], seed: int = 0, resamples: int = BOOTSTRAP_RESAMPLES) -> tuple[float, float]:
+    """Percentile bootstrap 95% interval of the mean, deterministic for ``seed``."""
+    import numpy as np
+
+    data = np.asarray(values, dtype=float)
+    if data.size == 0:
+        return (math.nan, math.nan)
+    rng = np.random.default_rng(seed)
+    means = data[rng.integers(0, data.size, size=(resamples, data.size))].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return (float(low), float(high))
+
+
+def is_binary(values: Sequence[float]) -> bool:
+    """True when every value is 0 or 1."""
+    return all(v in (0.0, 1.0) for v in values)
+
+
+def mean_metric(values: Sequence[float], seed: int = 0) -> MetricValue:
+    """Mean of ``values`` with n and a 95% CI (Wilson when binary, bootstrap otherwise)."""
+    n = len(values)
+    if n == 0:
+        return MetricValue(value=None, n=0, method="empty")
+    mean = math.fsum(values) / n
+    if is_binary(values):
+        low, high = wilson_interval(math.fsum(values), n)
+        return MetricValue(value=mean, n=n, ci_low=low, ci_high=high, method="wilson")
+    low, high = bootstrap_interval(values, seed=seed)
+    return MetricValue(value=mean, n=n, ci_low=low, ci_high=high, method="bootstrap")
+
+
+def ratio_metric(numerators: Sequence[float], denominators: Sequence[float], seed: int = 0) -> MetricValue:
+    """Ratio of sums (such as micro F1 or Po/(Po+Pc)) with a paired bootstrap CI over samples."""
+    import numpy as np
+
+    num = np.asarray(numerators, dtype=float)
+    den = np.asarray(denominators, dtype=float)
+    n = int(num.size)
+    if n == 0 or den.sum() == 0:
+        return MetricValue(value=None, n=n, method="empty")
+    value = float(num.sum() / den.sum())
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, n, size=(BOOTSTRAP_RESAMPLES, n))
+    num_sums, den_sums = num[idx].sum(axis=1), den[idx].sum(axis=1)
+    ratios = num_sums[den_sums > 0] / den_sums[den_sums > 0]
+    low, high = np.percentile(ratios, [2.5, 97.5])
+    return MetricValue(value=value, n=n, ci_low=float(low), ci_high=float(high), method="bootstrap-ratio")

@@ -1,0 +1,188 @@
+"""The task interface: load samples, solve them with a model, score the outputs.
+
+A task is a class with a nested ``Args`` model (its ``-T key=value`` arguments),
+``samples()``, an optional ``solve()`` (default: one generation from the sample's
+messages) and ``score()``. Families group tasks under a name prefix and are
+registered through the ``frontier.tasks`` entry-point group.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from harness.adapters.base import ModelAdapter
+from harness.errors import ConfigError
+from harness.types import (
+    Generation,
+    GenerateRequest,
+    Message,
+    MetricValue,
+    Output,
+    Sample,
+    SampleResult,
+    Score,
+)
+
+
+class TaskArgs(BaseModel):
+    """Base of a task's arguments; values from ``-T key=value`` are coerced by type."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class GenerationSettings(BaseModel):
+    """Generation parameters a task uses unless a suite or the command line overrides them."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_tokens: int | None = 1024
+    temperature: float | None = 0.0
+    top_p: float | None = None
+    seed: int | None = None
+    stop: tuple[str, ...] = ()
+    reasoning_budget: int | None = None
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A per-sample value averaged over a task; ``None`` leaves the sample out."""
+
+    name: str
+    value: Callable[[SampleResult], float | None]
+    description: str = ""
+
+
+def accuracy_over_answered(result: SampleResult) -> float | None:
+    """Score value, with unscored answers counted as 0 and errors left out."""
+    if result.score.outcome == "error":
+        return None
+    return result.score.value if result.score.outcome == "scored" else 0.0
+
+
+def accuracy_over_scored(result: SampleResult) -> float | None:
+    """Score value over scored answers only."""
+    return result.score.value if result.score.outcome == "scored" else None
+
+
+DEFAULT_METRICS: tuple[Metric, ...] = (
+    Metric("accuracy", accuracy_over_answered, "mean score; unscored answers count as 0, errors excluded"),
+    Metric("accuracy_scored", accuracy_over_scored, "mean score over answers that could be parsed"),
+)
+
+
+class SolveContext:
+    """What a solver gets besides the sample: the model, the settings and a seed."""
+
+    def __init__(self, model: ModelAdapter, settings: GenerationSettings, seed: int) -> None:
+        self.model = model
+        self.settings = settings
+        self.seed = seed
+
+    def request(self, messages: Iterable[Message], **overrides: Any) -> GenerateRequest:
+        """A request for ``messages`` with the run's settings, overridden by ``overrides``."""
+        params: dict[str, Any] = self.settings.model_dump()
+        params.update(overrides)
+        return GenerateRequest(messages=tuple(messages), **params)
+
+    async def generate(self, messages: Iterable[Message], **overrides: Any) -> Generation:
+        """Generate once from ``messages`` with the run's settings."""
+        return await self.model.generate(self.request(messages, **overrides))
+
+
+class Task:
+    """Base class of every task. Subclasses set ``description``, ``Args``, ``samples`` and ``score``."""
+
+    description: ClassVar[str] = ""
+    version: ClassVar[str] = "1"
+    Args: ClassVar[type[TaskArgs]] = TaskArgs
+    settings: ClassVar[GenerationSettings] = GenerationSettings()
+    cpu_heavy: ClassVar[bool] = False
+
+    def __init__(self, name: str, **args: Any) -> None:
+        self.name = name
+        try:
+            self.args = self.Args.model_validate(args)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"-T {'.'.join(str(p) for p in err['loc']) or '?'}: {err['msg']}" for err in exc.errors()
+            )
+            raise ConfigError(f"task {name}: bad arguments: {problems}") from None
+
+    def samples(self) -> Iterable[Sample]:
+        """The task's samples, in a deterministic order."""
+        raise NotImplementedError
+
+    async def solve(self, sample: Sample, ctx: SolveContext) -> Output:
+        """Default solver: one generation from the sample's messages."""
+        generation = await ctx.generate(sample.messages())
+        return Output(text=generation.text)
+
+    def score(self, sample: Sample, output: Output) -> Score:
+        """Judge ``output``; must not raise on any model output."""
+        raise NotImplementedError
+
+    def reference_output(self, sample: Sample, request: GenerateRequest) -> Generation | str:
+        """What a perfect model would answer to ``request`` (used by ``builtin/oracle``)."""
+        return str(sample.target)
+
+    def random_output(self, sample: Sample, request: GenerateRequest, rng: random.Random) -> Generation | str:
+        """A seeded guess (used by ``builtin/random``); tasks override with their answer space."""
+        return str(rng.randint(0, 100))
+
+    def metrics(self) -> tuple[Metric, ...]:
+        """Per-sample metrics averaged in the summary."""
+        return DEFAULT_METRICS
+
+    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+        """Task-level metrics from streamed results; override for ratios such as F1."""
+        from harness.stats import mean_metric
+
+        metrics = self.metrics()
+        values: dict[str, list[float]] = {m.name: [] for m in metrics}
+        for result in results:
+            for metric in metrics:
+                value = metric.value(result)
+                if value is not None:
+                    values[metric.name].append(float(value))
+        return {name: mean_metric(vals, seed=seed) for name, vals in values.items()}
+
+    def fingerprint(self) -> dict[str, Any]:
+        """What identifies this task's configuration in a run's config."""
+        return {"name": self.name, "version": self.version, "args": self.args.model_dump(mode="json")}
+
+
+@dataclass(frozen=True)
+class TaskEntry:
+    """A registered task name, its one-line description and how to build it."""
+
+    name: str
+    description: str
+    factory: Callable[..., Task]
+
+    def create(self, **args: Any) -> Task:
+        """Build the task with ``args``."""
+        return self.factory(self.name, **args)
+
+
+@dataclass
+class TaskFamily:
+    """A group of tasks exposed through one ``frontier.tasks`` entry point."""
+
+    entries: Mapping[str, TaskEntry] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, *classes: tuple[str, type[Task]]) -> TaskFamily:
+        """A family from ``(name, TaskClass)`` pairs; descriptions come from the classes."""
+        return cls({name: TaskEntry(name, klass.description, klass) for name, klass in classes})
+
+    def __iter__(self) -> Iterator[TaskEntry]:
+        return iter(self.entries.values())
+
+    def resolve(self, name: str) -> TaskEntry | None:
+        """The entry called ``name``, or None; override for parametric names."""
+        return self.entries.get(name)

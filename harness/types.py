@@ -1,0 +1,228 @@
+"""Core records of the harness: what flows from a suite to a run log.
+
+Every record is an immutable pydantic model that serialises to JSON and back
+without loss (``Record.model_validate_json(r.model_dump_json()) == r``).
+Containers are tuples so that records compare and hash by value.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+JsonDict = dict[str, Any]
+Outcome = Literal["scored", "unscored", "error"]
+OUTCOMES: tuple[Outcome, ...] = ("scored", "unscored", "error")
+
+
+class Record(BaseModel):
+    """Base of every core record: frozen, strict about unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ToolCall(Record):
+    """One function call requested by a model; ``arguments`` is the raw JSON text."""
+
+    id: str
+    name: str
+    arguments: str = "{}"
+
+
+class Message(Record):
+    """One chat message in OpenAI's shape (system, user, assistant or tool)."""
+
+    role: Literal["system", "user", "assistant", "tool"]
+    content: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
+    name: str | None = None
+
+
+class Sample(Record):
+    """One evaluation item: a stable id, the input, the reference target and metadata."""
+
+    id: str
+    input: str | tuple[Message, ...]
+    target: Any = None
+    metadata: JsonDict = Field(default_factory=dict)
+
+    def messages(self) -> tuple[Message, ...]:
+        """The input as chat messages (a plain prompt becomes one user message)."""
+        if isinstance(self.input, str):
+            return (Message(role="user", content=self.input),)
+        return self.input
+
+
+class GenerateRequest(Record):
+    """Everything an adapter needs to produce one generation."""
+
+    messages: tuple[Message, ...]
+    max_tokens: int | None = None
+    temperature: float | None = None
+    top_p: float | None = None
+    n: int = 1
+    stop: tuple[str, ...] = ()
+    seed: int | None = None
+    tools: tuple[JsonDict, ...] = ()
+    tool_choice: str | JsonDict | None = None
+    logprobs: bool = False
+    top_logprobs: int | None = None
+    reasoning_budget: int | None = None
+    extra: JsonDict = Field(default_factory=dict)
+
+    def is_deterministic(self) -> bool:
+        """True when the same request must give the same answer (greedy or seeded)."""
+        return self.temperature == 0 or self.seed is not None
+
+
+class Usage(Record):
+    """Token counts of one or more calls; reasoning tokens are part of output tokens."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+    cached_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        """Input plus output tokens."""
+        return self.input_tokens + self.output_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
+            cached_tokens=self.cached_tokens + other.cached_tokens,
+        )
+
+
+class TokenLogprob(Record):
+    """Log-probability of one generated token."""
+
+    token: str
+    logprob: float
+
+
+class Generation(Record):
+    """What a model returned for one request (the first choice; more in ``alternatives``)."""
+
+    text: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    finish_reason: str | None = None
+    usage: Usage = Usage()
+    cost_usd: float | None = None
+    latency_s: float = 0.0
+    logprobs: tuple[TokenLogprob, ...] | None = None
+    alternatives: tuple[str, ...] = ()
+    model: str | None = None
+
+    def as_message(self) -> Message:
+        """The generation as an assistant message to append to a conversation."""
+        return Message(role="assistant", content=self.text or None, tool_calls=self.tool_calls)
+
+
+class CallRecord(Record):
+    """One model call made while solving a sample: which request, what came back."""
+
+    request_key: str
+    generation: Generation
+    role: str = "model"
+    retries: int = 0
+    cached: bool = False
+
+
+class Score(Record):
+    """The judgement of one output.
+
+    ``unscored`` means the answer could not be parsed; it is never silently wrong.
+    ``error`` means the evaluation itself failed (model call or scorer).
+    """
+
+    value: float | None = None
+    correct: bool | None = None
+    outcome: Outcome = "scored"
+    answer: str | None = None
+    explanation: str = ""
+    details: JsonDict = Field(default_factory=dict)
+
+    @classmethod
+    def of(cls, correct: bool, answer: str | None = None, explanation: str = "", **details: Any) -> Score:
+        """A scored binary judgement."""
+        return cls(value=1.0 if correct else 0.0, correct=correct, answer=answer,
+                   explanation=explanation, details=details)
+
+    @classmethod
+    def unscored(cls, explanation: str, **details: Any) -> Score:
+        """An answer that could not be parsed."""
+        return cls(outcome="unscored", explanation=explanation, details=details)
+
+    @classmethod
+    def error(cls, explanation: str, **details: Any) -> Score:
+        """An evaluation that failed."""
+        return cls(outcome="error", explanation=explanation, details=details)
+
+
+class Output(Record):
+    """What a task's solver produced for a sample: the final text and any trajectory."""
+
+    text: str = ""
+    trajectory: tuple[Message, ...] = ()
+    data: JsonDict = Field(default_factory=dict)
+
+
+class SampleResult(Record):
+    """One line of ``samples.jsonl``: a sample, what the model did and how it scored."""
+
+    sample_id: str
+    task: str
+    input: str | tuple[Message, ...]
+    target: Any = None
+    output: Output = Output()
+    score: Score
+    calls: tuple[CallRecord, ...] = ()
+    usage: Usage = Usage()
+    cost_usd: float | None = None
+    cost_known: bool = True
+    retries: int = 0
+    latency_s: float = 0.0
+    metadata: JsonDict = Field(default_factory=dict)
+
+
+class MetricValue(Record):
+    """A metric with its sample count and 95% confidence interval."""
+
+    value: float | None
+    n: int
+    ci_low: float | None = None
+    ci_high: float | None = None
+    method: str = ""
+
+
+class TaskSummary(Record):
+    """Aggregates of one task in a run."""
+
+    metrics: dict[str, MetricValue]
+    counts: dict[str, int]
+    usage: Usage
+    cost_usd: float | None
+    cost_known: bool = True
+    retries: int = 0
+
+
+class RunSummary(Record):
+    """``summary.json``: per-task metrics, counts, usage and cost, plus provenance."""
+
+    run_id: str
+    model: str
+    methods: tuple[str, ...] = ()
+    suite: str | None = None
+    seed: int = 0
+    harness_version: str
+    config_hash: str
+    tasks: dict[str, TaskSummary]
+    started_at: str
+    finished_at: str
+    complete: bool = True

@@ -1,0 +1,1 @@
+"""Reusable scoring functions: answer extraction, normalisation, numeric and set matching."""

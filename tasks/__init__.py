@@ -1,0 +1,1 @@
+"""Task families of frontier-evals, one subpackage each (registered under ``frontier.tasks``)."""
