@@ -7,6 +7,8 @@ sample a request belongs to, without the request carrying it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -26,10 +28,21 @@ class SampleContext:
     sample: Sample
     seed: int
     calls: list[CallRecord] = field(default_factory=list)
-    role: str = "model"
+    retries: int = 0
 
 
 current_sample: ContextVar[SampleContext | None] = ContextVar("current_sample", default=None)
+call_role: ContextVar[str] = ContextVar("call_role", default="model")
+
+
+@contextmanager
+def labelled_calls(role: str) -> Iterator[None]:
+    """Label the model calls made inside the block (``critic``, ``reasoner``, ``prm``...) in the log."""
+    token = call_role.set(role)
+    try:
+        yield
+    finally:
+        call_role.reset(token)
 
 
 def active_sample() -> SampleContext | None:

@@ -1,0 +1,93 @@
+"""Any ``provider/model`` through litellm (keys from the environment, as litellm reads them).
+
+litellm fetches its price map from the network on first use unless
+``LITELLM_LOCAL_MODEL_COST_MAP`` is set; the harness sets it to use the bundled map.
+A price litellm does not know is recorded as unknown (``None``), never as 0.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from harness.adapters.openai_format import generation_from_openai, request_to_openai
+from harness.errors import AdapterError, ConfigError, TransientError
+from harness.types import Generation, GenerateRequest
+
+
+def import_litellm() -> Any:
+    """Import litellm offline-safely: bundled price map, no telemetry, quiet logs."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("LITELLM_LOG", "ERROR")
+    import litellm
+
+    litellm.telemetry = False
+    litellm.suppress_debug_info = True
+    return litellm
+
+
+def _transient_types(litellm: Any) -> tuple[type[BaseException], ...]:
+    names = ("RateLimitError", "APIConnectionError", "Timeout", "InternalServerError",
+             "ServiceUnavailableError", "BadGatewayError")
+    return tuple(getattr(litellm, name) for name in names if hasattr(litellm, name))
+
+
+class LiteLLMAdapter:
+    """Chat completions through ``litellm.acompletion``."""
+
+    def __init__(self, model: str, api_base: str | None = None) -> None:
+        self.model = model
+        self.api_base = api_base
+        self.name = model if api_base is None else f"{model}@{api_base}"
+        self.capabilities = frozenset({"chat", "tools", "logprobs", "reasoning_budget"})
+        self._litellm = import_litellm()
+
+    def _cost(self, response: Any) -> float | None:
+        litellm = self._litellm
+        try:
+            cost = litellm.completion_cost(completion_response=response, model=self.model)
+        except Exception:  # noqa: BLE001 - litellm raises many kinds for an unmapped model
+            return None
+        if not cost and self.model not in litellm.model_cost and self.model.split("/", 1)[-1] not in litellm.model_cost:
+            return None
+        return float(cost)
+
+    async def generate(self, request: GenerateRequest) -> Generation:
+        """One ``acompletion`` call; litellm's own retries are off (the runner retries)."""
+        litellm = self._litellm
+        kwargs = request_to_openai(request)
+        if self.api_base is not None:
+            kwargs["api_base"] = self.api_base
+            kwargs.setdefault("api_key", os.environ.get("OPENAI_COMPATIBLE_API_KEY", "none"))
+        if request.reasoning_budget is not None:
+            kwargs["thinking"] = {"type": "enabled", "budget_tokens": request.reasoning_budget}
+        started = time.perf_counter()
+        try:
+            response = await litellm.acompletion(model=self.model, num_retries=0, **kwargs)
+        except _transient_types(litellm) as exc:
+            raise TransientError(f"{type(exc).__name__}: {str(exc)[:300]}") from None
+        except litellm.APIError as exc:
+            status = getattr(exc, "status_code", None)
+            if status is not None and (status == 429 or status >= 500):
+                raise TransientError(f"{type(exc).__name__} ({status}): {str(exc)[:300]}") from None
+            raise AdapterError(f"{type(exc).__name__}: {str(exc)[:500]}") from None
+        except Exception as exc:  # noqa: BLE001 - anything else from litellm is a permanent failure
+            raise AdapterError(f"{type(exc).__name__}: {str(exc)[:500]}") from None
+        body = response.model_dump() if hasattr(response, "model_dump") else dict(response)
+        return generation_from_openai(body, latency_s=time.perf_counter() - started, cost_usd=self._cost(response))
+
+
+def create(spec: str, **options: Any) -> LiteLLMAdapter:
+    """Build from ``provider/model[@api_base]``; the provider must be one litellm knows."""
+    model, _, api_base = spec.partition("@")
+    provider = model.split("/", 1)[0]
+    litellm = import_litellm()
+    known = {str(getattr(p, "value", p)) for p in litellm.provider_list}
+    if "/" not in model or provider not in known:
+        raise ConfigError(
+            f"unknown adapter {spec!r}: '{provider}' is neither a frontier adapter "
+            "(builtin, replay, openai-compatible, or a plugin) nor a litellm provider; "
+            "run 'frontier list adapters'"
+        )
+    return LiteLLMAdapter(model, api_base or None)

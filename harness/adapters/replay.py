@@ -1,0 +1,45 @@
+"""``replay/<run dir>``: answers from a logged run, matched by request; no answer is an error, not a guess."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from harness.cache import request_key
+from harness.errors import AdapterError, ConfigError
+from harness.store import iter_results
+from harness.types import Generation, GenerateRequest
+
+
+class ReplayAdapter:
+    """Serves the generations a run logged, for the same requests, in the order they were made."""
+
+    capabilities = frozenset({"chat", "tools", "logprobs"})
+    cacheable = False
+
+    def __init__(self, run_dir: Path) -> None:
+        self.name = f"replay/{run_dir}"
+        self._answers: dict[str, list[Generation]] = defaultdict(list)
+        self._served: dict[str, int] = defaultdict(int)
+        for result in iter_results(run_dir / "samples.jsonl"):
+            for call in result.calls:
+                self._answers[call.request_key].append(call.generation)
+
+    async def generate(self, request: GenerateRequest) -> Generation:
+        """The logged generation for this request (repeats of a request get the logged repeats)."""
+        key = request_key(request)
+        answers = self._answers.get(key)
+        if not answers:
+            raise AdapterError(f"{self.name} has no logged answer for this request (key {key[:12]})")
+        index = min(self._served[key], len(answers) - 1)
+        self._served[key] += 1
+        return answers[index]
+
+
+def create(rest: str, **options: Any) -> ReplayAdapter:
+    """Build from a run directory path."""
+    run_dir = Path(rest).expanduser()
+    if not (run_dir / "samples.jsonl").is_file():
+        raise ConfigError(f"replay: {run_dir} is not a run directory (no samples.jsonl)")
+    return ReplayAdapter(run_dir)

@@ -1,0 +1,69 @@
+"""A content-addressed response cache in SQLite, keyed by the adapter and the request."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from harness.types import Generation, GenerateRequest
+
+CACHE_ENV = "FRONTIER_CACHE_DIR"
+
+
+def request_key(request: GenerateRequest) -> str:
+    """SHA-256 of the request's canonical JSON: equal requests, equal keys."""
+    canonical = json.dumps(request.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def default_cache_path() -> Path:
+    """``$FRONTIER_CACHE_DIR/responses.sqlite``, else ``~/.cache/frontier-evals/responses.sqlite``."""
+    base = os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "frontier-evals"
+    return Path(base) / "responses.sqlite"
+
+
+class ResponseCache:
+    """Generations stored under (adapter name, request key); safe across threads and processes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS responses (adapter TEXT NOT NULL, key TEXT NOT NULL, "
+            "generation TEXT NOT NULL, created REAL NOT NULL, PRIMARY KEY (adapter, key))"
+        )
+
+    def get(self, adapter: str, key: str) -> Generation | None:
+        """The cached generation, or None (an unreadable entry counts as a miss)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT generation FROM responses WHERE adapter = ? AND key = ?", (adapter, key)
+            ).fetchone()
+        if row is None:
+            return None
+        try:
+            return Generation.model_validate_json(row[0])
+        except ValueError:
+            return None
+
+    def put(self, adapter: str, key: str, generation: Generation) -> None:
+        """Store ``generation``; the first answer for a key wins."""
+        with self._lock:
+            self._db.execute(
+                "INSERT OR IGNORE INTO responses VALUES (?, ?, ?, ?)",
+                (adapter, key, generation.model_dump_json(), time.time()),
+            )
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,151 @@
+"""``frontier run``: a suite or tasks against a model, into a resumable run directory."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import click
+
+from harness.cli.options import parse_key_values
+from harness.errors import ConfigError
+
+EPILOG = """\b
+Examples:
+  frontier run --task demo/arith --model builtin/oracle --limit 20
+  frontier run --suite smoke --model openai/gpt-4o-mini --concurrency 16
+  frontier run --task demo/arith -T n=50 -T steps=8 --model anthropic/claude-sonnet-4-5
+  frontier run --task demo/arith --model openai-compatible/qwen3@http://127.0.0.1:8000/v1
+  frontier run --task confiqa/qa -T data=ConFiQA-QA.json --model openai/gpt-4o --method critic_reasoner
+  frontier run --resume --out runs/2026-11-30T10-00-00_smoke_gpt-4o-mini
+
+\b
+A run directory holds config.json, samples.jsonl (one result a line) and
+summary.json. Rerunning the same configuration into the same --out resumes it:
+logged samples are skipped, so an interrupted run never repeats or loses work.
+Responses of deterministic requests (temperature 0 or a fixed seed) are cached
+in SQLite ($FRONTIER_CACHE_DIR, default ~/.cache/frontier-evals).
+"""
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.-]+", "-", text).strip("-")[:60]
+
+
+def _settings_overrides(max_tokens: int | None, temperature: float | None) -> dict[str, Any]:
+    overrides: dict[str, Any] = {}
+    if max_tokens is not None:
+        overrides["max_tokens"] = max_tokens
+    if temperature is not None:
+        overrides["temperature"] = temperature
+    return overrides
+
+
+def _apply_task_args(plans: tuple[Any, ...], args: dict[str, Any], from_suite: bool) -> tuple[Any, ...]:
+    """Give ``-T`` arguments to the tasks; in a suite, only to tasks whose arguments declare the key."""
+    from dataclasses import replace
+
+    from harness.registry import resolve_task
+
+    if not args:
+        return plans
+    updated, used = [], set()
+    for plan in plans:
+        fields = resolve_task(plan.name).factory.Args.model_fields
+        accepted = {k: v for k, v in args.items() if not from_suite or k in fields}
+        used.update(accepted)
+        updated.append(replace(plan, args={**plan.args, **accepted}))
+    unused = set(args) - used
+    if unused:
+        raise ConfigError(f"-T {', '.join(sorted(unused))}: no task of the suite takes this argument")
+    return tuple(updated)
+
+
+def build_plan(suite: str | None, tasks: tuple[str, ...], model: str | None, methods: tuple[str, ...],
+               task_args: dict[str, Any], limit: int | None, seed: int, overrides: dict[str, Any]) -> Any:
+    """The RunPlan the options describe."""
+    from dataclasses import replace
+
+    from harness.plan import RunPlan, TaskPlan
+    from harness.suites import load_suite
+
+    if model is None:
+        raise ConfigError("--model is required (for example --model builtin/oracle); see 'frontier list adapters'")
+    if bool(suite) == bool(tasks):
+        raise ConfigError("give either --suite NAME or one or more --task NAME")
+    if suite:
+        loaded = load_suite(suite)
+        plans = _apply_task_args(loaded.tasks, task_args, from_suite=True)
+        suite_name, suite_version = loaded.name, loaded.version
+    else:
+        plans = _apply_task_args(tuple(TaskPlan(name) for name in tasks), task_args, from_suite=False)
+        suite_name = suite_version = None
+    plans = tuple(
+        replace(p, limit=limit if limit is not None else p.limit, settings={**p.settings, **overrides})
+        for p in plans
+    )
+    return RunPlan(model=model, tasks=plans, methods=methods, seed=seed, suite=suite_name, suite_version=suite_version)
+
+
+def default_out_dir(plan: Any) -> Path:
+    """``runs/<UTC time>_<suite or task>_<model>``."""
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S")
+    what = plan.suite or (plan.tasks[0].name if len(plan.tasks) == 1 else f"{len(plan.tasks)}-tasks")
+    return Path("runs") / f"{stamp}_{_slug(what)}_{_slug(plan.model)}"
+
+
+@click.command("run", epilog=EPILOG)
+@click.option("--suite", help="Suite name (see 'frontier list suites') or path to a suite YAML.")
+@click.option("--task", "tasks", multiple=True, help="Task name; repeat for several (see 'frontier list tasks').")
+@click.option("--model", help="Adapter spec: provider/model (litellm), openai-compatible/<m>@<url>, builtin/oracle, ...")
+@click.option("-T", "task_arg", multiple=True, metavar="KEY=VALUE", help="Task argument, such as a data location.")
+@click.option("--method", "methods", multiple=True, metavar="NAME[:k=v,...]",
+              help="Inference-time method wrapping the model; repeat to compose (innermost first).")
+@click.option("--limit", type=click.IntRange(min=1), help="At most this many samples per task.")
+@click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True, help="Samples in flight.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of random baselines, methods and CIs.")
+@click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>_<what>_<model>).")
+@click.option("--resume", is_flag=True, help="Continue the run in --out with its logged configuration.")
+@click.option("--max-tokens", type=click.IntRange(min=1), help="Override every task's max_tokens.")
+@click.option("--temperature", type=click.FloatRange(min=0), help="Override every task's temperature.")
+@click.option("--cache/--no-cache", default=True, show_default=True, help="Use the response cache.")
+@click.option("--force-cache", is_flag=True, help="Cache even non-deterministic requests.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=600, show_default=True,
+              help="Seconds per model request before it counts as a transient failure.")
+@click.option("--max-retries", type=click.IntRange(min=0), default=6, show_default=True,
+              help="Retries of a transient failure (429, 5xx, timeout, dropped connection).")
+@click.option("--retry-base", type=click.FloatRange(min=0), default=1.0, show_default=True,
+              help="First backoff delay in seconds; doubles each retry, with full jitter, capped at 30 s.")
+@click.option("--progress/--no-progress", default=True, help="Show the progress bar (on a terminal).")
+def run_command(suite: str | None, tasks: tuple[str, ...], model: str | None, task_arg: tuple[str, ...],
+                methods: tuple[str, ...], limit: int | None, concurrency: int, seed: int, out: Path | None,
+                resume: bool, max_tokens: int | None, temperature: float | None, cache: bool, force_cache: bool,
+                timeout: float, max_retries: int, retry_base: float, progress: bool) -> None:
+    """Run a suite or tasks against a model and write a run directory."""
+    from harness.cache import default_cache_path
+    from harness.calls import RetryPolicy
+    from harness.plan import plan_from_config
+    from harness.runner import RunOptions, execute
+    from harness.store import RunStore
+
+    if resume and not (suite or tasks or model):
+        if out is None:
+            raise ConfigError("--resume needs --out RUN_DIR (or the full original options)")
+        plan = plan_from_config(RunStore(out).read_config())
+    else:
+        plan = build_plan(suite, tasks, model, methods, parse_key_values(task_arg, "-T"), limit, seed,
+                          _settings_overrides(max_tokens, temperature))
+        if resume and (out is None or not (out / "config.json").exists()):
+            raise ConfigError("--resume needs --out pointing at an existing run directory")
+    out_dir = out or default_out_dir(plan)
+    options = RunOptions(concurrency=concurrency, retry=RetryPolicy(max_retries=max_retries, base_delay_s=retry_base),
+                         request_timeout_s=timeout, cache_path=default_cache_path() if cache else None,
+                         force_cache=force_cache, progress=progress)
+    summary = asyncio.run(execute(plan, out_dir, options))
+    from harness.cli.show import print_summary
+
+    print_summary(summary)
+    click.echo(f"run directory: {out_dir}")

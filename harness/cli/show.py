@@ -1,0 +1,48 @@
+"""``frontier show``: the summary table of a run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from harness.types import RunSummary
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def print_summary(summary: RunSummary) -> None:
+    """Print per-task metrics with CIs and counts, tokens and cost."""
+    from rich.console import Console
+    from rich.table import Table
+
+    title = f"{summary.run_id}  model={summary.model}" + (f"  methods={','.join(summary.methods)}" if summary.methods else "")
+    table = Table(title=title + ("" if summary.complete else "  [INCOMPLETE]"))
+    for column in ("task", "metric", "value", "95% CI", "n", "scored/unscored/error", "tokens in/out", "cost USD"):
+        table.add_column(column, justify="left" if column in ("task", "metric") else "right")
+    for name, task in summary.tasks.items():
+        counts = f"{task.counts.get('scored', 0)}/{task.counts.get('unscored', 0)}/{task.counts.get('error', 0)}"
+        tokens = f"{task.usage.input_tokens:,}/{task.usage.output_tokens:,}"
+        cost = "unknown" if task.cost_usd is None else f"{task.cost_usd:.4f}" + ("" if task.cost_known else "+?")
+        for index, (metric, value) in enumerate(task.metrics.items()):
+            first = index == 0
+            table.add_row(name if first else "", metric, _fmt(value.value),
+                          f"[{_fmt(value.ci_low)}, {_fmt(value.ci_high)}]", str(value.n),
+                          counts if first else "", tokens if first else "", cost if first else "")
+    import sys
+
+    Console(width=None if sys.stdout.isatty() else 160).print(table)
+    errors = sum(t.counts.get("error", 0) for t in summary.tasks.values())
+    if errors:
+        click.echo(f"warning: {errors} sample(s) ended in error; see 'score.explanation' in samples.jsonl", err=True)
+
+
+@click.command("show")
+@click.argument("run_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
+def show_command(run_dir: Path) -> None:
+    """Print the summary table of RUN_DIR."""
+    from harness.store import RunStore
+
+    print_summary(RunStore(run_dir).read_summary())

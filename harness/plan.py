@@ -1,0 +1,96 @@
+"""What a run is: the model, methods, tasks with their arguments, limits and settings, and the seed.
+
+The config written to ``config.json`` is this plan made concrete (task arguments with
+their defaults filled in), so that rerunning the same plan into the same directory
+resumes it and a different plan is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from pydantic import ValidationError
+
+from harness import __version__
+from harness.errors import ConfigError
+from harness.task import GenerationSettings, Task
+
+
+@dataclass(frozen=True)
+class TaskPlan:
+    """One task of a run as asked for: name, ``-T`` arguments, sample limit and setting overrides."""
+
+    name: str
+    args: dict[str, Any] = field(default_factory=dict)
+    limit: int | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """A whole run as asked for."""
+
+    model: str
+    tasks: tuple[TaskPlan, ...]
+    methods: tuple[str, ...] = ()
+    seed: int = 0
+    suite: str | None = None
+    suite_version: str | None = None
+
+
+@dataclass(frozen=True)
+class PreparedTask:
+    """A task built from its plan, with its effective settings."""
+
+    task: Task
+    plan: TaskPlan
+    settings: GenerationSettings
+
+
+def build_task(plan: TaskPlan) -> PreparedTask:
+    """Resolve and construct the task and merge its settings with the plan's overrides."""
+    from harness.registry import resolve_task
+
+    task = resolve_task(plan.name).create(**plan.args)
+    merged = task.settings.model_dump()
+    merged.update(plan.settings)
+    try:
+        settings = GenerationSettings.model_validate(merged)
+    except ValidationError as exc:
+        fields = ", ".join(".".join(map(str, e["loc"])) + f": {e['msg']}" for e in exc.errors())
+        raise ConfigError(f"task {plan.name}: bad generation settings ({fields})") from None
+    return PreparedTask(task, plan, settings)
+
+
+def config_of(plan: RunPlan, prepared: list[PreparedTask]) -> dict[str, Any]:
+    """The JSON config of a run; ``config_hash`` covers everything that shapes its results."""
+    body = {
+        "model": plan.model,
+        "methods": list(plan.methods),
+        "suite": plan.suite,
+        "suite_version": plan.suite_version,
+        "seed": plan.seed,
+        "tasks": [
+            {**p.task.fingerprint(), "limit": p.plan.limit, "settings": p.settings.model_dump(mode="json")}
+            for p in prepared
+        ],
+    }
+    digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+    return {**body, "harness_version": __version__, "config_hash": digest,
+            "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+
+
+def plan_from_config(config: dict[str, Any]) -> RunPlan:
+    """Rebuild the plan of a logged run (for resume, rescore and replay)."""
+    try:
+        tasks = tuple(TaskPlan(t["name"], dict(t.get("args") or {}), t.get("limit"), dict(t.get("settings") or {}))
+                      for t in config["tasks"])
+        return RunPlan(model=config["model"], tasks=tasks, methods=tuple(config.get("methods") or ()),
+                       seed=int(config.get("seed", 0)), suite=config.get("suite"),
+                       suite_version=config.get("suite_version"))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ConfigError(f"config.json is missing or has a wrong field: {exc}") from None

@@ -1,0 +1,200 @@
+"""The runner: stream samples through a task's solver and scorer with bounded concurrency.
+
+``evaluate`` runs one task in memory (for tests and notebooks); ``execute`` runs a
+whole plan into a run directory, resuming whatever that directory already logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import math
+import time
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from itertools import islice
+from pathlib import Path
+
+from harness import __version__
+from harness.adapters.base import ModelAdapter
+from harness.calls import CallingAdapter, RetryPolicy
+from harness.context import SampleContext, current_sample
+from harness.errors import AdapterError, ConfigError
+from harness.plan import PreparedTask, RunPlan, build_task, config_of
+from harness.progress import RunProgress
+from harness.store import RunStore, result_key
+from harness.summary import summarize_task
+from harness.task import GenerationSettings, SolveContext, Task
+from harness.types import Output, RunSummary, Sample, SampleResult, Score, Usage
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run executes (none of it changes results, so none of it is in the config)."""
+
+    concurrency: int = 8
+    retry: RetryPolicy = RetryPolicy()
+    request_timeout_s: float | None = 600.0
+    cache_path: Path | None = None
+    force_cache: bool = False
+    progress: bool = True
+
+
+def sample_seed(seed: int, task: str, sample_id: str) -> int:
+    """A per-sample seed that does not depend on the order samples finish in."""
+    digest = hashlib.sha256(f"{seed}|{task}|{sample_id}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+async def _score(task: Task, sample: Sample, output: Output) -> Score:
+    try:
+        if task.cpu_heavy:
+            return await asyncio.to_thread(task.score, sample, output)
+        return task.score(sample, output)
+    except Exception as exc:  # noqa: BLE001 - a scorer bug is an error outcome, not a crash
+        return Score.error(f"scorer failed: {type(exc).__name__}: {exc}",
+                           traceback=traceback.format_exc(limit=5))
+
+
+async def solve_sample(task: Task, sample: Sample, settings: GenerationSettings,
+                       model: ModelAdapter, seed: int) -> SampleResult:
+    """Solve and score one sample; failures become an ``error`` score, never an exception."""
+    context = SampleContext(task=task, sample=sample, seed=sample_seed(seed, task.name, sample.id))
+    token = current_sample.set(context)
+    started = time.perf_counter()
+    output = Output()
+    try:
+        output = await task.solve(sample, SolveContext(model, settings, context.seed))
+        score = await _score(task, sample, output)
+    except ConfigError:
+        raise
+    except AdapterError as exc:
+        score = Score.error(f"model call failed: {exc}", stage="model")
+    except Exception as exc:  # noqa: BLE001 - a solver bug is an error outcome, not a crash
+        score = Score.error(f"solver failed: {type(exc).__name__}: {exc}", traceback=traceback.format_exc(limit=5))
+    finally:
+        current_sample.reset(token)
+    usage = sum((call.generation.usage for call in context.calls), Usage())
+    costs = [call.generation.cost_usd for call in context.calls]
+    known = [c for c in costs if c is not None]
+    return SampleResult(
+        sample_id=sample.id, task=task.name, input=sample.input, target=sample.target, output=output,
+        score=score, calls=tuple(context.calls), usage=usage,
+        cost_usd=math.fsum(known) if known else None, cost_known=len(known) == len(costs),
+        retries=context.retries, latency_s=time.perf_counter() - started, metadata=sample.metadata,
+    )
+
+
+WorkItem = tuple[Task, Sample, GenerationSettings]
+
+
+async def run_items(items: Iterable[WorkItem], model: ModelAdapter, seed: int, concurrency: int,
+                    on_result: Callable[[SampleResult], None]) -> None:
+    """Run ``items`` with at most ``concurrency`` in flight, handing each result to ``on_result``."""
+    iterator = iter(items)
+
+    async def worker() -> None:
+        for task, sample, settings in iterator:
+            on_result(await solve_sample(task, sample, settings, model, seed))
+
+    await asyncio.gather(*(worker() for _ in range(max(1, concurrency))))
+
+
+def limited_samples(task: Task, limit: int | None) -> list[Sample]:
+    """The first ``limit`` samples of ``task``; duplicate ids are a configuration error."""
+    samples = list(islice(task.samples(), limit))
+    seen: set[str] = set()
+    for sample in samples:
+        if sample.id in seen:
+            raise ConfigError(f"task {task.name}: duplicate sample id {sample.id!r}; ids must be unique to resume")
+        seen.add(sample.id)
+    return samples
+
+
+async def evaluate(task: Task, adapter: ModelAdapter, limit: int | None = None, seed: int = 0,
+                   concurrency: int = 8, settings: GenerationSettings | None = None,
+                   retry: RetryPolicy = RetryPolicy(max_retries=3, base_delay_s=0.01)) -> list[SampleResult]:
+    """Run one task in memory and return its results in sample order."""
+    model = adapter if isinstance(adapter, CallingAdapter) else CallingAdapter(adapter, retry=retry)
+    samples = limited_samples(task, limit)
+    order = {sample.id: index for index, sample in enumerate(samples)}
+    results: list[SampleResult] = []
+    try:
+        await run_items(((task, s, settings or task.settings) for s in samples), model, seed, concurrency,
+                        results.append)
+    finally:
+        await model.aclose()
+    return sorted(results, key=lambda r: order[r.sample_id])
+
+
+def build_model(plan: RunPlan, options: RunOptions) -> ModelAdapter:
+    """The plan's adapter, behind the calling layer, wrapped by its methods (innermost first)."""
+    from harness.adapters import resolve_adapter
+    from harness.cache import ResponseCache
+    from harness.registry import resolve_method
+
+    cache = ResponseCache(options.cache_path) if options.cache_path else None
+    model: ModelAdapter = CallingAdapter(resolve_adapter(plan.model, seed=plan.seed), retry=options.retry,
+                                         timeout_s=options.request_timeout_s, cache=cache,
+                                         force_cache=options.force_cache)
+    for spec in plan.methods:
+        model = resolve_method(spec)(model)
+    return model
+
+
+def summarize_run(store: RunStore, plan: RunPlan, prepared: list[PreparedTask], config_hash: str,
+                  started_at: str, complete: bool) -> RunSummary:
+    """The run's summary from its log."""
+    return RunSummary(
+        run_id=store.path.name, model=plan.model, methods=plan.methods, suite=plan.suite, seed=plan.seed,
+        harness_version=__version__, config_hash=config_hash,
+        tasks={p.task.name: summarize_task(p.task, store.results, plan.seed) for p in prepared},
+        started_at=started_at, finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        complete=complete,
+    )
+
+
+def _pending(prepared: list[PreparedTask], done: set[str]) -> tuple[list[WorkItem], int]:
+    items: list[WorkItem] = []
+    skipped = 0
+    for entry in prepared:
+        for sample in limited_samples(entry.task, entry.plan.limit):
+            if result_key(entry.task.name, sample.id) in done:
+                skipped += 1
+            else:
+                items.append((entry.task, sample, entry.settings))
+    return items, skipped
+
+
+async def execute(plan: RunPlan, out_dir: Path, options: RunOptions = RunOptions()) -> RunSummary:
+    """Run ``plan`` into ``out_dir``, skipping samples it already logged; returns the summary."""
+    prepared = [build_task(task_plan) for task_plan in plan.tasks]
+    config = config_of(plan, prepared)
+    model = build_model(plan, options)
+    store = RunStore(out_dir)
+    done = store.open(config)
+    started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    complete = False
+    try:
+        items, skipped = _pending(prepared, done)
+        with RunProgress(total=len(items) + skipped, done=skipped, enabled=options.progress) as progress:
+            def record(result: SampleResult) -> None:
+                store.append(result)
+                progress.advance(result)
+
+            await run_items(items, model, plan.seed, options.concurrency, record)
+        complete = True
+    finally:
+        store.close()
+        await _close(model)
+        store.write_summary(summarize_run(store, plan, prepared, config["config_hash"], started_at, complete))
+    return store.read_summary()
+
+
+async def _close(model: ModelAdapter) -> None:
+    close = getattr(model, "aclose", None)
+    if close is not None:
+        await close()
+

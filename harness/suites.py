@@ -1,0 +1,95 @@
+"""Suites: YAML files naming tasks, their arguments, sample limits and generation settings.
+
+A suite is validated against ``suite_schema.json``; an error names the file and the
+field that is wrong. Suites are found by name in the project's ``suites/`` folder
+(or the installed copy) or given as a path.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ConfigError
+from harness.plan import TaskPlan
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A validated suite."""
+
+    name: str
+    version: str
+    description: str
+    tasks: tuple[TaskPlan, ...]
+    path: Path
+
+
+def suite_dirs() -> list[Path]:
+    """Where suites live: the source tree's ``suites/`` and the installed data folder."""
+    candidates = [Path(__file__).resolve().parents[1] / "suites",
+                  Path(sys.prefix) / "share" / "frontier-evals" / "suites"]
+    return [path for path in candidates if path.is_dir()]
+
+
+def available_suites() -> dict[str, Path]:
+    """Suite names to files (the first folder wins)."""
+    found: dict[str, Path] = {}
+    for folder in suite_dirs():
+        for path in sorted(folder.glob("*.yaml")):
+            found.setdefault(path.stem, path)
+    return found
+
+
+def _schema() -> dict[str, Any]:
+    return json.loads(resources.files("harness").joinpath("suite_schema.json").read_text())
+
+
+def _where(error: Any) -> str:
+    parts = ""
+    for part in error.absolute_path:
+        parts += f"[{part}]" if isinstance(part, int) else (f".{part}" if parts else str(part))
+    return parts or "(top level)"
+
+
+def parse_suite(data: Any, path: Path) -> Suite:
+    """Validate suite data and build it; ConfigError naming the wrong field otherwise."""
+    import jsonschema
+
+    errors = sorted(jsonschema.Draft202012Validator(_schema()).iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        lines = "\n".join(f"  {_where(e)}: {e.message}" for e in errors[:10])
+        raise ConfigError(f"suite {path} is invalid:\n{lines}")
+    defaults = data.get("defaults", {})
+    tasks = tuple(
+        TaskPlan(
+            name=item["task"],
+            args=dict(item.get("args", {})),
+            limit=item.get("limit", defaults.get("limit")),
+            settings={**defaults.get("settings", {}), **item.get("settings", {})},
+        )
+        for item in data["tasks"]
+    )
+    return Suite(name=data["name"], version=str(data.get("version", "1")),
+                 description=data.get("description", ""), tasks=tasks, path=path)
+
+
+def load_suite(name_or_path: str) -> Suite:
+    """A suite by name (``smoke``) or by path (``my/suite.yaml``)."""
+    import yaml
+
+    path = Path(name_or_path)
+    if not path.is_file():
+        suites = available_suites()
+        if name_or_path not in suites:
+            raise ConfigError(f"unknown suite {name_or_path!r}; known: {', '.join(suites) or 'none'}")
+        path = suites[name_or_path]
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"suite {path} is not valid YAML: {exc}") from None
+    return parse_suite(data, path)

@@ -1,0 +1,177 @@
+"""Aggregate submissions with pandas: per task, per family and overall, with CIs and rank bands.
+
+* A task's score is its primary metric on a 0..1 higher-is-better scale
+  (:func:`leaderboard.metrics.normalised`); tasks with no finite range stay out of the means.
+* A family's score is the mean of its tasks' scores; the overall score is the macro mean over
+  families (each family weighs the same however many tasks it has).
+* Family and overall CIs come from a seeded bootstrap. Where a submission carries per-sample
+  scores whose mean equals the task's primary metric, each task is resampled from them (drawn
+  exactly and fast as a multinomial over the distinct values); otherwise the task contributes
+  normal draws around its value with the spread of its reported 95% CI.
+* Ranks are bands: an entry's best rank is 1 + the entries whose CI lies wholly above its own;
+  its worst rank is the count of entries whose CI does not lie wholly below it. Entries with
+  overlapping CIs share ranks instead of getting a false order.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from leaderboard.metrics import normalised
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
+RESAMPLES = 1000
+Z95 = 1.959963984540054
+MEAN_TOLERANCE = 1e-6
+
+
+def submission_id(data: dict[str, Any]) -> str:
+    """The identity of a submission on the board: model, method and suite."""
+    return f"{data['model']} | {data['method']['label']} | {data['suite']['name']}"
+
+
+def task_rows(submissions: list[dict[str, Any]]) -> pd.DataFrame:
+    """One row per (submission, task): the primary metric, its CI, the 0..1 score, tokens and cost."""
+    import pandas as pd
+
+    rows = []
+    for data in submissions:
+        sid = submission_id(data)
+        for task, entry in data["tasks"].items():
+            name = entry["primary_metric"]
+            metric = entry["metrics"][name]
+            usage = entry["usage"]
+            low = normalised(metric["ci_low"], name, metric["method"])
+            high = normalised(metric["ci_high"], name, metric["method"])
+            if low is not None and high is not None and low > high:
+                low, high = high, low
+            rows.append({
+                "submission": sid, "model": data["model"], "method": data["method"]["label"],
+                "suite": data["suite"]["name"], "suite_version": data["suite"]["version"],
+                "task": task, "family": entry["family"], "metric": name,
+                "higher_is_better": entry["higher_is_better"],
+                "value": metric["value"], "ci_low": metric["ci_low"], "ci_high": metric["ci_high"],
+                "n": metric["n"], "score": normalised(metric["value"], name, metric["method"]),
+                "score_low": low, "score_high": high,
+                "input_tokens": usage["input_tokens"], "output_tokens": usage["output_tokens"],
+                "reasoning_tokens": usage["reasoning_tokens"],
+                "tokens": usage["input_tokens"] + usage["output_tokens"],
+                "cost_usd": entry["cost_usd"] if entry["cost_known"] else None,
+            })
+    columns = ["submission", "model", "method", "suite", "suite_version", "task", "family", "metric",
+               "higher_is_better", "value", "ci_low", "ci_high", "n", "score", "score_low", "score_high",
+               "input_tokens", "output_tokens", "reasoning_tokens", "tokens", "cost_usd"]
+    frame = pd.DataFrame(rows, columns=columns)
+    for column in ("value", "ci_low", "ci_high", "score", "score_low", "score_high", "cost_usd"):
+        frame[column] = pd.to_numeric(frame[column], errors="coerce").astype(float)
+    return frame
+
+
+def _task_draws(entry: dict[str, Any], score: float, low: float, high: float, rng: np.random.Generator,
+                resamples: int) -> tuple[np.ndarray, bool]:
+    """Bootstrap draws of a task's 0..1 score; True when they came from per-sample scores."""
+    import numpy as np
+
+    name = entry["primary_metric"]
+    metric = entry["metrics"][name]
+    values = [s["value"] for s in entry.get("samples", ()) if s["outcome"] == "scored" and s["value"] is not None]
+    if values and metric["value"] is not None and abs(math.fsum(values) / len(values) - metric["value"]) <= MEAN_TOLERANCE:
+        unique, counts = np.unique(np.asarray(values, dtype=float), return_counts=True)
+        draws = rng.multinomial(len(values), counts / counts.sum(), size=resamples) @ unique / len(values)
+        zero = normalised(0.0, name, metric["method"])
+        one = normalised(1.0, name, metric["method"])
+        if zero is not None and one is not None:
+            return zero + (one - zero) * draws, True
+    spread = (high - low) / (2 * Z95) if math.isfinite(low) and math.isfinite(high) else 0.0
+    return score + spread * rng.standard_normal(resamples), False
+
+
+def overall_rows(submissions: list[dict[str, Any]], tasks: pd.DataFrame, seed: int = 0,
+                 resamples: int = RESAMPLES) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per submission: family scores and the overall macro mean, each with a 95% CI.
+
+    Returns (families, overall): ``families`` has one row per (submission, family),
+    ``overall`` one row per submission with tokens, cost, task count and CI method.
+    """
+    import numpy as np
+    import pandas as pd
+
+    by_id = {submission_id(d): d for d in submissions}
+    scored = tasks.dropna(subset=["score"])
+    family_rows, overall_rows_ = [], []
+    for sid, group in scored.groupby("submission", sort=False):
+        data = by_id[sid]
+        rng = np.random.default_rng([seed, abs(hash_text(sid))])
+        family_draws, family_scores, kinds = {}, [], set()
+        for family, fgroup in group.groupby("family", sort=True):
+            task_draws = []
+            for row in fgroup.itertuples():
+                draws, from_samples = _task_draws(data["tasks"][row.task], row.score,
+                                                  row.score_low, row.score_high, rng, resamples)
+                kinds.add("bootstrap" if from_samples else "normal")
+                task_draws.append(draws)
+            stacked = np.mean(task_draws, axis=0)
+            family_draws[family] = stacked
+            family_scores.append(float(fgroup["score"].mean()))
+            low, high = np.percentile(stacked, [2.5, 97.5])
+            family_rows.append({"submission": sid, "family": family, "score": family_scores[-1],
+                                "ci_low": float(low), "ci_high": float(high), "tasks": len(fgroup)})
+        overall_draws = np.mean(list(family_draws.values()), axis=0)
+        low, high = np.percentile(overall_draws, [2.5, 97.5])
+        score = float(np.mean(family_scores))
+        overall_rows_.append({"submission": sid, "score": score, "ci_low": float(low), "ci_high": float(high),
+                              "ci_method": "+".join(sorted(kinds)), "families": len(family_draws),
+                              "tasks": len(group)})
+    families = pd.DataFrame(family_rows, columns=["submission", "family", "score", "ci_low", "ci_high", "tasks"])
+    overall = pd.DataFrame(overall_rows_, columns=["submission", "score", "ci_low", "ci_high", "ci_method",
+                                                   "families", "tasks"])
+    totals = tasks.groupby("submission", sort=False).agg(
+        tokens=("tokens", "sum"), all_tasks=("task", "count"),
+        cost_usd=("cost_usd", lambda s: float(s.sum()) if s.notna().all() else math.nan))
+    meta = pd.DataFrame([{"submission": submission_id(d), "model": d["model"], "method": d["method"]["label"],
+                          "suite": d["suite"]["name"], "suite_version": d["suite"]["version"], "date": d["date"]}
+                         for d in submissions])
+    overall = meta.merge(overall, on="submission", how="left").merge(totals, left_on="submission",
+                                                                     right_index=True, how="left")
+    return families, overall
+
+
+def hash_text(text: str) -> int:
+    """A stable 32-bit hash of ``text`` (Python's ``hash`` is salted per process)."""
+    import zlib
+
+    return zlib.crc32(text.encode("utf-8"))
+
+
+def rank_bands(score: pd.Series, low: pd.Series, high: pd.Series) -> pd.DataFrame:
+    """Best and worst rank of each entry given 95% CIs (higher scores rank first).
+
+    An entry without a score gets no rank.
+    """
+    import numpy as np
+    import pandas as pd
+
+    valid = score.notna().to_numpy()
+    lo = low.fillna(score).to_numpy(dtype=float)
+    hi = high.fillna(score).to_numpy(dtype=float)
+    best = np.full(len(score), np.nan)
+    worst = np.full(len(score), np.nan)
+    idx = np.flatnonzero(valid)
+    if idx.size:
+        lo_v, hi_v = lo[idx], hi[idx]
+        above = (lo_v[None, :] > hi_v[:, None]).sum(axis=1)
+        below = (hi_v[None, :] < lo_v[:, None]).sum(axis=1)
+        best[idx] = 1 + above
+        worst[idx] = idx.size - below
+    return pd.DataFrame({"rank_best": best, "rank_worst": worst}, index=score.index)
+
+
+def band_label(best: float, worst: float) -> str:
+    """``"1"`` or ``"2–4"`` (empty when unranked)."""
+    if math.isnan(best):
+        return ""
+    return f"{int(best)}" if best == worst else f"{int(best)}–{int(worst)}"

@@ -1,0 +1,282 @@
+"""Validate submissions: the JSON Schema first, then what a schema cannot say.
+
+Semantic checks on one submission: no NaN or infinity anywhere, no duplicate JSON keys, a
+parseable date, each task's family and primary metric consistent with its name and metrics
+(rules in :mod:`leaderboard.metrics`), metric values and intervals inside the metric's range
+with ``ci_low <= value <= ci_high``, metric ``n`` no larger than the sample count, per-sample
+scores that agree with the counts, reasoning tokens within output tokens, a cost when the
+cost is declared known. Across files: one entry per (model, method, suite), one version per
+suite name, and per suite one version and one data hash per task.
+
+Every issue names its file and the JSON path of the offending value (``$.tasks['a/b'].n``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from leaderboard.metrics import higher_is_better, metric_range, primary_metric
+
+SCHEMA_PATH = Path(__file__).parent / "schema" / "submission-v1.json"
+MAX_SUBMISSION_BYTES = 256 * 1024 * 1024
+TOLERANCE = 1e-9
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+PathPart = str | int
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One problem found in a submission: the file, the JSON path and what is wrong."""
+
+    file: str
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.path}: {self.message}"
+
+
+def json_path(parts: Iterable[PathPart]) -> str:
+    """``["tasks", "demo/arith", "metrics"]`` as ``$.tasks['demo/arith'].metrics``."""
+    out = "$"
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif _IDENTIFIER.match(part):
+            out += f".{part}"
+        else:
+            out += "['" + part.replace("\\", "\\\\").replace("'", "\\'") + "']"
+    return out
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    """The submission JSON Schema (version 1)."""
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    import jsonschema
+
+    cls = jsonschema.validators.validator_for(schema())
+    cls.check_schema(schema())
+    return cls(schema(), format_checker=cls.FORMAT_CHECKER)
+
+
+class _StrictDecoder:
+    """Parses JSON, remembering objects with duplicate keys (NaN/Infinity parse to floats)."""
+
+    def __init__(self) -> None:
+        self.duplicates: dict[int, list[str]] = {}
+
+    def hook(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                self.duplicates.setdefault(id(out), []).append(key)
+            out[key] = value
+        return out
+
+    def loads(self, text: str) -> Any:
+        return json.loads(text, object_pairs_hook=self.hook, parse_constant=float)
+
+
+def _walk_values(node: Any, path: list[PathPart]) -> Iterator[tuple[list[PathPart], Any]]:
+    yield path, node
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _walk_values(value, [*path, key])
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _walk_values(value, [*path, index])
+
+
+def parse_submission(text: str, file: str = "<submission>") -> tuple[Any, list[Issue]]:
+    """Parse JSON text; issues for syntax errors, duplicate keys and non-finite numbers."""
+    decoder = _StrictDecoder()
+    try:
+        data = decoder.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, [Issue(file, "$", f"not valid JSON: {exc}")]
+    issues = []
+    for path, value in _walk_values(data, []):
+        if isinstance(value, float) and not math.isfinite(value):
+            issues.append(Issue(file, json_path(path), f"{value} is not a finite number"))
+        if isinstance(value, dict) and id(value) in decoder.duplicates:
+            keys = ", ".join(repr(k) for k in decoder.duplicates[id(value)])
+            issues.append(Issue(file, json_path(path), f"duplicate key(s) {keys}"))
+    return data, issues
+
+
+def schema_issues(data: Any, file: str = "<submission>") -> list[Issue]:
+    """Every JSON Schema violation, ordered by path."""
+    errors = sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    return [Issue(file, json_path(e.absolute_path), e.message[:500]) for e in errors]
+
+
+def _check_metric(file: str, base: list[PathPart], name: str, metric: dict[str, Any], total: int) -> list[Issue]:
+    issues: list[Issue] = []
+    value, n, low, high = metric["value"], metric["n"], metric["ci_low"], metric["ci_high"]
+    if value is None:
+        if n > 0:
+            issues.append(Issue(file, json_path([*base, "value"]), f"null value with n={n} > 0"))
+        return issues
+    if n > total:
+        issues.append(Issue(file, json_path([*base, "n"]), f"n={n} exceeds the {total} samples in counts"))
+    range_low, range_high = metric_range(name, metric["method"])
+    for key, number in (("value", value), ("ci_low", low), ("ci_high", high)):
+        if number is None or not math.isfinite(number):
+            continue
+        if (range_low is not None and number < range_low - TOLERANCE) or (
+                range_high is not None and number > range_high + TOLERANCE):
+            issues.append(Issue(file, json_path([*base, key]),
+                                f"{number} is outside the range [{range_low}, {range_high}] of metric {name!r}"))
+    if (low is None) != (high is None):
+        issues.append(Issue(file, json_path([*base, "ci_low" if low is None else "ci_high"]),
+                            "a confidence interval needs both ends"))
+    elif low is not None and high is not None and not (low - TOLERANCE <= value <= high + TOLERANCE):
+        issues.append(Issue(file, json_path([*base, "value"]), f"value {value} is outside its CI [{low}, {high}]"))
+    return issues
+
+
+def _check_samples(file: str, base: list[PathPart], samples: list[dict[str, Any]],
+                   counts: dict[str, int]) -> list[Issue]:
+    issues: list[Issue] = []
+    seen: set[str] = set()
+    tally = {"scored": 0, "unscored": 0, "error": 0}
+    for index, sample in enumerate(samples):
+        where = [*base, "samples", index]
+        if sample["id"] in seen:
+            issues.append(Issue(file, json_path([*where, "id"]), f"sample id {sample['id']!r} appears twice"))
+        seen.add(sample["id"])
+        tally[sample["outcome"]] += 1
+        if (sample["outcome"] == "scored") != (sample["value"] is not None):
+            issues.append(Issue(file, json_path([*where, "value"]),
+                                "a scored sample needs a value; an unscored or error sample has none"))
+    for outcome, number in tally.items():
+        if number != counts[outcome]:
+            issues.append(Issue(file, json_path([*base, "counts", outcome]),
+                                f"counts say {counts[outcome]} but the samples hold {number}"))
+    return issues
+
+
+def _check_task(file: str, name: str, task: dict[str, Any]) -> list[Issue]:
+    base: list[PathPart] = ["tasks", name]
+    issues: list[Issue] = []
+    family = name.split("/", 1)[0]
+    if task["family"] != family:
+        issues.append(Issue(file, json_path([*base, "family"]), f"family {task['family']!r} is not {family!r}"))
+    expected = primary_metric(list(task["metrics"]))
+    if task["primary_metric"] != expected:
+        issues.append(Issue(file, json_path([*base, "primary_metric"]),
+                            f"primary metric must be {expected!r} (accuracy when present, else the first)"))
+    elif task["higher_is_better"] != higher_is_better(expected):
+        issues.append(Issue(file, json_path([*base, "higher_is_better"]),
+                            f"{expected!r} is {'higher' if higher_is_better(expected) else 'lower'}-is-better"))
+    total = sum(task["counts"].values())
+    for metric_name, metric in task["metrics"].items():
+        issues += _check_metric(file, [*base, "metrics", metric_name], metric_name, metric, total)
+    usage = task["usage"]
+    if usage["reasoning_tokens"] > usage["output_tokens"]:
+        issues.append(Issue(file, json_path([*base, "usage", "reasoning_tokens"]),
+                            "reasoning tokens are part of output tokens and cannot exceed them"))
+    if usage["cached_tokens"] > usage["input_tokens"]:
+        issues.append(Issue(file, json_path([*base, "usage", "cached_tokens"]), "cached tokens exceed input tokens"))
+    if task["cost_known"] and task["cost_usd"] is None:
+        issues.append(Issue(file, json_path([*base, "cost_usd"]), "cost_known is true but cost_usd is null"))
+    if "samples" in task:
+        issues += _check_samples(file, base, task["samples"], task["counts"])
+    return issues
+
+
+def semantic_issues(data: dict[str, Any], file: str = "<submission>") -> list[Issue]:
+    """Checks on one schema-valid submission that the schema cannot express."""
+    issues: list[Issue] = []
+    try:
+        datetime.fromisoformat(data["date"].replace("Z", "+00:00"))
+    except ValueError:
+        issues.append(Issue(file, "$.date", f"{data['date']!r} is not an ISO 8601 date-time"))
+    run_ids = [run["run_id"] for run in data["runs"]]
+    for index, run_id in enumerate(run_ids):
+        if run_id in run_ids[:index]:
+            issues.append(Issue(file, json_path(["runs", index, "run_id"]), f"run {run_id!r} listed twice"))
+    for name, task in data["tasks"].items():
+        issues += _check_task(file, name, task)
+    return issues
+
+
+def validate_submission(data: Any, file: str = "<submission>") -> list[Issue]:
+    """Schema then semantic issues of one parsed submission (semantic checks need a valid schema)."""
+    issues = schema_issues(data, file)
+    if issues:
+        return issues
+    return semantic_issues(data, file)
+
+
+def load_submission(path: str | Path) -> tuple[dict[str, Any] | None, list[Issue]]:
+    """Read, parse and validate one file; the data is None unless it has no issue."""
+    file = Path(path)
+    try:
+        size = file.stat().st_size
+        if size > MAX_SUBMISSION_BYTES:
+            return None, [Issue(str(file), "$", f"file is larger than {MAX_SUBMISSION_BYTES} bytes")]
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [Issue(str(file), "$", f"cannot read: {exc}")]
+    data, issues = parse_submission(text, str(file))
+    if data is None or issues:
+        return None, issues
+    issues = validate_submission(data, str(file))
+    return (None if issues else data), issues
+
+
+def cross_issues(entries: list[tuple[str, dict[str, Any]]]) -> list[Issue]:
+    """Issues between valid submissions: duplicates and mismatched suite, task and data versions."""
+    issues: list[Issue] = []
+    identities: dict[tuple[str, str, str], str] = {}
+    suite_versions: dict[str, tuple[Any, str]] = {}
+    task_facts: dict[tuple[str, str], tuple[Any, Any, str]] = {}
+    for file, data in entries:
+        identity = (data["model"], data["method"]["label"], data["suite"]["name"])
+        if identity in identities:
+            issues.append(Issue(file, "$", f"duplicate entry for model {identity[0]!r}, method {identity[1]!r}, "
+                                           f"suite {identity[2]!r} (also in {identities[identity]})"))
+            continue
+        identities[identity] = file
+        suite, version = data["suite"]["name"], data["suite"]["version"]
+        known = suite_versions.setdefault(suite, (version, file))
+        if known[0] != version:
+            issues.append(Issue(file, "$.suite.version",
+                                f"suite {suite!r} version {version!r} differs from {known[0]!r} in {known[1]}"))
+        for task_name, task in data["tasks"].items():
+            facts = task_facts.setdefault((suite, task_name), (task["version"], task["data_hash"], file))
+            if facts[0] != task["version"]:
+                issues.append(Issue(file, json_path(["tasks", task_name, "version"]),
+                                    f"task version {task['version']!r} differs from {facts[0]!r} in {facts[2]}"))
+            elif None not in (facts[1], task["data_hash"]) and facts[1] != task["data_hash"]:
+                issues.append(Issue(file, json_path(["tasks", task_name, "data_hash"]),
+                                    f"scored on different samples than {facts[2]} (data hash differs)"))
+    return issues
+
+
+def validate_files(paths: Iterable[str | Path]) -> tuple[list[tuple[str, dict[str, Any]]], list[Issue]]:
+    """Validate files alone and together; returns the valid (file, data) pairs and every issue."""
+    valid: list[tuple[str, dict[str, Any]]] = []
+    issues: list[Issue] = []
+    for path in paths:
+        data, found = load_submission(path)
+        issues += found
+        if data is not None:
+            valid.append((str(path), data))
+    cross = cross_issues(valid)
+    bad_files = {issue.file for issue in cross}
+    return [(f, d) for f, d in valid if f not in bad_files], issues + cross

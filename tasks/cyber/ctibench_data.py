@@ -1,0 +1,151 @@
+"""Locating and reading the CTI-Bench files (tab-separated, one header row).
+
+Where the data comes from, in order:
+
+1. the task argument ``data`` (``-T data=PATH``): a folder holding ``cti-*.tsv`` (or an
+   upstream checkout with them under ``data/``), or one ``.tsv`` file;
+2. ``../shared/data/cti-bench`` relative to the current directory, when it exists;
+3. the folder or file named by the environment variable ``FRONTIER_CTIBENCH_DATA``;
+4. the hub dataset ``AI4Sec/cti-bench`` through ``datasets``, only when online.
+
+The TAA ground truth lives only in upstream's ``evaluation/responses/cti-taa-responses.tsv``
+(column ``GT``, one row per ``cti-taa.tsv`` row, in the same order).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from harness.errors import ConfigError
+
+HUB_ID = "AI4Sec/cti-bench"
+ENV_VAR = "FRONTIER_CTIBENCH_DATA"
+DEFAULT_RELATIVE = Path("..") / "shared" / "data" / "cti-bench"
+RESPONSES_NAME = "cti-taa-responses"
+MAX_FILE_BYTES = 200_000_000
+
+Row = dict[str, str]
+
+
+def _hint() -> str:
+    """How to point the task at the data."""
+    return (f"pass -T data=PATH (a folder with the CTI-Bench cti-*.tsv files, or one .tsv file) "
+            f"or set {ENV_VAR}")
+
+
+def _offline() -> bool:
+    """True when the Hugging Face libraries are told not to use the network."""
+    flags = (os.environ.get("HF_DATASETS_OFFLINE", ""), os.environ.get("HF_HUB_OFFLINE", ""))
+    return any(flag.strip().lower() in ("1", "true", "yes", "on") for flag in flags)
+
+
+def _file_in(folder: Path, name: str) -> Path | None:
+    """``name``.tsv in ``folder`` or in the places an upstream checkout keeps it."""
+    for candidate in (folder / f"{name}.tsv", folder / "data" / f"{name}.tsv",
+                      folder / "evaluation" / "responses" / f"{name}.tsv",
+                      folder.parent / "evaluation" / "responses" / f"{name}.tsv"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def locate(data: str | None, name: str) -> Path | None:
+    """The local file holding CTI-Bench subset ``name`` (``cti-mcq`` ...), or None for the hub.
+
+    Raises ConfigError when a given path does not hold the file.
+    """
+    if data:
+        path = Path(data).expanduser()
+        origin = f"-T data={data}"
+    elif DEFAULT_RELATIVE.is_dir():
+        path, origin = DEFAULT_RELATIVE, f"default folder {DEFAULT_RELATIVE}"
+    elif os.environ.get(ENV_VAR):
+        path = Path(os.environ[ENV_VAR]).expanduser()
+        origin = f"{ENV_VAR}={os.environ[ENV_VAR]}"
+    else:
+        return None
+    if path.is_file():
+        return path
+    if path.is_dir():
+        found = _file_in(path, name)
+        if found is not None:
+            return found
+        raise ConfigError(f"CTI-Bench: {name}.tsv not found in {path} ({origin}); {_hint()}")
+    raise ConfigError(f"CTI-Bench: {path} does not exist ({origin}); {_hint()}")
+
+
+def read_tsv(path: Path, required: Sequence[str]) -> list[Row]:
+    """Rows of a CTI-Bench TSV as dicts of strings; empty cells stay empty strings.
+
+    Raises ConfigError naming the file when it is unreadable or lacks a required column.
+    """
+    import pandas as pd
+
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise ConfigError(f"CTI-Bench: {path} is larger than {MAX_FILE_BYTES} bytes")
+    try:
+        frame = pd.read_csv(path, sep="\t", keep_default_na=False, dtype=str, encoding="utf-8")
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+        raise ConfigError(f"CTI-Bench: cannot read {path} as a tab-separated file: {exc}") from None
+    return _checked(frame.to_dict(orient="records"), list(frame.columns), required, str(path))
+
+
+def _checked(rows: list[dict], columns: Sequence[str], required: Sequence[str], origin: str) -> list[Row]:
+    """``rows`` with every value a string, after checking the required columns are present."""
+    missing = [c for c in required if c not in columns]
+    if missing:
+        raise ConfigError(f"CTI-Bench: {origin} lacks column(s) {missing}; it has {list(columns)}")
+    return [{str(k): "" if v is None else str(v) for k, v in row.items()} for row in rows]
+
+
+def read_hub(name: str, required: Sequence[str]) -> list[Row]:
+    """Rows of subset ``name`` from the hub dataset (test split); ConfigError when offline or failing."""
+    if _offline():
+        raise ConfigError(f"CTI-Bench: no local data for {name} and the hub ({HUB_ID}) is unavailable "
+                          f"offline; {_hint()}")
+    import datasets
+
+    try:
+        table = datasets.load_dataset(HUB_ID, name, split="test")
+    except Exception as exc:  # noqa: BLE001 - any download or parse failure becomes one clear error
+        raise ConfigError(f"CTI-Bench: loading {HUB_ID} subset {name} failed ({exc}); {_hint()}") from None
+    return _checked(table.to_list(), table.column_names, required, f"{HUB_ID}:{name}")
+
+
+def load_subset(data: str | None, name: str, required: Sequence[str]) -> list[Row]:
+    """The rows of CTI-Bench subset ``name`` from the first available source (see the module doc)."""
+    path = locate(data, name)
+    if path is None:
+        return read_hub(name, required)
+    return read_tsv(path, required)
+
+
+def load_taa_truth(data: str | None, responses: str | None, count: int) -> list[str]:
+    """The TAA ground-truth actor names, one per ``cti-taa.tsv`` row.
+
+    ``responses`` names the responses file; without it, the file is looked for beside the
+    TAA data. Raises ConfigError when it is missing or its row count differs from ``count``.
+    """
+    if responses:
+        path = Path(responses).expanduser()
+        if not path.is_file():
+            raise ConfigError(f"CTI-Bench TAA: responses file {path} does not exist (-T responses=...)")
+    else:
+        taa = locate(data, "cti-taa")
+        folder = None if taa is None else taa.parent
+        path = None if folder is None else _file_in(folder, RESPONSES_NAME)
+        if path is None:
+            raise ConfigError("CTI-Bench TAA: the ground truth is only in upstream's "
+                              f"evaluation/responses/{RESPONSES_NAME}.tsv; pass -T responses=PATH "
+                              "(the hub dataset does not include it)")
+    rows = read_tsv(path, ["GT"])
+    if len(rows) != count:
+        raise ConfigError(f"CTI-Bench TAA: {path} has {len(rows)} rows but cti-taa has {count}; "
+                          "they must correspond row by row")
+    truth = [row["GT"].strip() for row in rows]
+    empty = [i for i, name in enumerate(truth) if not name]
+    if empty:
+        raise ConfigError(f"CTI-Bench TAA: {path} has an empty GT in row(s) {empty[:10]}")
+    return truth

@@ -1,0 +1,106 @@
+"""Task-level metrics of the cyber family, each with its sample count and a 95% CI.
+
+- CVSS prediction: mean absolute deviation (MAD) of base scores over valid predictions,
+  exact base-vector match and the share of invalid vectors over all rows.
+- Technique extraction: per-sample F1 averaged over samples (over all rows and over
+  parsed answers) and micro precision, recall and F1 from pooled counts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+from harness.types import MetricValue, SampleResult
+from scorers.set_f1 import SetMatch, match_sets
+
+
+def bootstrap_mean(values: Sequence[float], seed: int = 0) -> MetricValue:
+    """Mean with a seeded percentile-bootstrap CI (for continuous values such as deviations)."""
+    from harness.stats import bootstrap_interval
+
+    if not values:
+        return MetricValue(value=None, n=0, method="empty")
+    low, high = bootstrap_interval(values, seed=seed)
+    return MetricValue(value=math.fsum(values) / len(values), n=len(values), ci_low=low, ci_high=high,
+                       method="bootstrap")
+
+
+def proportion(successes: int, n: int) -> MetricValue:
+    """A share with its Wilson interval."""
+    from harness.stats import wilson_interval
+
+    if n == 0:
+        return MetricValue(value=None, n=0, method="empty")
+    low, high = wilson_interval(successes, n)
+    return MetricValue(value=successes / n, n=n, ci_low=low, ci_high=high, method="wilson")
+
+
+def vector_metrics(results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+    """``mad`` (over valid predictions), ``exact_vector`` and ``invalid_rate`` (over all rows).
+
+    Rows whose evaluation failed (outcome ``error``) are left out; an unparseable or
+    invalid vector is unscored and counts as invalid and not exact.
+    """
+    deviations: list[float] = []
+    rows = exact = invalid = 0
+    for result in results:
+        if result.score.outcome == "error":
+            continue
+        rows += 1
+        if result.score.outcome == "unscored":
+            invalid += 1
+            continue
+        deviation = result.score.details.get("abs_deviation")
+        if isinstance(deviation, (int, float)):
+            deviations.append(float(deviation))
+        exact += int(bool(result.score.correct))
+    return {
+        "mad": bootstrap_mean(deviations, seed=seed),
+        "exact_vector": proportion(exact, rows),
+        "invalid_rate": proportion(invalid, rows),
+    }
+
+
+def _match_of(result: SampleResult) -> SetMatch:
+    """The counts of one technique-extraction result; an unscored answer predicts nothing."""
+    details = result.score.details
+    if result.score.outcome == "scored" and all(isinstance(details.get(k), int) for k in ("tp", "fp", "fn")):
+        return SetMatch(tp=details["tp"], fp=details["fp"], fn=details["fn"])
+    target = result.target if isinstance(result.target, (list, tuple)) else []
+    return match_sets([], [str(t) for t in target])
+
+
+def set_metrics(results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+    """Macro F1 (all rows; parsed rows), micro precision/recall/F1 and exact-set accuracy."""
+    from harness.stats import ratio_metric
+
+    f1_all: list[float] = []
+    f1_scored: list[float] = []
+    tp2: list[float] = []
+    f1_den: list[float] = []
+    tp: list[float] = []
+    p_den: list[float] = []
+    r_den: list[float] = []
+    exact = 0
+    for result in results:
+        if result.score.outcome == "error":
+            continue
+        match = _match_of(result)
+        f1_all.append(match.f1 if result.score.outcome == "scored" else 0.0)
+        if result.score.outcome == "scored":
+            f1_scored.append(match.f1)
+            exact += int(match.exact)
+        tp2.append(2.0 * match.tp)
+        f1_den.append(2.0 * match.tp + match.fp + match.fn)
+        tp.append(float(match.tp))
+        p_den.append(float(match.tp + match.fp))
+        r_den.append(float(match.tp + match.fn))
+    return {
+        "f1_macro": bootstrap_mean(f1_all, seed=seed),
+        "f1_macro_scored": bootstrap_mean(f1_scored, seed=seed),
+        "f1_micro": ratio_metric(tp2, f1_den, seed=seed),
+        "precision_micro": ratio_metric(tp, p_den, seed=seed),
+        "recall_micro": ratio_metric(tp, r_den, seed=seed),
+        "exact_set": proportion(exact, len(f1_all)),
+    }

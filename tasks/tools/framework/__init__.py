@@ -1,0 +1,1 @@
+"""The environment framework: toolkits with derived JSON Schemas, databases, environments."""
