@@ -78,6 +78,8 @@ class RunStore:
 
     def read_summary(self) -> RunSummary:
         """The run's summary; ConfigError when missing or invalid."""
+        if not self.config_path.exists() and not self.summary_path.exists():
+            raise ConfigError(f"{self.path} is not a run directory (no {CONFIG_FILE})")
         try:
             return RunSummary.model_validate_json(self.summary_path.read_text())
         except FileNotFoundError:
