@@ -18,6 +18,7 @@ class RunProgress:
         self.tokens = 0
         self.cost = 0.0
         self.cost_unknown = False
+        self.cost_seen = False
         self.outcomes = {"scored": 0, "unscored": 0, "error": 0}
         self._progress: Any = None
         self._task_id: Any = None
@@ -44,9 +45,10 @@ class RunProgress:
         self.outcomes[result.score.outcome] += 1
         if result.cost_usd is not None:
             self.cost += result.cost_usd
+            self.cost_seen = True
         self.cost_unknown = self.cost_unknown or not result.cost_known
         if self._progress is not None:
-            cost = f"${self.cost:.4f}" + ("+?" if self.cost_unknown else "")
+            cost = "cost unknown" if not self.cost_seen else f"${self.cost:.4f}" + ("+?" if self.cost_unknown else "")
             stats = f"{self.tokens:,} tok  {cost}  errors {self.outcomes['error']}"
             self._progress.update(self._task_id, advance=1, stats=stats)
 
