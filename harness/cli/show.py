@@ -42,7 +42,12 @@ def print_summary(summary: RunSummary) -> None:
 @click.command("show")
 @click.argument("run_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
 def show_command(run_dir: Path) -> None:
-    """Print the summary table of RUN_DIR."""
+    """Print the summary table of RUN_DIR: each metric with its 95% CI and n, counts, tokens, cost.
+
+    \b
+    Example:
+      frontier show runs/2026-11-30T10-00-00_smoke_builtin-oracle
+    """
     from harness.store import RunStore
 
     print_summary(RunStore(run_dir).read_summary())
