@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Literal
 
 from harness.types import MetricValue
 
@@ -40,13 +41,20 @@ def is_binary(values: Sequence[float]) -> bool:
     return all(v in (0.0, 1.0) for v in values)
 
 
-def mean_metric(values: Sequence[float], seed: int = 0) -> MetricValue:
-    """Mean of ``values`` with n and a 95% CI (Wilson when binary, bootstrap otherwise)."""
+MetricKind = Literal["auto", "proportion", "mean"]
+
+
+def mean_metric(values: Sequence[float], seed: int = 0, kind: MetricKind = "auto") -> MetricValue:
+    """Mean of ``values`` with n and a 95% CI.
+
+    Wilson for a proportion, bootstrap for a mean; ``auto`` treats all-0/1 values as a proportion,
+    so counts (tokens, steps) must say ``kind="mean"``.
+    """
     n = len(values)
     if n == 0:
         return MetricValue(value=None, n=0, method="empty")
     mean = math.fsum(values) / n
-    if is_binary(values):
+    if kind == "proportion" or (kind == "auto" and is_binary(values)):
         low, high = wilson_interval(math.fsum(values), n)
         return MetricValue(value=mean, n=n, ci_low=low, ci_high=high, method="wilson")
     low, high = bootstrap_interval(values, seed=seed)

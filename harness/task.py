@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from harness.adapters.base import ModelAdapter
 from harness.errors import ConfigError
+from harness.stats import MetricKind
 from harness.types import (
     Generation,
     GenerateRequest,
@@ -55,6 +56,7 @@ class Metric:
     name: str
     value: Callable[[SampleResult], float | None]
     description: str = ""
+    kind: MetricKind = "auto"
 
 
 def accuracy_over_answered(result: SampleResult) -> float | None:
@@ -149,7 +151,8 @@ class Task:
                 value = metric.value(result)
                 if value is not None:
                     values[metric.name].append(float(value))
-        return {name: mean_metric(vals, seed=seed) for name, vals in values.items()}
+        kinds = {m.name: m.kind for m in metrics}
+        return {name: mean_metric(vals, seed=seed, kind=kinds[name]) for name, vals in values.items()}
 
     def fingerprint(self) -> dict[str, Any]:
         """What identifies this task's configuration in a run's config."""

@@ -13,7 +13,6 @@ from typing import Any
 
 MAX_LITERAL_CHARS = 2_000_000
 MAX_DEPTH = 64
-MAX_INT_DIGITS = 4000
 PAIRS = {"[": "]", "{": "}", "(": ")"}
 
 

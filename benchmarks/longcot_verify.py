@@ -1,0 +1,45 @@
+"""Verify every gold answer in the shared LongCoT data and report answers per second per template.
+
+Reference payloads (and the logic solvers behind them) are prepared before timing; only
+verification is timed. Ends with one JSON line: {"answers", "seconds_total", "answers_per_s"}.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tasks.longcot.data import DOMAINS, SPLITS, load_questions  # noqa: E402
+from tasks.longcot.render import reference_payload  # noqa: E402
+from tasks.longcot.verify import verify  # noqa: E402
+
+
+def main() -> None:
+    """Time verification of all gold answers and print per-template throughput."""
+    data = sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).resolve().parents[2] / "shared" / "data" / "longcot")
+    items = [(q, reference_payload(q)) for q in load_questions(data, DOMAINS, SPLITS)]
+    items = [(q, f"solution = {p}") for q, p in items if p is not None]
+    per_template: dict[str, list[float]] = defaultdict(list)
+    correct = 0
+    started = time.perf_counter()
+    for question, text in items:
+        t0 = time.perf_counter()
+        correct += verify(question, text).status == "correct"
+        per_template[f"{question.domain}/{question.template}"].append(time.perf_counter() - t0)
+    total = time.perf_counter() - started
+    print(f"{'template':36s} {'answers':>8s} {'seconds':>9s} {'answers/s':>10s}")
+    for key, times in sorted(per_template.items()):
+        seconds = sum(times)
+        print(f"{key:36s} {len(times):8d} {seconds:9.3f} {len(times) / max(seconds, 1e-9):10.1f}")
+    print(f"verified {correct}/{len(items)} gold answers correct in {total:.2f} s")
+    print(json.dumps({"answers": len(items), "seconds_total": round(total, 3),
+                      "answers_per_s": round(len(items) / max(total, 1e-9), 1)}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""LongCoT: long-horizon chain-of-thought questions in five domains, verified per template,
+plus the project's own seeded generators (``longcot-gen/<domain>``).
+
+Names: ``longcot/mini`` (easy split), ``longcot/full`` (medium + hard),
+``longcot/<domain>-<split>`` and ``longcot-gen/<domain>``.
+"""
+
+from __future__ import annotations
+
+from harness.task import TaskEntry, TaskFamily
+
+DOMAINS = ("chemistry", "chess", "cs", "logic", "math")
+SPLITS = ("easy", "medium", "hard")
+
+
+def _mini(name: str, **args: object) -> object:
+    from tasks.longcot.task import MiniTask
+    return MiniTask(name, **args)
+
+
+def _full(name: str, **args: object) -> object:
+    from tasks.longcot.task import FullTask
+    return FullTask(name, **args)
+
+
+def _split(domain: str, split: str):  # noqa: ANN202 - a factory of factories
+    def create(name: str, **args: object) -> object:
+        from tasks.longcot.task import split_task
+        return split_task(domain, split)(name, **args)
+    return create
+
+
+def _generated(domain: str):  # noqa: ANN202 - a factory of factories
+    def create(name: str, **args: object) -> object:
+        from tasks.longcot.gen.task import generator_task
+        return generator_task(domain)(name, **args)
+    return create
+
+
+def _entries() -> dict[str, TaskEntry]:
+    entries = {
+        "longcot/mini": TaskEntry("longcot/mini", "LongCoT-Mini: the easy split, verified per template", _mini),
+        "longcot/full": TaskEntry("longcot/full", "LongCoT: medium + hard splits, verified per template", _full),
+    }
+    for domain in DOMAINS:
+        for split in SPLITS:
+            name = f"longcot/{domain}-{split}"
+            entries[name] = TaskEntry(name, f"LongCoT {domain}, {split} split", _split(domain, split))
+        name = f"longcot-gen/{domain}"
+        entries[name] = TaskEntry(name, f"seeded long-horizon {domain} problems; difficulty scales the steps",
+                                  _generated(domain))
+    return entries
+
+
+FAMILY = TaskFamily(_entries())

@@ -1,0 +1,44 @@
+"""LongCoT summary metrics: accuracy overall, per domain and per template (each with n and a
+95% CI), accuracy over scored answers, unscored and unresolved rates, judge-assisted accuracy
+(reported separately), and output/reasoning tokens per sample."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from harness.stats import mean_metric
+from harness.types import MetricValue, SampleResult
+
+
+def _group_keys(result: SampleResult) -> tuple[str, str]:
+    details = result.score.details or {}
+    meta = result.metadata or {}
+    domain = str(details.get("domain") or meta.get("domain") or result.sample_id.split("/", 1)[0])
+    template = str(details.get("template") or meta.get("template") or "unknown")
+    return domain, template
+
+
+def aggregate_results(results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+    """All LongCoT metrics from streamed results; errors are left out of every accuracy."""
+    values: dict[str, list[float]] = defaultdict(list)
+    for result in results:
+        score = result.score
+        values["output_tokens"].append(float(result.usage.output_tokens))
+        values["reasoning_tokens"].append(float(result.usage.reasoning_tokens))
+        if score.outcome == "error":
+            continue
+        correct = 1.0 if score.outcome == "scored" and score.correct else 0.0
+        domain, template = _group_keys(result)
+        for name in ("accuracy", f"accuracy/{domain}", f"accuracy/{domain}/{template}"):
+            values[name].append(correct)
+        values["unscored_rate"].append(1.0 if score.outcome == "unscored" else 0.0)
+        values["unresolved_rate"].append(1.0 if (score.details or {}).get("unresolved") else 0.0)
+        if score.outcome == "scored":
+            values["accuracy_scored"].append(correct)
+        judged = (score.details or {}).get("judge_equivalent")
+        values["accuracy_with_judge"].append(1.0 if correct or judged is True else 0.0)
+    for name in ("accuracy", "accuracy_scored", "unscored_rate", "unresolved_rate", "accuracy_with_judge"):
+        values.setdefault(name, [])
+    return {name: mean_metric(vals, seed=seed, kind="mean" if name.endswith("_tokens") else "proportion")
+            for name, vals in sorted(values.items())}

@@ -1,0 +1,168 @@
+"""LongCoT tasks: ``longcot/mini`` (easy), ``longcot/full`` (medium + hard) and ``longcot/<domain>-<split>``."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import Any, ClassVar
+
+from pydantic import Field
+
+from harness.task import GenerationSettings, SolveContext, Task, TaskArgs
+from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
+from tasks.longcot.data import DOMAINS, Question, load_questions
+from tasks.longcot.metrics import aggregate_results
+from tasks.longcot.render import random_payload, reference_payload, reference_text
+from tasks.longcot.verdict import Verdict
+from tasks.longcot.verify import verify
+
+
+class LongCotArgs(TaskArgs):
+    """Arguments of the LongCoT tasks."""
+
+    data: str | None = Field(None, description="folder of LongCoT JSON files (<domain>/<split>.json or "
+                             "<domain>-<split>.json); default ../shared/data/longcot if it exists, else "
+                             "$FRONTIER_LONGCOT_DATA, else the hub id LongHorizonReasoning/longcot")
+    domains: tuple[str, ...] = Field(DOMAINS, description="domains to include")
+    per_template: int = Field(0, ge=0, description="keep at most this many questions per template (0: all)")
+    judge: str | None = Field(None, description="optional adapter spec asked about unresolved math/chemistry "
+                              "answers; its verdicts are reported separately as accuracy_with_judge")
+
+
+def question_of(sample: Sample) -> Question:
+    """The LongCoT question carried by a sample's metadata."""
+    meta = sample.metadata
+    return Question(question_id=meta["question_id"], domain=meta["domain"], split=meta["split"],
+                    template=meta["template"], prompt=sample.input if isinstance(sample.input, str) else "",
+                    problem=meta["problem"], answer=sample.target)
+
+
+_REFERENCE_CACHE: dict[tuple[str, int], str | None] = {}
+
+
+def reference_for(question: Question) -> str | None:
+    """The reference payload of ``question`` (solver results cached per question and prompt)."""
+    key = (question.uid, hash(question.prompt))
+    if key not in _REFERENCE_CACHE:
+        _REFERENCE_CACHE[key] = reference_payload(question)
+    return _REFERENCE_CACHE[key]
+
+
+class LongCotTask(Task):
+    """LongCoT questions from the real data, verified per template."""
+
+    description = "LongCoT long-horizon reasoning (real data), verified per template"
+    version = "1"
+    Args = LongCotArgs
+    settings = GenerationSettings(max_tokens=65536, temperature=0.0)
+    cpu_heavy = True
+    splits: ClassVar[tuple[str, ...]] = ("easy",)
+
+    def questions(self) -> Iterator[Question]:
+        """The task's questions in a fixed order."""
+        args: LongCotArgs = self.args  # type: ignore[assignment]
+        counts: Counter[tuple[str, str]] = Counter()
+        for question in load_questions(args.data, tuple(args.domains), self.splits):
+            key = (question.domain, question.template)
+            if args.per_template and counts[key] >= args.per_template:
+                continue
+            counts[key] += 1
+            yield question
+
+    def samples(self) -> Iterator[Sample]:
+        """One sample per question; metadata carries what the verifier needs."""
+        for q in self.questions():
+            yield Sample(id=q.uid, input=q.prompt, target=q.answer,
+                         metadata={"question_id": q.question_id, "domain": q.domain, "split": q.split,
+                                   "template": q.template, "problem": q.problem})
+
+    async def solve(self, sample: Sample, ctx: SolveContext) -> Output:
+        """One generation; with ``judge`` set, unresolved math/chemistry answers are also judged."""
+        generation = await ctx.generate(sample.messages())
+        args: LongCotArgs = self.args  # type: ignore[assignment]
+        if not args.judge or sample.metadata.get("domain") not in ("math", "chemistry"):
+            return Output(text=generation.text)
+        from tasks.longcot.judge import judge_answer
+
+        verdict = await _verify_async(question_of(sample), generation.text)
+        if verdict.status in ("correct", "wrong"):
+            return Output(text=generation.text)
+        judged = await judge_answer(args.judge, question_of(sample), generation.text)
+        return Output(text=generation.text, data={"judge": judged})
+
+    def score(self, sample: Sample, output: Output) -> Score:
+        """The deterministic verdict; never raises on model output."""
+        try:
+            question = question_of(sample)
+        except (KeyError, TypeError) as exc:
+            return Score.error(f"sample lacks LongCoT metadata: {exc}")
+        where = {"domain": question.domain, "template": question.template, "split": question.split}
+        try:
+            verdict = verify(question, output.text or "")
+        except ValueError as exc:
+            return Score.error(f"malformed question {question.uid}: {exc}", **where)
+        judge = (output.data or {}).get("judge") or {}
+        if judge:
+            where["judge_equivalent"] = judge.get("equivalent")
+            where["judge_reason"] = str(judge.get("reason", ""))[:300]
+        return score_of(verdict, where)
+
+    def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
+        """The gold answer (or a solver's solution for logic puzzles) after ``solution =``."""
+        return reference_text(question_of(sample), reference_for(question_of(sample)))
+
+    def random_output(self, sample: Sample, request: GenerateRequest, rng: random.Random) -> str:
+        """A guess of the right shape for the template."""
+        return f"solution = {random_payload(question_of(sample), rng)}"
+
+    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+        """Accuracy overall/per domain/per template, unscored and unresolved rates, tokens."""
+        return aggregate_results(results, seed=seed)
+
+
+async def _verify_async(question: Question, text: str) -> Verdict:
+    import asyncio
+
+    return await asyncio.to_thread(verify, question, text)
+
+
+def score_of(verdict: Verdict, details: dict[str, Any]) -> Score:
+    """A harness Score for a verdict: unparsed answers are unscored, unresolved ones scored wrong."""
+    if verdict.status == "unparsed":
+        return Score.unscored(verdict.explanation, answer=verdict.answer, **details)
+    if verdict.status == "unresolved":
+        return Score.of(False, answer=verdict.answer, explanation=verdict.explanation, unresolved=True, **details)
+    return Score.of(verdict.status == "correct", answer=verdict.answer, explanation=verdict.explanation, **details)
+
+
+class MiniTask(LongCotTask):
+    """LongCoT-Mini: the easy split of every domain."""
+
+    description = "LongCoT-Mini: the easy split (about 500 questions), verified per template"
+    splits = ("easy",)
+
+
+class FullTask(LongCotTask):
+    """LongCoT: the medium and hard splits (the scored benchmark)."""
+
+    description = "LongCoT: the medium and hard splits (about 2,000 questions), verified per template"
+    splits = ("medium", "hard")
+
+
+def split_task(domain: str, split: str) -> type[LongCotTask]:
+    """A task class for one domain and split (``longcot/<domain>-<split>``)."""
+    return type(f"LongCot_{domain}_{split}", (LongCotTask,), {
+        "description": f"LongCoT {domain} questions of the {split} split",
+        "splits": (split,),
+        "__doc__": f"LongCoT {domain}, {split} split.",
+        "Args": _domain_args(domain),
+    })
+
+
+def _domain_args(domain: str) -> type[LongCotArgs]:
+    return type(f"LongCotArgs_{domain}", (LongCotArgs,), {
+        "__annotations__": {"domains": tuple[str, ...]},
+        "domains": Field((domain,), description="domains to include"),
+        "__doc__": f"Arguments of a LongCoT {domain} task.",
+    })

@@ -1,0 +1,79 @@
+"""Verifiers of the computer-science templates: exact JSON objects, integer lists, integers."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from scorers.literal import LiteralError, parse_literal, strict_equal
+from tasks.longcot.data import Question
+from tasks.longcot.extract import first_line, parse_int, parse_structure
+from tasks.longcot.verdict import Verdict
+
+JSON_TEMPLATES = frozenset({"HM", "MFMC", "Scheduling", "TM", "MCM", "LLVM"})
+INT_LIST_TEMPLATES = frozenset({"Backprop", "DistMem"})
+INT_TEMPLATES = frozenset({"VLIW", "CodeTrace"})
+INT_TOKEN = re.compile(r"^[+-]?\d{1,4000}$")
+
+
+def gold_value(answer: Any) -> Any:
+    """The stored answer, decoded when it is a JSON or literal string of a list/dict."""
+    if isinstance(answer, str) and answer.strip()[:1] in ("[", "{"):
+        try:
+            return parse_literal(answer)
+        except LiteralError:
+            return answer
+    return answer
+
+
+def int_list(value: Any) -> list[int] | None:
+    """``value`` as a list of ints (digit strings accepted, booleans rejected)."""
+    if not isinstance(value, (list, tuple)):
+        return None
+    out = []
+    for item in value:
+        if isinstance(item, bool):
+            return None
+        if isinstance(item, int):
+            out.append(item)
+        elif isinstance(item, float) and item.is_integer():
+            out.append(int(item))
+        elif isinstance(item, str) and INT_TOKEN.match(item.strip()):
+            out.append(int(item.strip()))
+        else:
+            return None
+    return out
+
+
+def read_int_list(payload: str) -> list[int] | None:
+    """An integer list written as ``[1, 2]`` or as ``1, 2`` on the first line."""
+    parsed = int_list(parse_structure(payload, "["))
+    if parsed is not None:
+        return parsed
+    parts = [p.strip() for p in first_line(payload).rstrip(".").split(",")]
+    if len(parts) >= 2 and all(INT_TOKEN.match(p) for p in parts):
+        return [int(p) for p in parts]
+    return None
+
+
+def verify_cs(question: Question, payload: str) -> Verdict:
+    """Dispatch on the answer's shape: dict -> exact JSON, list -> integers, else integer."""
+    gold = gold_value(question.answer)
+    if question.template in JSON_TEMPLATES or isinstance(gold, dict):
+        predicted = parse_structure(payload, "{")
+        if not isinstance(predicted, dict):
+            return Verdict.unparsed("no JSON object after 'solution ='", payload[:200])
+        return Verdict.check(strict_equal(predicted, gold), json.dumps(predicted, default=str)[:300],
+                             "JSON object compared exactly")
+    if question.template in INT_LIST_TEMPLATES or isinstance(gold, list):
+        expected = int_list(gold)
+        predicted = read_int_list(payload)
+        if predicted is None:
+            return Verdict.unparsed("no integer list after 'solution ='", payload[:200])
+        return Verdict.check(expected is not None and predicted == expected, predicted, "integer list")
+    value = parse_int(payload)
+    if value is None:
+        return Verdict.unparsed("no integer after 'solution ='", payload[:200])
+    expected_int = parse_int(str(gold))
+    return Verdict.check(expected_int is not None and value == expected_int, value, "integer")
