@@ -1,0 +1,175 @@
+"""ConFiQA tasks: ``confiqa/{qa,mr,mc}`` over the real files and ``confiqa-gen/{qa,mr,mc}``
+over items generated from the authored knowledge base.
+
+Each sample is asked with the counterfactual context; with ``control=true`` the solver
+also asks it with the original context (a second call) for control accuracy. ``target``
+says what a run optimises and what the per-sample score is: ``faithfulness`` (Pc: answer
+from the context) or ``robustness`` (factual robustness: keep the original answer).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field
+
+from harness.task import GenerationSettings, SolveContext, Task, TaskArgs
+from harness.types import GenerateRequest, Message, MetricValue, Output, Sample, SampleResult, Score
+from scorers.alias_match import MatchMode
+from tasks.confiqa.loader import HUB_ID, LoadProblem, Subset, load_subset, parse_items
+from tasks.confiqa.metrics import aggregate_results, control_correct, judge
+from tasks.confiqa.prompts import PromptVariant, build_prompt
+from tasks.confiqa.records import ConFiQAItem
+
+Target = Literal["faithfulness", "robustness"]
+MAX_SCORED_CHARS = 100_000
+
+
+class ConFiQAArgs(TaskArgs):
+    """Arguments shared by every ConFiQA task."""
+
+    prompt: PromptVariant = Field("base", description="prompt variant: base, attr, instr, opin, instr+opin")
+    target: Target = Field("faithfulness", description="what the run optimises: faithfulness (Pc) or robustness")
+    oracle_target: Literal["counterfactual", "original"] = Field(
+        "counterfactual", description="which answer builtin/oracle gives under the counterfactual context")
+    control: bool = Field(True, description="also ask with the original context (control accuracy)")
+    match: MatchMode = Field("substring", description="answer containment: substring (official) or word")
+
+
+class ConFiQAFileArgs(ConFiQAArgs):
+    """Arguments of ``confiqa/*``: where the upstream files are."""
+
+    data: str = Field(HUB_ID, description="a ConFiQA JSON file, a folder holding ConFiQA-QA.json etc., or a hub id")
+
+
+class ConFiQAGenArgs(ConFiQAArgs):
+    """Arguments of ``confiqa-gen/*``: the generator's size and seed."""
+
+    n: int = Field(200, ge=1, le=20_000, description="number of generated items")
+    seed: int = Field(0, description="generator seed: same seed, same items")
+    min_hops: int = Field(2, ge=2, le=4, description="fewest hops of an MR/MC path")
+    max_hops: int = Field(4, ge=2, le=4, description="most hops of an MR/MC path")
+
+
+class ConFiQATask(Task):
+    """Shared behaviour: prompts, the control call, official scoring and metrics."""
+
+    description: ClassVar[str] = "ConFiQA knowledge-conflict QA"
+    version: ClassVar[str] = "1"
+    Args: ClassVar[type[TaskArgs]] = ConFiQAArgs
+    settings: ClassVar[GenerationSettings] = GenerationSettings(max_tokens=128, temperature=0.0)
+
+    def __init__(self, name: str, **args: Any) -> None:
+        super().__init__(name, **args)
+        self.subset: Subset = name.rsplit("/", 1)[-1]  # type: ignore[assignment]
+        self.load_problems: list[LoadProblem] = []
+
+    @property
+    def options(self) -> ConFiQAArgs:
+        """The arguments with their concrete type."""
+        return self.args  # type: ignore[return-value]
+
+    def items(self) -> Iterable[tuple[str, ConFiQAItem]]:
+        """(sample id, item) pairs in a deterministic order."""
+        raise NotImplementedError
+
+    def samples(self) -> Iterator[Sample]:
+        """One sample per item; the prompt uses the counterfactual context."""
+        opts = self.options
+        for sample_id, item in self.items():
+            metadata: dict[str, Any] = {
+                "subset": self.subset, "question": item.question, "hops": item.hops,
+                "orig_answer": item.orig_answer, "cf_answer": item.cf_answer,
+                "orig_alias": list(item.orig_alias), "cf_alias": list(item.cf_alias),
+            }
+            if opts.control:
+                metadata["control_prompt"] = build_prompt(opts.prompt, item.orig_context, item.question)
+            target = item.cf_answer if opts.target == "faithfulness" else item.orig_answer
+            yield Sample(id=sample_id, input=build_prompt(opts.prompt, item.cf_context, item.question),
+                         target=target, metadata=metadata)
+
+    async def solve(self, sample: Sample, ctx: SolveContext) -> Output:
+        """Ask under the counterfactual context, then (with control) under the original one."""
+        generation = await ctx.generate(sample.messages())
+        data: dict[str, Any] = {}
+        control_prompt = sample.metadata.get("control_prompt")
+        if control_prompt:
+            control = await ctx.generate([Message(role="user", content=control_prompt)])
+            data["control"] = control.text
+        return Output(text=generation.text, data=data)
+
+    def _answers(self, sample: Sample) -> tuple[list[str], list[str]]:
+        meta = sample.metadata
+        orig = [str(meta.get("orig_answer", "")), *[str(a) for a in meta.get("orig_alias", [])]]
+        cf = [str(meta.get("cf_answer", "")), *[str(a) for a in meta.get("cf_alias", [])]]
+        return orig, cf
+
+    def score(self, sample: Sample, output: Output) -> Score:
+        """Official Pc/Po/EM flags, factual robustness and control; the value follows ``target``."""
+        opts = self.options
+        orig, cf = self._answers(sample)
+        text = (output.text or "")[:MAX_SCORED_CHARS]
+        control_text = output.data.get("control") if isinstance(output.data, dict) else None
+        control = (control_correct(str(control_text)[:MAX_SCORED_CHARS], orig, cf, opts.match)
+                   if isinstance(control_text, str) else None)
+        if not text.strip():
+            return Score.unscored("empty answer", pc=False, po=False, em=False, robust=False, control=control)
+        verdict = judge(text, orig, cf, opts.match)
+        correct = verdict.pc if opts.target == "faithfulness" else verdict.robust
+        wanted = cf[0] if opts.target == "faithfulness" else orig[0]
+        return Score.of(correct, answer=text[:200], explanation=f"target={opts.target}, expected {wanted!r}",
+                        control=control, **verdict.as_details())
+
+    def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
+        """The original answer for the control prompt; otherwise the ``oracle_target`` answer."""
+        last_user = next((m.content for m in reversed(request.messages) if m.role == "user"), None)
+        if last_user is not None and last_user == sample.metadata.get("control_prompt"):
+            return str(sample.metadata["orig_answer"])
+        key = "cf_answer" if self.options.oracle_target == "counterfactual" else "orig_answer"
+        return str(sample.metadata[key])
+
+    def random_output(self, sample: Sample, request: GenerateRequest, rng: random.Random) -> str:
+        """One of the two answers, or an abstention, uniformly."""
+        return rng.choice([str(sample.metadata["cf_answer"]), str(sample.metadata["orig_answer"]), "I don't know."])
+
+    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+        """accuracy (per ``target``), pc, po, mr, em, factual_robustness, control_accuracy."""
+        return aggregate_results(results, seed=seed)
+
+
+class ConFiQAFileTask(ConFiQATask):
+    """ConFiQA from the upstream files (a path or the hub id ``miii/ConFiQA``)."""
+
+    description = "ConFiQA (Context-DPO) knowledge-conflict QA from the upstream files or the hub"
+    Args = ConFiQAFileArgs
+
+    def items(self) -> Iterator[tuple[str, ConFiQAItem]]:
+        """Items of the subset's file; malformed ones are skipped and kept in ``load_problems``."""
+        result = load_subset(self.options.data, self.subset)  # type: ignore[attr-defined]
+        self.load_problems = result.problems
+        for index, item in result.items:
+            yield f"confiqa-{self.subset}-{index}", item
+
+
+class ConFiQAGenTask(ConFiQATask):
+    """ConFiQA-format items generated offline from the authored knowledge base."""
+
+    description = "ConFiQA-format knowledge-conflict QA generated from an authored knowledge base (offline)"
+    Args = ConFiQAGenArgs
+
+    def items(self) -> Iterator[tuple[str, ConFiQAItem]]:
+        """Generated items, loaded through the same validating loader as the real files."""
+        from tasks.confiqa.generate import generate_items
+
+        opts: ConFiQAGenArgs = self.args  # type: ignore[assignment]
+        if opts.min_hops > opts.max_hops:
+            from harness.errors import ConfigError
+
+            raise ConfigError(f"task {self.name}: min_hops ({opts.min_hops}) exceeds max_hops ({opts.max_hops})")
+        raw = generate_items(self.subset, opts.n, opts.seed, min_hops=opts.min_hops, max_hops=opts.max_hops)
+        result = parse_items(raw, f"{self.name} (seed {opts.seed})")
+        self.load_problems = result.problems
+        for index, item in result.items:
+            yield f"confiqa-gen-{self.subset}-{opts.seed}-{index}", item
