@@ -94,26 +94,63 @@ def default_script(task: TauTask) -> list[UserTurn]:
     return turns
 
 
+ACTION_VERBS = frozenset({"toggle", "reset", "reseat", "set", "turn", "enable", "disable", "check", "run", "open"})
+MAX_UNHELPFUL_TURNS = 2
+
+
+def action_keyword(name: str) -> str:
+    """What an agent must mention to ask for a device action: the tool name without its verb."""
+    words = name.split("_")
+    if len(words) > 1 and words[0] in ACTION_VERBS:
+        words = words[1:]
+    return " ".join(words)
+
+
+def mentions(agent_text: str | None, name: str) -> bool:
+    """Whether the agent's message asks for the device action ``name``."""
+    text = " ".join((agent_text or "").lower().replace("_", " ").split())
+    return action_keyword(name) in text
+
+
 @dataclass
 class ScriptedUser:
-    """Plays its turns in order, one per agent message, then says ``###STOP###``."""
+    """Plays its turns in order, one per agent message, then says ``###STOP###``.
+
+    A turn with device actions performs only the actions the agent's message asks for
+    (by mentioning them); the turn is over once all are done. After two agent messages
+    that ask for none of them, the user gives up.
+    """
 
     turns: list[UserTurn]
     position: int = 0
+    done: int = 0
+    unhelpful: int = 0
     usage: Usage = field(default_factory=Usage)
     cost_usd: float = 0.0
 
     async def respond(self, agent_text: str | None, env: Environment, log: list[LoggedCall]) -> str:
-        """The next scripted turn, after running its device actions."""
+        """The next scripted turn, after running the device actions the agent asked for."""
         if self.position >= len(self.turns):
             return STOP
         turn = self.turns[self.position]
-        self.position += 1
-        for name, arguments in turn.actions:
+        remaining = list(turn.actions[self.done:])
+        performed = []
+        while remaining and mentions(agent_text, remaining[0][0]):
+            name, arguments = remaining.pop(0)
             text = json.dumps(arguments)
             result = env.call("user", name, text)
             log.append(LoggedCall("user", name, text, result.content, result.error))
-        return turn.content
+            performed.append(f"{name}: {result.content}")
+            self.done += 1
+        if not remaining:
+            self.position, self.done = self.position + 1, 0
+            return turn.content if not performed else f"{turn.content} Results: {'; '.join(performed)}"
+        if performed:
+            return f"I did that ({'; '.join(performed)}). What next?"
+        self.unhelpful += 1
+        if self.unhelpful > MAX_UNHELPFUL_TURNS:
+            return STOP
+        return "I don't know what to do on my phone. What exactly should I do?"
 
 
 USER_GUIDELINES = f"""You are playing a customer talking to a customer-service agent. Follow the scenario below.

@@ -27,7 +27,18 @@ class SetupError(Exception):
 
 
 def state_hash(db: BaseModel | None) -> str:
-    """SHA-256 of a database's canonical JSON (sorted keys); ``"-"`` for an absent database."""
+    """SHA-256 of a database's JSON in field and insertion order (fast); ``"-"`` for an absent database.
+
+    Equal hashes mean equal states; unequal ones may differ only in dict insertion order,
+    which ``canonical_hash`` settles.
+    """
+    if db is None:
+        return "-"
+    return hashlib.sha256(db.model_dump_json().encode()).hexdigest()
+
+
+def canonical_hash(db: BaseModel | None) -> str:
+    """SHA-256 of a database's canonical JSON (sorted keys): independent of insertion order."""
     if db is None:
         return "-"
     payload = json.dumps(db.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
@@ -110,9 +121,10 @@ class Environment:
             return ToolResult(f"Error: the {side} has no tools", True)
         return kit.call(name, arguments, hidden=hidden)
 
-    def hashes(self) -> dict[str, str]:
-        """State hashes of both sides."""
-        return {"assistant": state_hash(self.agent_db), "user": state_hash(self.user_db)}
+    def hashes(self, canonical: bool = False) -> dict[str, str]:
+        """State hashes of both sides (``canonical``: independent of dict insertion order)."""
+        digest = canonical_hash if canonical else state_hash
+        return {"assistant": digest(self.agent_db), "user": digest(self.user_db)}
 
     def replay(self, calls: Iterable[tuple[Side, str, str | dict[str, Any]]]) -> list[ToolResult]:
         """Run ``(side, name, arguments)`` calls in order; returns each result."""

@@ -171,6 +171,8 @@ class Toolkit:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if "_specs" in cls.__dict__:  # built programmatically (synthesized toolkits)
+            return
         specs: dict[str, ToolSpec] = {}
         for name in dir(cls):
             member = getattr(cls, name, None)
@@ -204,6 +206,10 @@ class Toolkit:
         """Names of every tool, hidden ones included."""
         return sorted(cls._specs)
 
+    def invoke(self, name: str, values: dict[str, Any]) -> Any:
+        """Run the tool ``name`` with validated ``values`` (subclasses may dispatch differently)."""
+        return getattr(self, name)(**values)
+
     def call(self, name: str, arguments: str | dict[str, Any], hidden: bool = False) -> ToolResult:
         """Validate and run one call; every failure becomes an error result, never an exception.
 
@@ -232,7 +238,7 @@ class Toolkit:
             return ToolResult(f"Error: invalid arguments for {name}: {_validation_message(exc)}", True, raw)
         values = {field: getattr(parsed, field) for field in spec.args_model.model_fields}
         try:
-            result = getattr(self, name)(**values)
+            result = self.invoke(name, values)
         except ToolError as exc:
             return ToolResult(f"Error: {exc}", True, raw)
         except Exception as exc:  # a faulty tool must not end the episode

@@ -1,0 +1,1 @@
+"""Built-in domains written by the project: retail, airline and telecom."""

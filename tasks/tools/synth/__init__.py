@@ -1,0 +1,1 @@
+"""Synthesis of tool-use environments and tasks from a declarative domain spec."""
