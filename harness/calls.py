@@ -87,3 +87,34 @@ class CallingAdapter:
         close = getattr(self.inner, "aclose", None)
         if close is not None:
             await close()
+
+
+class LabelledAdapter:
+    """Labels every call of the wrapped adapter with ``role`` in the sample's call log."""
+
+    def __init__(self, inner: ModelAdapter, role: str) -> None:
+        self.inner = inner
+        self.role = role
+        self.name = inner.name
+        self.capabilities = inner.capabilities
+
+    async def generate(self, request: GenerateRequest) -> Generation:
+        """Generate with the calls labelled."""
+        token = call_role.set(self.role)
+        try:
+            return await self.inner.generate(request)
+        finally:
+            call_role.reset(token)
+
+    async def aclose(self) -> None:
+        """Close the wrapped adapter."""
+        close = getattr(self.inner, "aclose", None)
+        if close is not None:
+            await close()
+
+
+def auxiliary_model(spec: str, role: str, retry: RetryPolicy = RetryPolicy()) -> LabelledAdapter:
+    """A second model a task uses (simulated user, judge): retried, logged and costed in the sample as ``role``."""
+    from harness.adapters import resolve_adapter
+
+    return LabelledAdapter(CallingAdapter(resolve_adapter(spec), retry=retry), role)

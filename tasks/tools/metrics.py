@@ -71,10 +71,10 @@ def episode_metrics(results: Iterable[SampleResult], seed: int = 0) -> dict[str,
         if isinstance(data.get("tool_errors"), int):
             tool_errors.append(float(data["tool_errors"]))
         if result.cost_known and result.cost_usd is not None:
-            costs.append(result.cost_usd + float(data.get("user_cost_usd") or 0.0))
+            costs.append(result.cost_usd)
     metrics = pass_metrics(outcomes, seed=seed)
     for reason, count in sorted(terminations.items()):
         metrics[f"termination/{reason}"] = share_metric(count, total)
-    metrics["tool_errors_per_episode"] = mean_metric(tool_errors, seed=seed)
-    metrics["cost_usd_per_episode"] = mean_metric(costs, seed=seed)
+    metrics["tool_errors_per_episode"] = mean_metric(tool_errors, seed=seed, kind="mean")
+    metrics["cost_usd_per_episode"] = mean_metric(costs, seed=seed, kind="mean")
     return metrics

@@ -67,7 +67,7 @@ class ToolsTaskBase(Task):
 
     async def solve(self, sample: Sample, ctx: SolveContext) -> Output:
         """Run the episode and record what the evaluator needs."""
-        from harness.adapters import resolve_adapter  # lazily: the adapters pull in HTTP clients
+        from harness.calls import auxiliary_model  # lazily: the adapters pull in HTTP clients
 
         args: ToolsArgs = self.args  # type: ignore[assignment]
         task, domain = self._task_of(sample), self.domain()
@@ -75,7 +75,7 @@ class ToolsTaskBase(Task):
         closers: list[Any] = []
         user: UserSimulator
         if args.user_model:
-            user_adapter = resolve_adapter(args.user_model)
+            user_adapter = auxiliary_model(args.user_model, "user")
             closers.append(user_adapter)
             user_tools = domain.user_toolkit.openai_tools() if domain.user_toolkit else ()
             user = LlmUser(user_adapter, task, tools=user_tools, seed=ctx.seed)
@@ -91,7 +91,7 @@ class ToolsTaskBase(Task):
             if args.judge_model and task.criteria().nl_assertions:
                 from tasks.tools.judge import judge_assertions
 
-                judge = resolve_adapter(args.judge_model)
+                judge = auxiliary_model(args.judge_model, "judge")
                 closers.append(judge)
                 judgements = await judge_assertions(judge, tuple(episode.messages), list(task.criteria().nl_assertions or []))
         finally:

@@ -93,6 +93,9 @@ async def test_llm_agent_and_llm_user_over_http() -> None:
     assert data["termination"] == "user_stop"
     assert [c["side"] for c in data["calls"]] == ["assistant", "assistant", "user"]
     assert data["user_usage"]["output_tokens"] > 0
+    user_calls = [call for call in result.calls if call.role == "user"]
+    assert user_calls and {call.role for call in result.calls} == {"model", "user"}
+    assert result.usage.output_tokens == sum(call.generation.usage.output_tokens for call in result.calls)
     roles = [m.role for m in result.output.trajectory]
     assert roles[:2] == ["system", "user"] and "tool" in roles
 

@@ -45,4 +45,4 @@ def test_episode_metrics() -> None:
     assert metrics["pass@2"].value == pytest.approx(1.0)
     assert metrics["termination/user_stop"].value == pytest.approx(0.75)
     assert metrics["tool_errors_per_episode"].value == pytest.approx(0.75)
-    assert metrics["cost_usd_per_episode"].value == pytest.approx(1.5)
+    assert metrics["cost_usd_per_episode"].value == pytest.approx(1.0)
