@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from harness.types import CallRecord
 
@@ -29,6 +29,7 @@ class SampleContext:
     seed: int
     calls: list[CallRecord] = field(default_factory=list)
     retries: int = 0
+    method_data: dict[str, Any] = field(default_factory=dict)
 
 
 current_sample: ContextVar[SampleContext | None] = ContextVar("current_sample", default=None)

@@ -18,10 +18,11 @@ from itertools import islice
 from pathlib import Path
 
 from harness import __version__
-from harness.adapters.base import ModelAdapter
+from harness.adapters.base import MethodAdapter, ModelAdapter
 from harness.calls import CallingAdapter, RetryPolicy
 from harness.context import SampleContext, current_sample
 from harness.errors import AdapterError, ConfigError
+from harness.methods.planning import plan_methods
 from harness.plan import PreparedTask, RunPlan, build_task, config_of
 from harness.progress import RunProgress
 from harness.store import RunStore, result_key
@@ -84,6 +85,7 @@ async def solve_sample(task: Task, sample: Sample, settings: GenerationSettings,
         score=score, calls=tuple(context.calls), usage=usage,
         cost_usd=math.fsum(known) if known else None, cost_known=len(known) == len(costs),
         retries=context.retries, latency_s=time.perf_counter() - started, metadata=sample.metadata,
+        method_data=context.method_data,
     )
 
 
@@ -117,11 +119,12 @@ async def evaluate(task: Task, adapter: ModelAdapter, limit: int | None = None, 
                    concurrency: int = 8, settings: GenerationSettings | None = None,
                    retry: RetryPolicy = RetryPolicy(max_retries=3, base_delay_s=0.01)) -> list[SampleResult]:
     """Run one task in memory and return its results in sample order."""
-    model = adapter if isinstance(adapter, CallingAdapter) else CallingAdapter(adapter, retry=retry)
+    model = adapter if isinstance(adapter, (CallingAdapter, MethodAdapter)) else CallingAdapter(adapter, retry=retry)
     samples = limited_samples(task, limit)
     order = {sample.id: index for index, sample in enumerate(samples)}
     results: list[SampleResult] = []
     try:
+        await plan_methods(model, samples, task=task)
         await run_items(((task, s, settings or task.settings) for s in samples), model, seed, concurrency,
                         results.append)
     finally:
@@ -178,6 +181,8 @@ async def execute(plan: RunPlan, out_dir: Path, options: RunOptions = RunOptions
     started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     complete = False
     try:
+        for entry in prepared:
+            await plan_methods(model, limited_samples(entry.task, entry.plan.limit), task=entry.task)
         items, skipped = _pending(prepared, done)
         with RunProgress(total=len(items) + skipped, done=skipped, enabled=options.progress) as progress:
             def record(result: SampleResult) -> None:

@@ -189,6 +189,7 @@ class SampleResult(Record):
     retries: int = 0
     latency_s: float = 0.0
     metadata: JsonDict = Field(default_factory=dict)
+    method_data: JsonDict = Field(default_factory=dict)
 
 
 class MetricValue(Record):

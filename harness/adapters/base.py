@@ -5,9 +5,21 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from harness.errors import MissingCapability
-from harness.types import Generation, GenerateRequest
+from harness.types import Generation, GenerateRequest, Message
 
 CAPABILITIES = ("chat", "tools", "logprobs", "prompt_logprobs", "reasoning_budget")
+
+PROMPT_LOGPROBS_FLAG = "frontier_prompt_logprobs"
+
+
+def prompt_logprobs_request(messages: tuple[Message, ...], continuation: str) -> GenerateRequest:
+    """A request for the log-probabilities of ``continuation`` as the assistant's reply to ``messages``.
+
+    Adapters with the ``prompt_logprobs`` capability answer it with a Generation whose
+    ``text`` is the continuation and whose ``logprobs`` are its tokens'; nothing is generated.
+    """
+    return GenerateRequest(messages=(*messages, Message(role="assistant", content=continuation)),
+                           max_tokens=0, temperature=0.0, logprobs=True, extra={PROMPT_LOGPROBS_FLAG: True})
 
 
 @runtime_checkable

@@ -12,18 +12,44 @@ import os
 import time
 from typing import Any
 
+from harness.adapters.base import PROMPT_LOGPROBS_FLAG
 from harness.adapters.openai_format import generation_from_openai, request_to_openai
 from harness.errors import AdapterError, ConfigError, TransientError
-from harness.types import Generation, GenerateRequest
+from harness.types import Generation, GenerateRequest, Message, TokenLogprob, Usage
 
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
 API_KEY_ENV = "OPENAI_COMPATIBLE_API_KEY"
+def render_chatml(messages: tuple[Message, ...]) -> str:
+    """Messages in the ChatML template, ending with an open assistant turn (for ``/completions``)."""
+    parts = [f"<|im_start|>{m.role}\n{m.content or ''}<|im_end|>\n" for m in messages]
+    return "".join(parts) + "<|im_start|>assistant\n"
+
+
+def continuation_logprobs(body: object, prefix_length: int) -> tuple[tuple[TokenLogprob, ...], Usage]:
+    """The logprobs of the tokens after ``prefix_length`` characters in an echoed completion."""
+    try:
+        choice = body["choices"][0]  # type: ignore[index]
+        raw = choice["logprobs"]
+        tokens, values, offsets = raw["tokens"], raw["token_logprobs"], raw.get("text_offset")
+        usage = body.get("usage") or {}  # type: ignore[union-attr]
+    except (KeyError, IndexError, TypeError) as exc:
+        raise AdapterError(f"malformed prompt-logprobs response: missing {exc}") from None
+    if not isinstance(offsets, list) or not (len(offsets) == len(tokens) == len(values)):
+        raise AdapterError("prompt-logprobs response lacks a 'text_offset' per token; "
+                           "the server cannot locate the continuation's tokens")
+    scored = []
+    for token, value, offset in zip(tokens, values, offsets):
+        if isinstance(offset, int) and offset >= prefix_length:
+            if not isinstance(value, (int, float)):
+                raise AdapterError(f"prompt-logprobs response has no logprob for continuation token {token!r}")
+            scored.append(TokenLogprob(token=str(token), logprob=float(value)))
+    return tuple(scored), Usage(input_tokens=int(usage.get("prompt_tokens") or 0))
 
 
 class OpenAICompatibleAdapter:
     """Chat completions against any OpenAI-compatible server."""
 
-    capabilities = frozenset({"chat", "tools", "logprobs"})
+    capabilities = frozenset({"chat", "tools", "logprobs", "prompt_logprobs"})
 
     def __init__(self, model: str, base_url: str, api_key: str | None = None, max_connections: int = 512) -> None:
         self.model = model
@@ -46,14 +72,39 @@ class OpenAICompatibleAdapter:
         return self._session
 
     async def generate(self, request: GenerateRequest) -> Generation:
-        """POST the request to ``/chat/completions`` and parse the answer."""
-        import aiohttp
-
+        """POST the request to ``/chat/completions`` and parse the answer (prompt-logprob requests: see below)."""
+        if request.extra.get(PROMPT_LOGPROBS_FLAG):
+            return await self._prompt_logprobs(request)
         payload = request_to_openai(request)
         payload["model"] = self.model
+        body, latency = await self._post("chat/completions", payload)
+        return generation_from_openai(body, latency_s=latency)
+
+    async def _prompt_logprobs(self, request: GenerateRequest) -> Generation:
+        """Score the final assistant message under the messages before it through ``/completions``.
+
+        The chat is rendered in the ChatML template and sent with ``echo``, ``logprobs: 0`` and
+        ``max_tokens: 0``; the continuation's tokens are those at or after its text offset.
+        """
+        *context, last = request.messages
+        if last.role != "assistant" or not context:
+            raise AdapterError("a prompt-logprobs request must end with the assistant message to score")
+        prefix = render_chatml(tuple(context))
+        continuation = last.content or ""
+        payload = {"model": self.model, "prompt": prefix + continuation, "echo": True, "logprobs": 0,
+                   "max_tokens": 0, "temperature": 0}
+        body, latency = await self._post("completions", payload)
+        logprobs, usage = continuation_logprobs(body, len(prefix))
+        return Generation(text=continuation, finish_reason="prompt_logprobs", usage=usage, latency_s=latency,
+                          logprobs=logprobs, model=body.get("model") if isinstance(body, dict) else None)
+
+    async def _post(self, path: str, payload: dict[str, Any]) -> tuple[Any, float]:
+        """POST ``payload`` to ``path``; the decoded JSON body and the latency."""
+        import aiohttp
+
         started = time.perf_counter()
         try:
-            async with self._client().post(f"{self.base_url}/chat/completions", data=json.dumps(payload)) as response:
+            async with self._client().post(f"{self.base_url}/{path}", data=json.dumps(payload)) as response:
                 raw = await response.read()
                 status = response.status
         except (aiohttp.ClientConnectionError, aiohttp.ClientPayloadError, asyncio.TimeoutError) as exc:
@@ -68,7 +119,7 @@ class OpenAICompatibleAdapter:
             body = json.loads(text)
         except json.JSONDecodeError as exc:
             raise TransientError(f"malformed JSON from {self.base_url} ({exc.msg} at {exc.pos}): {text[:120]!r}") from None
-        return generation_from_openai(body, latency_s=latency)
+        return body, latency
 
     async def aclose(self) -> None:
         """Close the HTTP session."""

@@ -100,6 +100,16 @@ def _token_logprobs(tokens: list[str], context: str) -> list[float]:
     return out
 
 
+def _text_offsets(text: str, tokens: list[str]) -> list[int]:
+    """Where each whitespace token starts in ``text`` (OpenAI's ``text_offset``)."""
+    offsets, position = [], 0
+    for token in tokens:
+        position = text.find(token, position)
+        offsets.append(position)
+        position += len(token)
+    return offsets
+
+
 class OpenAIServer:
     """The loopback server; a context manager that runs it on a background thread."""
 
@@ -222,7 +232,8 @@ class OpenAIServer:
             values = _token_logprobs(tokens, "")
             if body.get("echo") and values:
                 values[0] = None  # type: ignore[call-overload]
-            choice["logprobs"] = {"tokens": tokens, "token_logprobs": values}
+            choice["logprobs"] = {"tokens": tokens, "token_logprobs": values,
+                                  "text_offset": _text_offsets(choice["text"], tokens)}
         return web.json_response({
             "id": f"cmpl-{number}", "object": "text_completion", "model": body.get("model", "test-model"),
             "choices": [choice],

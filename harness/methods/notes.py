@@ -1,0 +1,42 @@
+"""What a method records about a sample besides its calls: budgets, votes, selections.
+
+Notes go into ``SampleContext.method_data`` (a dict keyed by method name), which the
+runner copies into the sample's result. Outside a run, notes are dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from harness.context import SampleContext, active_sample
+
+
+def method_data(context: SampleContext) -> dict[str, Any]:
+    """The context's method-data dict, created on first use."""
+    data = getattr(context, "method_data", None)
+    if data is None:
+        data = {}
+        context.method_data = data  # type: ignore[attr-defined]
+    return data
+
+
+def note(method: str, **values: Any) -> None:
+    """Record ``values`` under ``method`` for the sample being solved (merged with earlier notes)."""
+    context = active_sample()
+    if context is None:
+        return
+    method_data(context).setdefault(method, {}).update(values)
+
+
+def derived_seed(*parts: object) -> int:
+    """A 31-bit seed from ``parts`` that is stable across processes."""
+    digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def sample_seed(method: str) -> int:
+    """The seed of the sample being solved, mixed with the method name (0 outside a run)."""
+    context = active_sample()
+    base = context.seed if context is not None else 0
+    return derived_seed(base, method)
