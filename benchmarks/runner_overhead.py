@@ -56,9 +56,9 @@ def inspect_rate(samples: int, workdir: Path) -> float:
     @scorer(metrics=[accuracy()])
     def exact_answer():  # type: ignore[no-untyped-def]
         async def score(state: TaskState, target: Target) -> Score:
-            from scorers.extract import last_tagged_answer
+            from scorers.extract import last_answer_value
 
-            answer = last_tagged_answer(state.output.completion)
+            answer = last_answer_value(state.output.completion)
             return Score(value=CORRECT if answer == target.text else INCORRECT, answer=answer)
 
         return score

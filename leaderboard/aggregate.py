@@ -71,23 +71,50 @@ def task_rows(submissions: list[dict[str, Any]]) -> pd.DataFrame:
     return frame
 
 
-def _task_draws(entry: dict[str, Any], score: float, low: float, high: float, rng: np.random.Generator,
-                resamples: int) -> tuple[np.ndarray, bool]:
-    """Bootstrap draws of a task's 0..1 score; True when they came from per-sample scores."""
+def _sample_values(entry: dict[str, Any]) -> list[float] | None:
+    """The per-sample values behind a task's primary metric, when their mean is that metric."""
+    metric = entry["metrics"][entry["primary_metric"]]
+    values = [s["value"] for s in entry.get("samples", ()) if s["outcome"] == "scored" and s["value"] is not None]
+    if not values or metric["value"] is None:
+        return None
+    return values if abs(math.fsum(values) / len(values) - metric["value"]) <= MEAN_TOLERANCE else None
+
+
+def _submission_draws(data: dict[str, Any], rows: pd.DataFrame, rng: np.random.Generator,
+                      resamples: int) -> tuple[np.ndarray, set[str]]:
+    """Bootstrap draws (tasks x resamples) of each task's 0..1 score, and the kinds of draw used."""
     import numpy as np
 
-    name = entry["primary_metric"]
-    metric = entry["metrics"][name]
-    values = [s["value"] for s in entry.get("samples", ()) if s["outcome"] == "scored" and s["value"] is not None]
-    if values and metric["value"] is not None and abs(math.fsum(values) / len(values) - metric["value"]) <= MEAN_TOLERANCE:
-        unique, counts = np.unique(np.asarray(values, dtype=float), return_counts=True)
-        draws = rng.multinomial(len(values), counts / counts.sum(), size=resamples) @ unique / len(values)
-        zero = normalised(0.0, name, metric["method"])
-        one = normalised(1.0, name, metric["method"])
-        if zero is not None and one is not None:
-            return zero + (one - zero) * draws, True
-    spread = (high - low) / (2 * Z95) if math.isfinite(low) and math.isfinite(high) else 0.0
-    return score + spread * rng.standard_normal(resamples), False
+    draws = np.empty((len(rows), resamples))
+    kinds: set[str] = set()
+    binary_rows, binary_n, binary_k = [], [], []
+    for index, (task, score, low, high) in enumerate(zip(rows["task"], rows["score"], rows["score_low"],
+                                                         rows["score_high"])):
+        entry = data["tasks"][task]
+        name, method = entry["primary_metric"], entry["metrics"][entry["primary_metric"]]["method"]
+        zero, one = normalised(0.0, name, method), normalised(1.0, name, method)
+        values = _sample_values(entry)
+        if values is not None and zero is not None and one is not None:
+            kinds.add("bootstrap")
+            array = np.asarray(values, dtype=float)
+            if np.all((array == 0.0) | (array == 1.0)):
+                binary_rows.append((index, zero, one))
+                binary_n.append(array.size)
+                binary_k.append(array.sum())
+                continue
+            unique, counts = np.unique(array, return_counts=True)
+            means = rng.multinomial(array.size, counts / counts.sum(), size=resamples) @ unique / array.size
+            draws[index] = zero + (one - zero) * means
+            continue
+        kinds.add("normal")
+        spread = (high - low) / (2 * Z95) if math.isfinite(low) and math.isfinite(high) else 0.0
+        draws[index] = score + spread * rng.standard_normal(resamples)
+    if binary_rows:
+        n = np.asarray(binary_n)
+        means = rng.binomial(n[:, None], (np.asarray(binary_k) / n)[:, None], size=(len(n), resamples)) / n[:, None]
+        index, zero, one = (np.asarray(column) for column in zip(*binary_rows))
+        draws[index] = zero[:, None] + (one - zero)[:, None] * means
+    return draws, kinds
 
 
 def overall_rows(submissions: list[dict[str, Any]], tasks: pd.DataFrame, seed: int = 0,
@@ -96,6 +123,8 @@ def overall_rows(submissions: list[dict[str, Any]], tasks: pd.DataFrame, seed: i
 
     Returns (families, overall): ``families`` has one row per (submission, family),
     ``overall`` one row per submission with tokens, cost, task count and CI method.
+    Each submission's draws come from its own generator (seeded by ``seed`` and its identity),
+    so adding a submission to the board never moves another's interval.
     """
     import numpy as np
     import pandas as pd
@@ -104,28 +133,23 @@ def overall_rows(submissions: list[dict[str, Any]], tasks: pd.DataFrame, seed: i
     scored = tasks.dropna(subset=["score"])
     family_rows, overall_rows_ = [], []
     for sid, group in scored.groupby("submission", sort=False):
-        data = by_id[sid]
-        rng = np.random.default_rng([seed, abs(hash_text(sid))])
-        family_draws, family_scores, kinds = {}, [], set()
-        for family, fgroup in group.groupby("family", sort=True):
-            task_draws = []
-            for row in fgroup.itertuples():
-                draws, from_samples = _task_draws(data["tasks"][row.task], row.score,
-                                                  row.score_low, row.score_high, rng, resamples)
-                kinds.add("bootstrap" if from_samples else "normal")
-                task_draws.append(draws)
-            stacked = np.mean(task_draws, axis=0)
-            family_draws[family] = stacked
-            family_scores.append(float(fgroup["score"].mean()))
+        rng = np.random.default_rng([seed, hash_text(sid)])
+        draws, kinds = _submission_draws(by_id[sid], group, rng, resamples)
+        families = group["family"].to_numpy()
+        scores = group["score"].to_numpy(dtype=float)
+        family_draws, family_scores = [], []
+        for family in sorted(set(families)):
+            mask = families == family
+            stacked = draws[mask].mean(axis=0)
+            family_draws.append(stacked)
+            family_scores.append(float(scores[mask].mean()))
             low, high = np.percentile(stacked, [2.5, 97.5])
             family_rows.append({"submission": sid, "family": family, "score": family_scores[-1],
-                                "ci_low": float(low), "ci_high": float(high), "tasks": len(fgroup)})
-        overall_draws = np.mean(list(family_draws.values()), axis=0)
-        low, high = np.percentile(overall_draws, [2.5, 97.5])
-        score = float(np.mean(family_scores))
-        overall_rows_.append({"submission": sid, "score": score, "ci_low": float(low), "ci_high": float(high),
-                              "ci_method": "+".join(sorted(kinds)), "families": len(family_draws),
-                              "tasks": len(group)})
+                                "ci_low": float(low), "ci_high": float(high), "tasks": int(mask.sum())})
+        low, high = np.percentile(np.mean(family_draws, axis=0), [2.5, 97.5])
+        overall_rows_.append({"submission": sid, "score": float(np.mean(family_scores)), "ci_low": float(low),
+                              "ci_high": float(high), "ci_method": "+".join(sorted(kinds)),
+                              "families": len(family_scores), "tasks": len(group)})
     families = pd.DataFrame(family_rows, columns=["submission", "family", "score", "ci_low", "ci_high", "tasks"])
     overall = pd.DataFrame(overall_rows_, columns=["submission", "score", "ci_low", "ci_high", "ci_method",
                                                    "families", "tasks"])

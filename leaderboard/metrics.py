@@ -67,3 +67,15 @@ def normalised(value: float | None, name: str, ci_method: str = "") -> float | N
     if higher_is_better(name):
         return (value - low) / (high - low)
     return (high - value) / (high - low)
+
+
+GENERATED_SUFFIXES = ("-gen", "-synth")
+
+
+def family_of(task: str) -> str:
+    """A task's family: the name before '/', with a generator suffix dropped (``confiqa-gen/qa`` is ConFiQA)."""
+    prefix = task.split("/", 1)[0]
+    for suffix in GENERATED_SUFFIXES:
+        if prefix.endswith(suffix) and len(prefix) > len(suffix):
+            return prefix[: -len(suffix)]
+    return prefix

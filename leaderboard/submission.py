@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.types import SampleResult
-from leaderboard.metrics import higher_is_better, primary_metric
+from leaderboard.metrics import family_of, higher_is_better, primary_metric
 from leaderboard.runs import RunDir, RunFormatError, iter_samples, load_run
 
 SCHEMA_VERSION = "frontier-submission/1"
@@ -111,7 +111,7 @@ def _task_entry(run: RunDir, task: str, scanned: dict[str, Any]) -> dict[str, An
     config = run.task_config(task)
     version = config.get("version")
     entry: dict[str, Any] = {
-        "family": task.split("/", 1)[0],
+        "family": family_of(task),
         "version": None if version is None else str(version),
         "args": config.get("args") if isinstance(config.get("args"), dict) else {},
         "primary_metric": primary,

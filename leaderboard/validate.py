@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from leaderboard.metrics import higher_is_better, metric_range, primary_metric
+from leaderboard.metrics import family_of, higher_is_better, metric_range, primary_metric
 
 SCHEMA_PATH = Path(__file__).parent / "schema" / "submission-v1.json"
 MAX_SUBMISSION_BYTES = 256 * 1024 * 1024
@@ -77,6 +77,7 @@ class _StrictDecoder:
 
     def __init__(self) -> None:
         self.duplicates: dict[int, list[str]] = {}
+        self.non_finite = False
 
     def hook(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -86,8 +87,12 @@ class _StrictDecoder:
             out[key] = value
         return out
 
+    def constant(self, text: str) -> float:
+        self.non_finite = True
+        return float(text)
+
     def loads(self, text: str) -> Any:
-        return json.loads(text, object_pairs_hook=self.hook, parse_constant=float)
+        return json.loads(text, object_pairs_hook=self.hook, parse_constant=self.constant)
 
 
 def _walk_values(node: Any, path: list[PathPart]) -> Iterator[tuple[list[PathPart], Any]]:
@@ -107,7 +112,9 @@ def parse_submission(text: str, file: str = "<submission>") -> tuple[Any, list[I
         data = decoder.loads(text)
     except json.JSONDecodeError as exc:
         return None, [Issue(file, "$", f"not valid JSON: {exc}")]
-    issues = []
+    issues: list[Issue] = []
+    if not decoder.non_finite and not decoder.duplicates:
+        return data, issues
     for path, value in _walk_values(data, []):
         if isinstance(value, float) and not math.isfinite(value):
             issues.append(Issue(file, json_path(path), f"{value} is not a finite number"))
@@ -117,10 +124,36 @@ def parse_submission(text: str, file: str = "<submission>") -> tuple[Any, list[I
     return data, issues
 
 
+@lru_cache(maxsize=1)
+def _fast_validator() -> Any:
+    """The schema compiled by fastjsonschema (None when that package is not installed)."""
+    try:
+        import fastjsonschema
+    except ImportError:
+        return None
+    return fastjsonschema.compile(schema())
+
+
 def schema_issues(data: Any, file: str = "<submission>") -> list[Issue]:
-    """Every JSON Schema violation, ordered by path."""
+    """Every JSON Schema violation, ordered by path.
+
+    A valid document is confirmed by the compiled fastjsonschema validator when available
+    (much faster); an invalid one is then explained in full by ``jsonschema``.
+    """
+    fast = _fast_validator()
+    fast_error: Issue | None = None
+    if fast is not None:
+        import fastjsonschema
+
+        try:
+            fast(data)
+            return []
+        except fastjsonschema.JsonSchemaValueException as exc:
+            parts = [int(p) if p.isdigit() else p for p in exc.path[1:]]
+            fast_error = Issue(file, json_path(parts), exc.message[:500])
     errors = sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
-    return [Issue(file, json_path(e.absolute_path), e.message[:500]) for e in errors]
+    issues = [Issue(file, json_path(e.absolute_path), e.message[:500]) for e in errors]
+    return issues or ([fast_error] if fast_error else [])
 
 
 def _check_metric(file: str, base: list[PathPart], name: str, metric: dict[str, Any], total: int) -> list[Issue]:
@@ -172,7 +205,7 @@ def _check_samples(file: str, base: list[PathPart], samples: list[dict[str, Any]
 def _check_task(file: str, name: str, task: dict[str, Any]) -> list[Issue]:
     base: list[PathPart] = ["tasks", name]
     issues: list[Issue] = []
-    family = name.split("/", 1)[0]
+    family = family_of(name)
     if task["family"] != family:
         issues.append(Issue(file, json_path([*base, "family"]), f"family {task['family']!r} is not {family!r}"))
     expected = primary_metric(list(task["metrics"]))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from scorers.extract import last_nonempty_line, tail
+from scorers.extract import last_answer_value, last_nonempty_line
 
 MAX_LINE_CHARS = 500
 
@@ -25,7 +25,6 @@ _PREFIX = re.compile(
     r"(?:(?:option|choice)s?\s+)?",
     re.IGNORECASE,
 )
-_TAGGED = re.compile(r"(?im)^.*?\banswer\s*[:=]\s*(.+?)\s*$")
 _SEPARATOR = re.compile(r"\s*(?:,|;|/|&|\+|\band\b|\s)\s*", re.IGNORECASE)
 
 
@@ -65,10 +64,8 @@ def extract_choice(text: str, letters: str = "ABCD") -> str | None:
         found = _parse_single(line, letters)
         if found is not None:
             return found
-    tagged = _TAGGED.findall(tail(text))
-    if tagged:
-        return _parse_single(tagged[-1], letters)
-    return None
+    tagged = last_answer_value(text)
+    return _parse_single(tagged, letters) if tagged is not None else None
 
 
 def _parse_multi(line: str, letters: str) -> str | None:
@@ -99,10 +96,8 @@ def extract_choices(text: str, letters: str = "ABCD") -> str | None:
         found = _parse_multi(line, letters)
         if found is not None:
             return found
-    tagged = _TAGGED.findall(tail(text))
-    if tagged:
-        return _parse_multi(tagged[-1], letters)
-    return None
+    tagged = last_answer_value(text)
+    return _parse_multi(tagged, letters) if tagged is not None else None
 
 
 def normalise_letters(value: str, letters: str = "ABCD") -> str | None:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
-from scorers.extract import last_nonempty_line, last_tagged_answer
+from scorers.extract import last_answer_value, last_nonempty_line
 
 MAX_LINE_CHARS = 5_000
 
-_CWE = re.compile(r"\bCWE\s*[-_:]?\s*(\d{1,6})\b", re.IGNORECASE)
+_CWE = re.compile(r"\bCWE[ \t]{0,3}[-_:]?[ \t]{0,3}(\d{1,6})\b", re.IGNORECASE)
 _TECHNIQUE = re.compile(r"(?<![A-Za-z0-9])T(\d{4})(?:\.\d{3})?(?!\d)", re.IGNORECASE)
 
 
@@ -32,7 +32,7 @@ def extract_cwe(text: str) -> str | None:
     if not text:
         return None
     found = _cwe_on(last_nonempty_line(text))
-    return found if found is not None else _cwe_on(last_tagged_answer(text))
+    return found if found is not None else _cwe_on(last_answer_value(text))
 
 
 def technique_ids(line: str) -> list[str]:
@@ -47,7 +47,7 @@ def extract_techniques(text: str) -> list[str] | None:
     """Technique ids on the last non-empty line, else on the last ``Answer:`` line; None if neither has any."""
     if not text:
         return None
-    for line in (last_nonempty_line(text), last_tagged_answer(text)):
+    for line in (last_nonempty_line(text), last_answer_value(text)):
         if line:
             found = technique_ids(line)
             if found:

@@ -6,7 +6,9 @@ import re
 
 MAX_SCAN_CHARS = 200_000
 
-ANSWER_LINE = re.compile(r"(?im)^\s*(?:\*\*)?(?:final\s+)?answer(?:\*\*)?\s*[:=]\s*(?:\*\*)?\s*(.+?)\s*(?:\*\*)?\s*$")
+# Anchored per line, with no nested or lazy quantifier before the line end, so adversarial
+# outputs (megabytes of blank lines or spaces) are scanned in linear time.
+ANSWER_LINE = re.compile(r"(?im)^[ \t*_#>]{0,20}(?:final[ \t]+)?answer[ \t*_]{0,6}[:=](.*)$")
 
 
 def tail(text: str, limit: int = MAX_SCAN_CHARS) -> str:
@@ -14,10 +16,15 @@ def tail(text: str, limit: int = MAX_SCAN_CHARS) -> str:
     return text[-limit:] if len(text) > limit else text
 
 
-def last_tagged_answer(text: str) -> str | None:
-    """The value of the last ``ANSWER: ...`` line (case-insensitive, markdown bold allowed)."""
-    matches = ANSWER_LINE.findall(tail(text or ""))
-    return matches[-1].strip() if matches else None
+def last_answer_value(text: str) -> str | None:
+    """The value after the last non-empty ``Answer:`` (or ``**Final answer** =``) line marker; None if absent."""
+    if not text:
+        return None
+    for value in reversed(ANSWER_LINE.findall(tail(text))):
+        cleaned = value.strip().strip("*_").strip()
+        if cleaned:
+            return cleaned
+    return None
 
 
 def last_nonempty_line(text: str) -> str | None:

@@ -13,14 +13,14 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from scorers.extract import last_nonempty_line, last_tagged_answer, tail
+from scorers.extract import last_answer_value, last_nonempty_line, tail
 
 MAX_NAME_CHARS = 120
 MAX_ALIAS_FILE_BYTES = 20_000_000
 
 _TAG = re.compile(
-    r"(?im)^\W*(?:final\s+)?(?:threat\s+actor|attribution|attributed\s+(?:threat\s+)?actor|actor|answer)"
-    r"\W*\s*[:=]\s*(.+?)\s*$"
+    r"(?im)^[^\w\n]{0,10}(?:final[ \t]+)?(?:threat[ \t]+actor|attribution|attributed[ \t]+(?:threat[ \t]+)?actor|actor|answer)"
+    r"[^\w\n]{0,4}[ \t]*[:=](.*)$"
 )
 _PHRASES = (
     re.compile(r"(?i)\battribut(?:e|ed|ing)\s+(?:this|the)\s+(?:incident|activity|attack|report|campaign)\s+to\s+"
@@ -36,9 +36,15 @@ _FILLER = re.compile(
 )
 
 
+_AFFIXES = re.compile(r"^\s*the\s+|\s+(?:threat\s+group|apt\s+group|group|team|gang|threat\s+actor)\s*$")
+
+
 def normalise_name(name: str) -> str:
-    """Lowercase letters and digits only: ``"APT 36"`` → ``"apt36"``."""
-    return re.sub(r"[^0-9a-z]+", "", str(name).lower())
+    """Lowercase letters and digits only, without a leading 'the' or a trailing 'group': ``"APT 36"`` → ``"apt36"``."""
+    text = str(name).lower()[: MAX_NAME_CHARS * 4]
+    for _ in range(2):
+        text = _AFFIXES.sub("", text)
+    return re.sub(r"[^0-9a-z]+", "", text)
 
 
 def clean_candidate(raw: str) -> str:
@@ -61,7 +67,7 @@ def extract_actor(text: str) -> str | None:
     if not text:
         return None
     body = tail(text)
-    tagged = _TAG.findall(body)
+    tagged = [value for value in _TAG.findall(body) if value.strip()]
     candidates: list[str] = [tagged[-1]] if tagged else []
     if not candidates:
         for pattern in _PHRASES:
@@ -70,7 +76,7 @@ def extract_actor(text: str) -> str | None:
                 candidates.append(match.group(1))
                 break
     if not candidates:
-        answer = last_tagged_answer(body)
+        answer = last_answer_value(body)
         line = answer if answer is not None else last_nonempty_line(body)
         if line is not None and len(line.split()) <= 6:
             candidates.append(line)

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from harness.task import Task, TaskArgs
 from harness.types import GenerateRequest, Output, Sample, Score
-from scorers.extract import last_tagged_answer
+from scorers.extract import last_answer_value
 from scorers.numeric import parse_integer
 
 OPERATIONS = (
@@ -60,7 +60,7 @@ class ArithTask(Task):
 
     def score(self, sample: Sample, output: Output) -> Score:
         """Exact integer match of the last ANSWER line."""
-        raw = last_tagged_answer(output.text)
+        raw = last_answer_value(output.text)
         if raw is None:
             return Score.unscored("no 'ANSWER: <integer>' line")
         value = parse_integer(raw)

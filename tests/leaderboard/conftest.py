@@ -11,6 +11,9 @@ import pytest
 
 from harness.stats import mean_metric
 from harness.types import MetricValue, Output, RunSummary, SampleResult, Score, TaskSummary, Usage
+from leaderboard.runs import load_run
+from leaderboard.site import build_site
+from leaderboard.submission import build_submission
 
 SampleSpec = tuple[float | None, str]  # (value, outcome)
 
@@ -63,6 +66,27 @@ def write_run(root: Path, name: str, *, model: str = "openai/test-model", method
 def binary(correct: int, total: int) -> list[SampleSpec]:
     """``correct`` right answers then wrong ones, ``total`` in all, all scored."""
     return [(1.0 if i < correct else 0.0, "scored") for i in range(total)]
+
+
+PAYLOAD_MODEL = 'evil/<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">'
+PAYLOAD_OUTPUT = '</pre><script>window.__pwned=3</script><img src=y onerror=window.__pwned=4>'
+
+
+def build_board(make_run: Callable[..., Path], out: Path) -> Path:
+    """Four submissions (one carrying XSS payloads, two forming a CLEAR budget sweep) with runs."""
+    runs = [
+        make_run("base", model="openai/base", tasks={"demo/arith": binary(5, 10), "cyber/mcq": binary(3, 10)}),
+        make_run("evil", model=PAYLOAD_MODEL, methods=["best_of_n:n=2"], tokens=(300, 50),
+                 tasks={"demo/arith": binary(8, 10), "cyber/mcq": binary(6, 10)},
+                 outputs={"demo/arith": PAYLOAD_OUTPUT}),
+        make_run("clear-hi", model="openai/base", methods=["clear:budget=4000"], tokens=(500, 400),
+                 tasks={"demo/arith": binary(9, 10), "cyber/mcq": binary(7, 10)}),
+        make_run("clear-lo", model="openai/base", methods=["clear:budget=1000"], tokens=(200, 100),
+                 tasks={"demo/arith": binary(6, 10), "cyber/mcq": binary(5, 10)}, cost_per_sample=None),
+    ]
+    subs = [build_submission([r]) for r in runs]
+    build_site(subs, out, [load_run(r) for r in runs], page_size=4)
+    return out
 
 
 @pytest.fixture

@@ -1,0 +1,155 @@
+"""What both backends share: jobs, attempt results, the per-obligation decision and limits.
+
+A backend runs ``SpecJob``s. For each job it loads the spec once (``Session.load``) and
+then, obligation by obligation, tries the goal and, if that fails, the negation
+(``Session.attempt``). ``run_job`` holds that logic so both backends decide alike.
+"""
+
+from __future__ import annotations
+
+import re
+import resource
+import time
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from coins_rocq.obligations import Obligation, attempt_sentences
+
+AttemptStatus = Literal["proved", "failed", "timeout", "error", "axioms"]
+Outcome = Literal["proved", "refuted", "unknown", "error"]
+OUTCOMES: tuple[Outcome, ...] = ("proved", "refuted", "unknown", "error")
+
+ALLOWED_AXIOMS = frozenset({
+    "ClassicalDedekindReals.sig_forall_dec",
+    "ClassicalDedekindReals.sig_not_dec",
+    "FunctionalExtensionality.functional_extensionality_dep",
+})
+"""Axioms a proof may rest on: those the standard library's real numbers are built on."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Time and memory limits of a check.
+
+    ``goal_timeout_s``: the per-goal ``timeout`` around the ladder (whole seconds).
+    ``command_timeout_s``: wall-clock limit on any single prover command (pool) or file (coqc);
+    the process is killed when it is exceeded. ``spec_budget_s``: wall-clock budget of one
+    spec; obligations left when it runs out are ``unknown``. ``memory_mb``: address-space
+    limit of each prover process.
+    """
+
+    goal_timeout_s: int = 5
+    command_timeout_s: float = 30.0
+    spec_budget_s: float = 120.0
+    memory_mb: int = 3072
+
+
+@dataclass(frozen=True)
+class AttemptResult:
+    """How one attempt to prove a statement ended, with the prover's message."""
+
+    status: AttemptStatus
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class ObligationResult:
+    """The outcome of one obligation and why."""
+
+    obligation: Obligation
+    outcome: Outcome
+    detail: str = ""
+
+
+@dataclass
+class SpecJob:
+    """One spec to check: the environment, the spec's setup sentences, the ladder and the obligations."""
+
+    prelude: tuple[str, ...]
+    setup: list[str]
+    ladder: str
+    obligations: list[Obligation]
+    limits: Limits = field(default_factory=Limits)
+
+
+@dataclass
+class JobResult:
+    """What a backend found for one job: a load error, or one result per obligation."""
+
+    load_error: str | None = None
+    results: list[ObligationResult] = field(default_factory=list)
+
+
+class Session(Protocol):
+    """A prover session for one job on one backend."""
+
+    def load(self, prelude: tuple[str, ...], setup: list[str]) -> str | None:
+        """Set up the environment and load the spec; returns the prover's error message, or None."""
+
+    def attempt(self, name: str, sentences: list[str]) -> AttemptResult:
+        """Run the attempt ``sentences`` for lemma ``name``."""
+
+
+def run_job(job: SpecJob, session: Session) -> JobResult:
+    """Load the spec once, then decide each obligation within the spec's time budget."""
+    start = time.monotonic()
+    error = session.load(job.prelude, job.setup)
+    if error is not None:
+        return JobResult(load_error=error)
+    results: list[ObligationResult] = []
+    for obligation in job.obligations:
+        if time.monotonic() - start > job.limits.spec_budget_s:
+            results.append(ObligationResult(obligation, "unknown", "spec time budget exhausted"))
+            continue
+        results.append(decide(obligation, job.ladder, session))
+    return JobResult(results=results)
+
+
+def decide(obligation: Obligation, ladder: str, session: Session) -> ObligationResult:
+    """Try the goal; if the ladder fails, try its negation; map the attempts to an outcome."""
+    name = f"coins_goal_{obligation.index}"
+    first = session.attempt(name, attempt_sentences(name, obligation.goal, ladder))
+    if first.status == "proved":
+        return ObligationResult(obligation, "proved", "")
+    if first.status in ("error", "axioms"):
+        return ObligationResult(obligation, "error", first.message)
+    neg_name = f"coins_neg_{obligation.index}"
+    second = session.attempt(neg_name, attempt_sentences(neg_name, obligation.negation, ladder))
+    if second.status == "proved":
+        return ObligationResult(obligation, "refuted", "negation proved")
+    if second.status in ("error", "axioms"):
+        return ObligationResult(obligation, "error", second.message)
+    reason = "timeout" if "timeout" in (first.status, second.status) else "neither goal nor negation proved"
+    return ObligationResult(obligation, "unknown", reason)
+
+
+def classify_failure(message: str) -> AttemptStatus:
+    """``timeout`` when the prover's message reports a tactic timeout, else ``failed``."""
+    return "timeout" if "Tactic timeout" in message or "Timeout!" in message else "failed"
+
+
+_AXIOM_LINE = re.compile(r"^(\S+)\s*:", re.MULTILINE)
+
+
+def check_assumptions(output: str) -> AttemptResult:
+    """Judge ``Print Assumptions`` output: closed, or only allowed axioms."""
+    if "Closed under the global context" in output:
+        return AttemptResult("proved")
+    if "Axioms:" not in output:
+        return AttemptResult("axioms", f"unexpected Print Assumptions output: {output.strip()[:200]}")
+    body = output.split("Axioms:", 1)[1]
+    headers = [line for line in body.splitlines() if line and not line[0].isspace() and line.endswith(":")]
+    if headers:
+        return AttemptResult("axioms", f"proof relies on unsafe constructs: {', '.join(headers)}")
+    names = [line.split(":")[0].strip() for line in body.splitlines() if line and not line[0].isspace()]
+    bad = [n for n in names if n and n not in ALLOWED_AXIOMS]
+    if bad:
+        return AttemptResult("axioms", f"proof rests on axioms outside the allow-list: {', '.join(bad)}")
+    return AttemptResult("proved")
+
+
+def limit_process(memory_mb: int) -> None:
+    """``preexec_fn`` for prover processes: cap the address space and forbid core dumps."""
+    limit = memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

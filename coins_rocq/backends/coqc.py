@@ -1,0 +1,120 @@
+"""The reference backend: one ``coqc`` run per file, one file per check.
+
+The spec is first compiled on its own (the load check); then every attempt is a
+fresh file holding the setup and one lemma, one sentence per line, so an error's
+line number tells which sentence failed. Each run has a wall-clock limit, an
+address-space limit and its own temporary directory, removed afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from coins_rocq.backends.base import (
+    AttemptResult,
+    JobResult,
+    Limits,
+    SpecJob,
+    check_assumptions,
+    classify_failure,
+    limit_process,
+    run_job,
+)
+
+_ERROR_LINE = re.compile(r'File "[^"]*", line (\d+)')
+
+
+class CoqcSession:
+    """Runs each attempt as its own ``coqc`` file in a private temporary directory."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.setup: list[str] = []
+        self.tmpdir = tempfile.mkdtemp(prefix="coins-coqc-")
+        self._count = 0
+
+    def _compile(self, sentences: list[str]) -> tuple[int | None, str, str]:
+        """Compile ``sentences``; returns (failing sentence index or None, error text, stdout)."""
+        self._count += 1
+        path = os.path.join(self.tmpdir, f"Check{self._count}.v")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("\n".join(sentences) + "\n")
+        try:
+            proc = subprocess.run(
+                ["coqc", "-q", os.path.basename(path)], cwd=self.tmpdir, capture_output=True,
+                timeout=self.limits.command_timeout_s, preexec_fn=lambda: limit_process(self.limits.memory_mb),
+            )
+        except subprocess.TimeoutExpired:
+            return -1, f"prover command exceeded {self.limits.command_timeout_s:.0f} s and was stopped", ""
+        finally:
+            for leftover in os.listdir(self.tmpdir):
+                os.unlink(os.path.join(self.tmpdir, leftover))
+        stdout = proc.stdout.decode("utf-8", "replace")
+        stderr = proc.stderr.decode("utf-8", "replace")
+        if proc.returncode == 0:
+            return None, "", stdout
+        text = stderr + stdout
+        index = text.find("Error:")
+        message = text[index:].strip() if index >= 0 else (text.strip() or f"coqc exited with {proc.returncode}")
+        located = [m for m in _ERROR_LINE.finditer(text) if index < 0 or m.start() < index]
+        return (int(located[-1].group(1)) - 1 if located else -1), message, stdout
+
+    def load(self, prelude: tuple[str, ...], setup: list[str]) -> str | None:
+        """Compile the prelude and setup alone; returns the error message or None."""
+        self.setup = [*prelude, *setup]
+        failed, message, _ = self._compile(self.setup)
+        return None if failed is None else message
+
+    def attempt(self, name: str, sentences: list[str]) -> AttemptResult:
+        """Compile setup plus the attempt and judge which sentence failed."""
+        failed, message, stdout = self._compile(self.setup + sentences)
+        if failed is None:
+            return check_assumptions(stdout)
+        if failed == -1:
+            return AttemptResult("timeout", message)
+        offset = failed - len(self.setup)
+        if offset == 0:
+            return AttemptResult("error", message)
+        if offset < 0:
+            return AttemptResult("error", f"setup failed: {message}")
+        return AttemptResult(classify_failure(message), message)
+
+    def close(self) -> None:
+        """Remove the temporary directory."""
+        shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+
+class CoqcBackend:
+    """One ``coqc`` process per check; jobs run in parallel on ``workers`` threads."""
+
+    name = "coqc"
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.size = max(1, workers or os.cpu_count() or 1)
+
+    def run(self, jobs: Sequence[SpecJob]) -> list[JobResult]:
+        """Run ``jobs``; results come back in the jobs' order."""
+        def one(job: SpecJob) -> JobResult:
+            session = CoqcSession(job.limits)
+            try:
+                return run_job(job, session)
+            finally:
+                session.close()
+
+        with ThreadPoolExecutor(max_workers=self.size) as executor:
+            return list(executor.map(one, jobs))
+
+    def close(self) -> None:
+        """Nothing to release between runs."""
+
+    def __enter__(self) -> CoqcBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

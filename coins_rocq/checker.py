@@ -1,0 +1,138 @@
+"""Check a spec against test cases and give a verdict.
+
+``correct``: every completeness and soundness obligation proved. ``too_strong``: some
+true output refuted. ``too_weak``: some wrong output provably accepted. ``invalid``:
+the spec was rejected by the screen, failed to load or to match the signature, or an
+obligation errored (including a proof resting on a forbidden axiom). ``undecided``:
+anything else (some obligation unknown). When a spec is both too strong and too weak,
+``too_strong`` is reported; the counts show both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from coins_rocq.backends.base import OUTCOMES, JobResult, Limits, ObligationResult, SpecJob
+from coins_rocq.mutate import DEFAULT_MUTANTS
+from coins_rocq.obligations import Case, build_obligations, ladder_tactic, prelude, setup_sentences
+from coins_rocq.render import RenderError
+from coins_rocq.rtypes import Signature, ValueTypeError, coerce
+from coins_rocq.safety import UnsafeSpec, screen
+
+Verdict = Literal["correct", "too_strong", "too_weak", "undecided", "invalid"]
+VERDICTS: tuple[Verdict, ...] = ("correct", "too_strong", "too_weak", "undecided", "invalid")
+
+
+class Backend(Protocol):
+    """Runs spec jobs (``CoqtopPool`` or ``CoqcBackend``)."""
+
+    name: str
+
+    def run(self, jobs: Sequence[SpecJob]) -> list[JobResult]:
+        """Run the jobs, results in the same order."""
+
+
+@dataclass
+class SpecReport:
+    """The verdict on one spec, why, and the outcome of every obligation."""
+
+    verdict: Verdict
+    reason: str = ""
+    results: list[ObligationResult] = field(default_factory=list)
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Outcome counts per obligation kind."""
+        table = {kind: {o: 0 for o in OUTCOMES} for kind in ("completeness", "soundness")}
+        for result in self.results:
+            table[result.obligation.kind][result.outcome] += 1
+        return table
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form of the report."""
+        return {
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "counts": self.counts(),
+            "obligations": [
+                {"index": r.obligation.index, "kind": r.obligation.kind, "case": r.obligation.case,
+                 "description": r.obligation.description, "goal": r.obligation.goal,
+                 "outcome": r.outcome, "detail": r.detail}
+                for r in self.results
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class PreparedSpec:
+    """A screened spec turned into a job, or the reason it is invalid before any proving."""
+
+    job: SpecJob | None
+    reason: str = ""
+
+
+def prepare(source: str, signature: Signature, cases: Sequence[Case], limits: Limits | None = None,
+            mutants_per_case: int = DEFAULT_MUTANTS) -> PreparedSpec:
+    """Screen ``source`` and build its job; cases must fit the signature (they are trusted)."""
+    limits = limits or Limits()
+    try:
+        screened = screen(source)
+    except UnsafeSpec as exc:
+        return PreparedSpec(None, f"rejected: {exc}")
+    if signature.spec_name not in screened.defined:
+        return PreparedSpec(None, f"spec does not define {signature.spec_name}")
+    has_pre = signature.pre_name in screened.defined
+    checked = [validate_case(case, signature, i) for i, case in enumerate(cases)]
+    obligations = build_obligations(signature, checked, has_pre, mutants_per_case)
+    setup = setup_sentences(signature, screened.sentences, has_pre)
+    return PreparedSpec(SpecJob(prelude(signature), setup, ladder_tactic(screened.definitions, limits.goal_timeout_s), obligations, limits))
+
+
+def validate_case(case: Case, signature: Signature, index: int) -> Case:
+    """``case`` with values coerced to the signature's types; raises ``ValueError`` naming the case."""
+    if len(case.inputs) != len(signature.params):
+        raise ValueError(f"case {index}: {len(case.inputs)} inputs for {len(signature.params)} parameters")
+    try:
+        inputs = tuple(coerce(v, p.rtype, f"case {index} input {p.name}") for v, p in zip(case.inputs, signature.params))
+        output = coerce(case.output, signature.output, f"case {index} output")
+    except ValueTypeError as exc:
+        raise ValueError(str(exc)) from None
+    return Case(inputs, output)
+
+
+def verdict_of(job_result: JobResult) -> SpecReport:
+    """The verdict from a backend's results."""
+    if job_result.load_error is not None:
+        return SpecReport("invalid", job_result.load_error)
+    results = job_result.results
+    errors = [r for r in results if r.outcome == "error"]
+    if errors:
+        return SpecReport("invalid", errors[0].detail, results)
+    if any(r.obligation.kind == "completeness" and r.outcome == "refuted" for r in results):
+        return SpecReport("too_strong", "a true output is rejected", results)
+    if any(r.obligation.kind == "soundness" and r.outcome == "refuted" for r in results):
+        return SpecReport("too_weak", "a wrong output is accepted", results)
+    if all(r.outcome == "proved" for r in results):
+        return SpecReport("correct", "", results)
+    return SpecReport("undecided", "some obligations are unknown", results)
+
+
+def check_specs(items: Sequence[tuple[str, Signature, Sequence[Case]]], backend: Backend,
+                limits: Limits | None = None, mutants_per_case: int = DEFAULT_MUTANTS) -> list[SpecReport]:
+    """Check many ``(source, signature, cases)`` on ``backend``; one report each, in order."""
+    prepared = []
+    for source, signature, cases in items:
+        try:
+            prepared.append(prepare(source, signature, cases, limits, mutants_per_case))
+        except (RenderError, ValueError) as exc:
+            prepared.append(PreparedSpec(None, f"bad test case: {exc}"))
+    jobs = [p.job for p in prepared if p.job is not None]
+    results = iter(backend.run(jobs)) if jobs else iter(())
+    return [verdict_of(next(results)) if p.job is not None else SpecReport("invalid", p.reason) for p in prepared]
+
+
+def check_spec(source: str, signature: Signature, cases: Sequence[Case], backend: Backend,
+               limits: Limits | None = None, mutants_per_case: int = DEFAULT_MUTANTS) -> SpecReport:
+    """Check one spec on ``backend``."""
+    return check_specs([(source, signature, cases)], backend, limits, mutants_per_case)[0]

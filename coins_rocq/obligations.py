@@ -1,0 +1,142 @@
+"""Proof obligations of a spec on test cases, and the Rocq text both backends send.
+
+Completeness: for each case ``spec inputs output`` must hold (together with the
+precondition ``pre inputs`` when the spec defines one). Soundness: for each mutant
+``out'`` of the true output, ``~ spec inputs out'`` must hold. Each goal is attacked
+with the fixed automation ladder ``LADDER`` under one per-goal ``timeout``; when it
+fails, the negated goal gets the same treatment (a proof of the negation refutes it).
+
+The checking environment is ``PRELUDE`` (plus ``Reals``/``Lra`` or ``QArith`` when the
+signature uses ``R`` or ``Q``); the spec is loaded inside ``Module CoinsSpec`` so that
+its notations, scopes and imports end with the module, and obligations name its
+definitions by their qualified names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from coins_rocq.mutate import DEFAULT_MUTANTS, mutants
+from coins_rocq.render import render
+from coins_rocq.rtypes import Signature
+
+MODULE = "CoinsSpec"
+PRELUDE = ("From Coq Require Import ZArith Lia String List Bool Ascii.",)
+PRELUDE_Q = ("From Coq Require QArith.",)
+PRELUDE_R = ("From Coq Require Import Reals Lra.",)
+SETTINGS = ('Set Warnings "-require-in-module,-notation-overridden,-deprecated".',)
+
+LADDER: tuple[tuple[str, str], ...] = (
+    ("compute-reflexivity", "vm_compute; first [reflexivity | exact I]"),
+    ("compute-contradiction", "vm_compute; intros; first [discriminate | contradiction]"),
+    ("compute-intuition", "vm_compute; intuition (try discriminate; try congruence)"),
+    ("simpl-constructor", "cbn; repeat (constructor || discriminate)"),
+    ("unfold-lia", "{unfold}; intros; lia"),
+    ("compute-intuition-lia", "vm_compute; intuition (try discriminate; try congruence; try lia)"),
+    ("unfold-lra", "{unfold}; intros; coins_lra"),
+)
+"""The automation ladder, cheapest proofs first: (rung name, tactic). ``{unfold}`` is
+``cbv beta delta [...]`` over the spec's ``Definition``s (``cbv beta`` when it has none).
+Rungs whose proofs have small dependency sets come first, because ``Print Assumptions``
+walks every dependency (a ``lia`` proof costs about half a second to audit)."""
+
+Kind = Literal["completeness", "soundness"]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One trusted test case: the inputs (in signature order) and the true output."""
+
+    inputs: tuple[Any, ...]
+    output: Any
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """One goal to discharge: ``goal`` should be provable; ``negation`` refutes it when proved."""
+
+    index: int
+    kind: Kind
+    case: int
+    goal: str
+    negation: str
+    description: str
+
+
+def prelude(signature: Signature) -> tuple[str, ...]:
+    """The sentences that set up the environment for ``signature``'s types."""
+    lines = list(PRELUDE)
+    if "Q" in _atoms(signature):
+        lines += PRELUDE_Q
+    if "R" in _atoms(signature):
+        lines += PRELUDE_R
+        lines.append("Ltac coins_lra := lra.")
+    else:
+        lines.append("Ltac coins_lra := fail.")
+    return tuple(lines) + SETTINGS
+
+
+def _atoms(signature: Signature) -> set[str]:
+    found: set[str] = set()
+
+    def walk(rtype: Any) -> None:
+        found.add(rtype.kind)
+        for arg in rtype.args:
+            walk(arg)
+
+    for param in signature.params:
+        walk(param.rtype)
+    walk(signature.output)
+    return found
+
+
+def setup_sentences(signature: Signature, spec_sentences: tuple[str, ...], has_pre: bool) -> list[str]:
+    """The spec inside its module, and checks that its names have the signature's types."""
+    out = [f"Module {MODULE}."]
+    out.extend(spec_sentences)
+    out.append(f"End {MODULE}.")
+    out.append(f"Definition coins_spec_type_check : {signature.spec_type()} := {MODULE}.{signature.spec_name}.")
+    if has_pre:
+        out.append(f"Definition coins_pre_type_check : {signature.pre_type()} := {MODULE}.{signature.pre_name}.")
+    return out
+
+
+def ladder_tactic(definitions: tuple[str, ...], timeout_s: int) -> str:
+    """The ladder as one tactic under one per-goal ``timeout``."""
+    names = " ".join(f"{MODULE}.{name}" for name in definitions)
+    unfold = f"cbv beta delta [{names}]" if names else "cbv beta"
+    rungs = " | ".join(f"solve [{tactic.format(unfold=unfold)}]" for _, tactic in LADDER)
+    return f"timeout {timeout_s} (first [{rungs}])."
+
+
+def attempt_sentences(name: str, statement: str, ladder: str) -> list[str]:
+    """Sentences that try to prove ``statement`` as lemma ``name`` and print its assumptions."""
+    return [f"Lemma {name} : {statement}.", "Proof.", ladder, "Qed.", f"Print Assumptions {name}."]
+
+
+def build_obligations(signature: Signature, cases: list[Case], has_pre: bool,
+                      mutants_per_case: int = DEFAULT_MUTANTS) -> list[Obligation]:
+    """Completeness and soundness obligations for every case, in a fixed order."""
+    obligations: list[Obligation] = []
+    spec = f"{MODULE}.{signature.spec_name}"
+    pre = f"{MODULE}.{signature.pre_name}"
+    for case_index, case in enumerate(cases):
+        args = " ".join(render(v, p.rtype) for v, p in zip(case.inputs, signature.params))
+        out = render(case.output, signature.output)
+        goal = f"{spec} {args} {out}"
+        if has_pre:
+            goal = f"Coq.Init.Logic.and ({pre} {args}) ({goal})"
+        obligations.append(Obligation(len(obligations), "completeness", case_index, goal,
+                                      f"Coq.Init.Logic.not ({goal})", "true output accepted"))
+        for wrong, how in mutants(case.output, signature.output, mutants_per_case):
+            accepted = f"{spec} {args} {render(wrong, signature.output)}"
+            obligations.append(Obligation(len(obligations), "soundness", case_index,
+                                          f"Coq.Init.Logic.not ({accepted})", accepted,
+                                          f"wrong output {_short(wrong)} ({how}) rejected"))
+    return obligations
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,230 @@
+"""Rocq types of spec arguments and their Python counterparts.
+
+Grammar: ``type := app ('*' app)*``; ``app := ('list' | 'option') app | atom``;
+``atom := Z | nat | bool | string | Q | R | '(' type ')'``. Python ``int`` maps to
+``Z`` (or ``nat`` where declared and non-negative), ``bool`` to ``bool``, ``str`` to
+``string``, ``list`` to ``list``, ``tuple`` to a left-nested product, ``None``/value
+to ``option`` and ``float`` to ``Q`` or ``R``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+ATOMS = ("Z", "nat", "bool", "string", "Q", "R")
+QUALIFIED = {"Q": "Coq.QArith.QArith_base.Q", "R": "Coq.Reals.Rdefinitions.R", "string": "Coq.Strings.String.string"}
+PYTHON_OF_ATOM = {"Z": "int", "nat": "int", "bool": "bool", "string": "str", "Q": "float", "R": "float"}
+
+
+class TypeSyntaxError(ValueError):
+    """A type or signature string does not follow the grammar."""
+
+
+class ValueTypeError(ValueError):
+    """A Python value does not fit a Rocq type."""
+
+
+@dataclass(frozen=True)
+class RType:
+    """A Rocq type: an atom, ``list``/``option`` of one argument, or a product of two or more."""
+
+    kind: str
+    args: tuple[RType, ...] = ()
+
+    def rocq(self) -> str:
+        """The type as Rocq source with qualified atoms, parenthesised where needed."""
+        if self.kind in ATOMS:
+            return QUALIFIED.get(self.kind, self.kind)
+        if self.kind in ("list", "option"):
+            return f"({self.kind} {self.args[0].rocq()})"
+        return "(" + " * ".join(a.rocq() for a in self.args) + ")%type"
+
+    def python(self) -> str:
+        """The Python annotation this type corresponds to."""
+        if self.kind in ATOMS:
+            return PYTHON_OF_ATOM[self.kind]
+        if self.kind == "list":
+            return f"list[{self.args[0].python()}]"
+        if self.kind == "option":
+            return f"Optional[{self.args[0].python()}]"
+        return "tuple[" + ", ".join(a.python() for a in self.args) + "]"
+
+    def __str__(self) -> str:
+        if self.kind in ATOMS:
+            return self.kind
+        if self.kind in ("list", "option"):
+            arg = self.args[0]
+            return f"{self.kind} {arg}" if arg.kind in ATOMS else f"{self.kind} ({arg})"
+        return " * ".join(str(a) if a.kind in ATOMS or a.kind in ("list", "option") else f"({a})" for a in self.args)
+
+
+_TOKEN = re.compile(r"\s*([A-Za-z]+|\*|\(|\))")
+
+
+def parse_type(text: str) -> RType:
+    """Parse a Rocq type string such as ``list (Z * string)``."""
+    tokens = _tokenize(text)
+    rtype, pos = _parse_product(tokens, 0, text)
+    if pos != len(tokens):
+        raise TypeSyntaxError(f"unexpected {tokens[pos]!r} in type {text!r}")
+    return rtype
+
+
+def _tokenize(text: str) -> list[str]:
+    tokens: list[str] = []
+    pos = 0
+    stripped = text.rstrip()
+    while pos < len(stripped):
+        match = _TOKEN.match(stripped, pos)
+        if not match:
+            raise TypeSyntaxError(f"bad character in type {text!r} at {pos}")
+        tokens.append(match.group(1))
+        pos = match.end()
+    if not tokens:
+        raise TypeSyntaxError("empty type")
+    return tokens
+
+
+def _parse_product(tokens: list[str], pos: int, text: str) -> tuple[RType, int]:
+    items = []
+    item, pos = _parse_app(tokens, pos, text)
+    items.append(item)
+    while pos < len(tokens) and tokens[pos] == "*":
+        item, pos = _parse_app(tokens, pos + 1, text)
+        items.append(item)
+    if len(items) == 1:
+        return items[0], pos
+    return RType("prod", tuple(items)), pos
+
+
+def _parse_app(tokens: list[str], pos: int, text: str) -> tuple[RType, int]:
+    if pos >= len(tokens):
+        raise TypeSyntaxError(f"type {text!r} ends too early")
+    token = tokens[pos]
+    if token in ("list", "option"):
+        arg, pos = _parse_app(tokens, pos + 1, text)
+        return RType(token, (arg,)), pos
+    if token == "(":
+        inner, pos = _parse_product(tokens, pos + 1, text)
+        if pos >= len(tokens) or tokens[pos] != ")":
+            raise TypeSyntaxError(f"unbalanced parentheses in type {text!r}")
+        return inner, pos + 1
+    if token in ATOMS:
+        return RType(token), pos + 1
+    raise TypeSyntaxError(f"unknown type {token!r} in {text!r} (supported: {', '.join(ATOMS)}, list, option, *)")
+
+
+def coerce(value: Any, rtype: RType, where: str = "value") -> Any:
+    """``value`` checked against ``rtype`` (JSON lists become tuples for products); raises ``ValueTypeError``."""
+    kind = rtype.kind
+    if kind in ("Z", "nat"):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueTypeError(f"{where}: expected int for {kind}, got {type(value).__name__}")
+        if kind == "nat" and value < 0:
+            raise ValueTypeError(f"{where}: negative int {value} for nat")
+        return value
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise ValueTypeError(f"{where}: expected bool, got {type(value).__name__}")
+        return value
+    if kind == "string":
+        if not isinstance(value, str):
+            raise ValueTypeError(f"{where}: expected str, got {type(value).__name__}")
+        return value
+    if kind in ("Q", "R"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueTypeError(f"{where}: expected float for {kind}, got {type(value).__name__}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueTypeError(f"{where}: {value} has no {kind} value")
+        return value
+    if kind == "list":
+        if not isinstance(value, list):
+            raise ValueTypeError(f"{where}: expected list, got {type(value).__name__}")
+        return [coerce(item, rtype.args[0], f"{where}[{i}]") for i, item in enumerate(value)]
+    if kind == "option":
+        return None if value is None else coerce(value, rtype.args[0], where)
+    if not isinstance(value, (list, tuple)) or len(value) != len(rtype.args):
+        raise ValueTypeError(f"{where}: expected a tuple of {len(rtype.args)}, got {value!r:.60}")
+    return tuple(coerce(item, t, f"{where}[{i}]") for i, (item, t) in enumerate(zip(value, rtype.args)))
+
+
+@dataclass(frozen=True)
+class Param:
+    """One named input of a signature."""
+
+    name: str
+    rtype: RType
+
+
+@dataclass(frozen=True)
+class Signature:
+    """The entry point, its typed inputs and its output type, e.g. ``add (x : Z) (y : Z) : Z``."""
+
+    name: str
+    params: tuple[Param, ...]
+    output: RType
+
+    @property
+    def spec_name(self) -> str:
+        """The name the spec must define: ``<entry point>_spec``."""
+        return f"{self.name}_spec"
+
+    @property
+    def pre_name(self) -> str:
+        """The optional precondition's name: ``<entry point>_pre``."""
+        return f"{self.name}_pre"
+
+    def spec_type(self) -> str:
+        """The Rocq type the spec must have: inputs, then the output, to ``Prop``."""
+        return " -> ".join([p.rtype.rocq() for p in self.params] + [self.output.rocq(), "Prop"])
+
+    def pre_type(self) -> str:
+        """The Rocq type of the precondition: the inputs to ``Prop``."""
+        return " -> ".join([p.rtype.rocq() for p in self.params] + ["Prop"])
+
+    def __str__(self) -> str:
+        params = " ".join(f"({p.name} : {p.rtype})" for p in self.params)
+        return f"{self.name} {params} : {self.output}".replace("  ", " ")
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")
+
+
+def parse_signature(text: str) -> Signature:
+    """Parse ``name (x : T) (y : U) : V``."""
+    if not isinstance(text, str):
+        raise TypeSyntaxError("signature is not text")
+    text = text.strip()
+    match = _NAME.match(text)
+    if not match:
+        raise TypeSyntaxError(f"signature must start with the entry point's name, got {text!r:.80}")
+    name, pos = match.group(0), match.end()
+    params: list[Param] = []
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos >= len(text) or text[pos] != "(":
+            break
+        end = _closing(text, pos)
+        inner = text[pos + 1:end]
+        pname, _, ptype = inner.partition(":")
+        if not _NAME.fullmatch(pname.strip()) or not ptype.strip():
+            raise TypeSyntaxError(f"bad parameter {inner!r} in signature")
+        params.append(Param(pname.strip(), parse_type(ptype)))
+        pos = end + 1
+    if pos >= len(text) or text[pos] != ":":
+        raise TypeSyntaxError(f"signature must end with ': <output type>', got {text!r:.80}")
+    return Signature(name, tuple(params), parse_type(text[pos + 1:]))
+
+
+def _closing(text: str, pos: int) -> int:
+    """Index of the parenthesis closing the one at ``pos``."""
+    depth = 0
+    for i in range(pos, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            return i
+    raise TypeSyntaxError(f"unbalanced parentheses in signature {text!r:.80}")

@@ -1,0 +1,253 @@
+"""Screen an untrusted Rocq specification before it reaches the prover.
+
+Only the vernacular a specification needs is allowed: ``Require``/``From ... Require``
+of standard-library modules, ``Import``/``Export`` of them, ``Open``/``Close Scope``,
+``Definition``, ``Fixpoint``, ``Inductive``, ``Variant``, ``Record`` and (local)
+``Notation``/``Infix``. Everything else is rejected; commands that could fake a proof,
+touch files or load code are rejected with a named reason (see ``FORBIDDEN``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from coins_rocq.sentences import Sentence, SentenceError, split_sentences
+
+MAX_SPEC_CHARS = 50_000
+
+FORBIDDEN: dict[str, str] = {
+    "Axiom": "declares an unproved assumption",
+    "Axioms": "declares an unproved assumption",
+    "Parameter": "declares an unproved assumption",
+    "Parameters": "declares an unproved assumption",
+    "Conjecture": "declares an unproved assumption",
+    "Hypothesis": "declares an unproved assumption",
+    "Hypotheses": "declares an unproved assumption",
+    "Variable": "declares an unproved assumption",
+    "Variables": "declares an unproved assumption",
+    "Context": "declares an unproved assumption",
+    "Admitted": "admits a proof without proving it",
+    "admit": "admits a goal without proving it",
+    "give_up": "admits a goal without proving it",
+    "Redirect": "writes output to a file",
+    "Load": "loads and runs another file",
+    "Cd": "changes the working directory",
+    "Drop": "leaves the prover for the OCaml toplevel",
+    "Declare": "loads native code or declares prover machinery",
+    "Extraction": "extraction writes files and loads a plugin",
+    "Extract": "extraction writes files and loads a plugin",
+    "Recursive": "extraction writes files and loads a plugin",
+    "Separate": "extraction writes files and loads a plugin",
+    "Set": "changes prover settings (e.g. guard or universe checking)",
+    "Unset": "changes prover settings (e.g. guard or universe checking)",
+    "Add": "changes load paths or prover machinery",
+    "Reset": "rewinds the prover state",
+    "Back": "rewinds the prover state",
+    "BackTo": "rewinds the prover state",
+    "Abort": "manipulates the prover's proof state",
+    "Undo": "manipulates the prover's proof state",
+    "Restart": "manipulates the prover's proof state",
+    "Module": "opens a module, which would escape the spec's sandbox module",
+    "End": "closes a module or section, which would escape the spec's sandbox module",
+    "Section": "opens a section",
+    "Time": "is a control command",
+    "Timeout": "is a control command",
+    "Fail": "is a control command that hides errors",
+    "Succeed": "is a control command",
+    "Program": "generates proof obligations",
+    "Lemma": "states a proof; a spec only defines propositions",
+    "Theorem": "states a proof; a spec only defines propositions",
+    "Proof": "starts a proof; a spec only defines propositions",
+    "Qed": "ends a proof; a spec only defines propositions",
+    "Defined": "ends a proof; a spec only defines propositions",
+    "Ltac": "defines tactics; a spec only defines propositions",
+    "Tactic": "defines tactics; a spec only defines propositions",
+    "Hint": "changes proof automation",
+    "Instance": "declares instances that can change proof automation",
+    "Existing": "changes proof automation",
+    "Number": "redefines number literals",
+    "String": "redefines string literals",
+    "Eval": "is a query",
+    "Compute": "is a query",
+    "Check": "is a query",
+    "Print": "is a query",
+    "Search": "is a query",
+    "Locate": "is a query",
+    "Quit": "stops the prover",
+}
+
+ALLOWED_HEADS = frozenset({
+    "Require", "From", "Import", "Export", "Open", "Close", "Definition", "Fixpoint",
+    "Inductive", "Variant", "Record", "Notation", "Infix",
+})
+
+FORBIDDEN_TOKENS: dict[str, str] = {
+    "admit": FORBIDDEN["admit"],
+    "Admitted": FORBIDDEN["Admitted"],
+    "give_up": FORBIDDEN["give_up"],
+    "ltac:": "runs tactics inside a term",
+    "ltac2:": "runs tactics inside a term",
+    "#[": "uses attributes (which can bypass guard or positivity checking)",
+    "native_compute": "compiles native code",
+}
+
+DEFINITION_HEADS = frozenset({"Definition", "Fixpoint", "Inductive", "Variant", "Record"})
+EXCLUDED_STDLIB_PREFIXES = ("Coq.extraction", "Coq.Compat", "Coq.ssr", "Coq.ssrmatching", "Coq.derive")
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*$")
+_MODULE_PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*$")
+
+
+class UnsafeSpec(ValueError):
+    """A spec was rejected by the screen; ``reason`` names the rule it broke."""
+
+    def __init__(self, reason: str, line: int | None = None) -> None:
+        self.reason = reason
+        self.line = line
+        super().__init__(f"line {line}: {reason}" if line else reason)
+
+
+@dataclass(frozen=True)
+class ScreenedSpec:
+    """A spec that passed the screen: its sentences and the names it defines."""
+
+    sentences: tuple[str, ...]
+    defined: tuple[str, ...]
+    definitions: tuple[str, ...]
+
+
+def screen(source: str) -> ScreenedSpec:
+    """Check ``source`` against the allow-list; returns its sentences or raises ``UnsafeSpec``."""
+    if not isinstance(source, str):
+        raise UnsafeSpec("spec is not text")
+    if len(source) > MAX_SPEC_CHARS:
+        raise UnsafeSpec(f"spec is longer than {MAX_SPEC_CHARS} characters")
+    if "\x00" in source:
+        raise UnsafeSpec("spec contains a NUL character")
+    if "prompt>" in source:
+        raise UnsafeSpec("spec contains the prover's prompt marker 'prompt>'")
+    try:
+        sentences = split_sentences(source)
+    except SentenceError as exc:
+        raise UnsafeSpec(f"cannot be parsed into sentences: {exc}") from None
+    if not sentences:
+        raise UnsafeSpec("spec is empty")
+    for sentence in sentences:
+        _screen_tokens(sentence)
+    defined: list[str] = []
+    definitions: list[str] = []
+    for sentence in sentences:
+        _screen_sentence(sentence)
+        name = _defined_name(sentence)
+        if name:
+            defined.append(name)
+            if sentence.words()[0] == "Definition":
+                definitions.append(name)
+    return ScreenedSpec(tuple(s.text for s in sentences), tuple(defined), tuple(definitions))
+
+
+def _screen_tokens(sentence: Sentence) -> None:
+    """Raise ``UnsafeSpec`` when a sentence holds a forbidden token anywhere outside strings."""
+    if "\n" in sentence.text:
+        raise UnsafeSpec("string literals may not span lines", sentence.line)
+    code = _strip_strings(sentence.text)
+    for token, reason in FORBIDDEN_TOKENS.items():
+        if _has_token(code, token):
+            raise UnsafeSpec(f"'{token}' {reason}", sentence.line)
+
+
+def _screen_sentence(sentence: Sentence) -> None:
+    """Raise ``UnsafeSpec`` when one sentence's command is not allowed."""
+    code = _strip_strings(sentence.text)
+    words = sentence.words()
+    head = words[0]
+    if head in ("Local", "Global") and len(words) > 1:
+        if head == "Global":
+            raise UnsafeSpec("'Global' is not allowed in a spec", sentence.line)
+        head = words[1]
+        words = words[1:]
+        if head not in ("Notation", "Infix", "Open", "Close", "Definition", "Fixpoint"):
+            raise UnsafeSpec(f"'Local {head}' is not allowed in a spec", sentence.line)
+    if head not in ALLOWED_HEADS:
+        reason = FORBIDDEN.get(head, "is not a command a spec needs")
+        raise UnsafeSpec(f"'{head}' {reason}", sentence.line)
+    if head in ("Open", "Close") and (len(words) != 3 or words[1] != "Scope"):
+        raise UnsafeSpec(f"'{head}' must be '{head} Scope <scope>.'", sentence.line)
+    if head in DEFINITION_HEADS and ":=" not in code:
+        raise UnsafeSpec(f"'{head}' without ':=' would open a proof", sentence.line)
+    if head in ("Require", "From", "Import", "Export"):
+        _screen_require(words, sentence.line)
+
+
+def _screen_require(words: list[str], line: int) -> None:
+    """Allow only standard-library modules in ``Require``/``From``/``Import``/``Export``."""
+    names = list(words[1:])
+    if words[0] == "From":
+        if len(names) < 3 or names[0] != "Coq" or names[1] != "Require":
+            raise UnsafeSpec("only 'From Coq Require ...' is allowed", line)
+        names = names[2:]
+    if names and names[0] in ("Import", "Export"):
+        names = names[1:]
+    if not names:
+        raise UnsafeSpec("Require names no module", line)
+    stdlib = stdlib_modules()
+    for name in names:
+        if not _MODULE_PATH.match(name):
+            raise UnsafeSpec(f"not a module name: {name!r}", line)
+        if words[0] in ("Import", "Export") and "." not in name and name in _IMPORTABLE_SHORT:
+            continue
+        if not _is_stdlib(name, stdlib):
+            raise UnsafeSpec(f"module {name!r} is not in the standard library", line)
+
+
+_IMPORTABLE_SHORT = frozenset({"ListNotations", "Z", "N", "Nat", "Pos", "Q", "ZArith", "List", "String"})
+
+
+def _is_stdlib(name: str, stdlib: frozenset[str]) -> bool:
+    """True when ``name`` resolves to a standard-library module (full or partial path)."""
+    if name in stdlib:
+        return True
+    suffix = "." + name
+    return any(module.endswith(suffix) for module in stdlib)
+
+
+@functools.lru_cache(maxsize=1)
+def stdlib_modules() -> frozenset[str]:
+    """Logical names of the installed standard library's compiled modules (``Coq.X.Y``)."""
+    try:
+        where = subprocess.run(["coqc", "-where"], capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    root = Path(where) / "theories"
+    modules = set()
+    for path in root.rglob("*.vo"):
+        logical = "Coq." + ".".join(path.relative_to(root).with_suffix("").parts)
+        if not logical.startswith(EXCLUDED_STDLIB_PREFIXES):
+            modules.add(logical)
+    return frozenset(modules)
+
+
+def _defined_name(sentence: Sentence) -> str | None:
+    """The name a ``Definition``/``Fixpoint``/... sentence defines, if any."""
+    words = sentence.words()
+    if words[0] == "Local":
+        words = words[1:]
+    if len(words) >= 2 and words[0] in DEFINITION_HEADS:
+        name = re.split(r"[\s:({]", words[1])[0]
+        return name if _IDENT.match(name) else None
+    return None
+
+
+def _strip_strings(text: str) -> str:
+    """``text`` with the contents of string literals blanked out."""
+    return re.sub(r'"(?:[^"]|"")*"', '""', text)
+
+
+def _has_token(code: str, token: str) -> bool:
+    """True when ``token`` occurs in ``code`` as a whole word (or as punctuation for symbol tokens)."""
+    if not token[0].isalpha():
+        return token in code
+    return re.search(rf"(?<![A-Za-z0-9_'.]){re.escape(token)}(?![A-Za-z0-9_'])", code) is not None

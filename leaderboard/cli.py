@@ -1,0 +1,128 @@
+"""Click commands: ``frontier submit``, ``frontier leaderboard validate|build`` and ``frontier report``.
+
+The lead attaches ``submit_command``, ``leaderboard_group`` and ``report_command`` to the
+``frontier`` group. Imports of pandas, matplotlib and jinja2 happen inside the commands.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+
+def _fail(message: str) -> None:
+    click.echo(message, err=True)
+    sys.exit(1)
+
+
+@click.command("submit")
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Where to write the submission JSON.")
+@click.option("--samples/--no-samples", default=True, show_default=True,
+              help="Include the per-sample scores (enables bootstrap CIs for family and overall scores).")
+def submit_command(run_dirs: tuple[Path, ...], output: Path, samples: bool) -> None:
+    """Build a leaderboard submission from one or more run directories."""
+    from leaderboard.runs import RunFormatError
+    from leaderboard.submission import SubmissionError, build_submission, write_submission
+    from leaderboard.validate import validate_submission
+
+    try:
+        submission = build_submission(run_dirs, with_samples=samples)
+    except (RunFormatError, SubmissionError) as exc:
+        _fail(f"error: {exc}")
+        return
+    issues = validate_submission(submission, str(output))
+    if issues:
+        _fail("error: the runs do not make a valid submission:\n" + "\n".join(f"  {i}" for i in issues))
+    write_submission(submission, output)
+    click.echo(f"wrote {output}: {submission['model']} · {submission['method']['label']} · "
+               f"{len(submission['tasks'])} task(s)")
+
+
+@click.group("leaderboard")
+def leaderboard_group() -> None:
+    """Validate submissions and build the static leaderboard site."""
+
+
+@leaderboard_group.command("validate")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+def validate_command(files: tuple[Path, ...]) -> None:
+    """Validate submission files alone (JSON Schema, semantics) and together (duplicates, versions)."""
+    from leaderboard.validate import validate_files
+
+    valid, issues = validate_files(files)
+    for issue in issues:
+        click.echo(str(issue), err=True)
+    click.echo(f"{len(valid)} of {len(files)} submission(s) valid")
+    if issues:
+        sys.exit(1)
+
+
+def _submission_files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*.json") if p.is_file())
+
+
+@leaderboard_group.command("build")
+@click.argument("submissions_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--runs", "runs_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A folder of run directories; their samples feed the sample browser.")
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="The site folder to write.")
+@click.option("--skip-invalid", is_flag=True, help="Leave invalid submissions out instead of failing.")
+@click.option("--workers", type=click.IntRange(0, 64), default=0, show_default=True,
+              help="Processes that draw the plots (0: one per CPU, at most 8).")
+def build_command(submissions_dir: Path, runs_dir: Path | None, output: Path, skip_invalid: bool,
+                  workers: int) -> None:
+    """Build the static site from every *.json submission under SUBMISSIONS_DIR."""
+    from leaderboard.runs import RunFormatError, find_runs, load_run
+    from leaderboard.site import build_site
+    from leaderboard.validate import validate_files
+
+    files = _submission_files(submissions_dir)
+    if not files:
+        _fail(f"error: no *.json submissions under {submissions_dir}")
+    valid, issues = validate_files(files)
+    for issue in issues:
+        click.echo(str(issue), err=True)
+    if issues and not skip_invalid:
+        _fail(f"error: {len(issues)} issue(s); fix them or pass --skip-invalid")
+    if not valid:
+        _fail("error: no valid submission")
+    runs = []
+    if runs_dir is not None:
+        try:
+            runs = [load_run(path) for path in find_runs(runs_dir)]
+        except RunFormatError as exc:
+            _fail(f"error: {exc}")
+    from leaderboard.site import default_workers
+
+    summary = build_site([data for _, data in valid], output, runs, workers=workers or default_workers())
+    click.echo(f"wrote {summary.out_dir}/index.html: {summary.submissions} submission(s), {summary.tasks} task "
+               f"page(s), {summary.models} model page(s), {summary.plots} plot file(s)")
+
+
+@click.command("report")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="The site folder to write.")
+def report_command(run_dir: Path, output: Path) -> None:
+    """Build the leaderboard site for a single run (tables, plots and the sample browser)."""
+    from leaderboard.runs import RunFormatError, load_run
+    from leaderboard.site import build_site
+    from leaderboard.submission import SubmissionError, build_submission
+    from leaderboard.validate import validate_submission
+
+    try:
+        run = load_run(run_dir)
+        submission = build_submission([run_dir])
+    except (RunFormatError, SubmissionError) as exc:
+        _fail(f"error: {exc}")
+        return
+    issues = validate_submission(submission, str(run_dir))
+    if issues:
+        _fail("error: the run's summary is inconsistent:\n" + "\n".join(f"  {i}" for i in issues))
+    summary = build_site([submission], output, [run])
+    click.echo(f"wrote {summary.out_dir}/index.html ({summary.tasks} task page(s))")

@@ -1,0 +1,109 @@
+"""Pareto plots with matplotlib (Agg backend), written as PNG and SVG.
+
+Colours come from the Okabe–Ito palette (safe for the common colour-vision deficiencies) and
+groups beyond the eighth also change marker shape, so no reading depends on colour alone.
+Frontier points carry labels; the step frontier is a dashed black line; budget sweeps are
+thin solid lines in their group's colour. Labels are plain text: ``$`` in a model name is
+escaped so that it is drawn as a dollar sign, never parsed as mathtext. The figure is laid
+out with fixed margins (no tight-layout pass), which keeps one plot cheap.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+from leaderboard.pareto import Point, frontier, log_floor, on_log_axis, step_curve, sweeps, usable
+
+OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
+LABEL_CHARS = 32
+TITLE_CHARS = 90
+MAX_LEGEND = 12
+MAX_LABELS = 15
+RC = {"font.size": 9, "svg.fonttype": "none", "svg.hashsalt": "frontier",
+      "axes.spines.top": False, "axes.spines.right": False, "path.simplify": True}
+
+
+def _short(text: str, limit: int = LABEL_CHARS) -> str:
+    cut = text if len(text) <= limit else text[: limit - 1] + "…"
+    return cut.replace("$", r"\$")
+
+
+def cost_tick(value: float, _position: float = 0.0) -> str:
+    """A tick label for a cost: 500, 20k, 3M, 1.5G (or 0.001 below one)."""
+    if value <= 0:
+        return "0"
+    for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if value >= size:
+            return f"{value / size:g}{unit}"
+    return f"{value:g}"
+
+
+def pareto_plot(points: Sequence[Point], title: str, xlabel: str, ylabel: str, out_base: Path,
+                formats: Sequence[str] = ("png", "svg")) -> list[Path]:
+    """Draw ``points`` with their step frontier and sweeps; writes ``out_base.<fmt>`` per format."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import LineCollection
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    floor = log_floor([p.cost for p in usable(points)])
+    drawn = [Point(on_log_axis(p.cost, floor), p.score, p.label, p.group, p.meta) for p in usable(points)]
+    groups = sorted({p.group for p in drawn})
+    style = {g: (OKABE_ITO[i % len(OKABE_ITO)], MARKERS[(i // len(OKABE_ITO)) % len(MARKERS)])
+             for i, g in enumerate(groups)}
+    written: list[Path] = []
+    with plt.rc_context(RC):
+        fig = plt.figure(figsize=(7.5, 4.6), dpi=100)
+        try:
+            legend = len(groups) <= MAX_LEGEND
+            ax = fig.add_axes((0.09, 0.11, 0.66 if legend else 0.88, 0.8))
+            lines = [([(p.cost, p.score) for p in members], style[members[0].group][0])
+                     for members in sweeps(drawn).values()]
+            if lines:
+                ax.add_collection(LineCollection([xy for xy, _ in lines], colors=[c for _, c in lines],
+                                                 linewidths=1.0, alpha=0.7, zorder=2))
+            for marker in dict.fromkeys(style[g][1] for g in groups):
+                members = [p for p in drawn if style[p.group][1] == marker]
+                ax.scatter([p.cost for p in members], [p.score for p in members], marker=marker, s=34,
+                           c=[style[p.group][0] for p in members], edgecolors="black", linewidths=0.5, zorder=3)
+            handles = [Line2D([], [], color=style[g][0], marker=style[g][1], markeredgecolor="black",
+                              linestyle="none", label=_short(g, 24)) for g in groups] if legend else []
+            if drawn:
+                xs, ys = step_curve(drawn, max(p.cost for p in drawn))
+                ax.plot(xs, ys, color="black", linestyle="--", linewidth=1.0, zorder=4)
+                handles.append(Line2D([], [], color="black", linestyle="--", label="Pareto frontier"))
+                front = frontier(drawn)
+                middle = (front[0].cost * front[-1].cost) ** 0.5
+                for point in front[:MAX_LABELS]:
+                    right_half = len(front) > 1 and point.cost > middle
+                    ax.annotate(_short(point.label), (point.cost, point.score), textcoords="offset points",
+                                xytext=(-4 if right_half else 4, 5), ha="right" if right_half else "left",
+                                fontsize=7.5, zorder=5)
+                ax.set_xscale("log")
+                span = math.log10(max(p.cost for p in drawn) / min(p.cost for p in drawn))
+                ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if span < 2.5 else (1.0,),
+                                                      numticks=10))
+                ax.xaxis.set_major_formatter(FuncFormatter(cost_tick))
+                ax.xaxis.set_minor_formatter(NullFormatter())
+                ax.legend(handles=handles, loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7, frameon=False)
+            else:
+                ax.text(0.5, 0.5, "no points with a cost and a score", ha="center", va="center",
+                        transform=ax.transAxes)
+            ax.set_title(_short(title, TITLE_CHARS))
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel(ylabel)
+            ax.grid(True, which="major", linewidth=0.4, alpha=0.5)
+            out_base.parent.mkdir(parents=True, exist_ok=True)
+            for fmt in formats:
+                path = out_base.with_name(out_base.name + "." + fmt)
+                fig.savefig(path, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
+                written.append(path)
+        finally:
+            plt.close(fig)
+    return written

@@ -1,0 +1,199 @@
+"""Build the static leaderboard site from validated submissions (and optionally their runs).
+
+The site is plain files that work opened from ``file://``: ``index.html`` (sortable tables
+per suite), ``tasks/*.html``, ``models/*.html``, ``samples/*.html`` (when runs are given),
+``plots/*.png|svg``, ``static/`` (CSS and the sorting script, no CDN) and a JSON export
+``leaderboard.json``. Templates autoescape everything; pages carry a Content Security Policy
+that allows only the site's own script, styles and images.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from leaderboard.aggregate import overall_rows, submission_id, task_rows
+from leaderboard.runs import RunDir
+from leaderboard.samples_pages import PAGE_SIZE, write_sample_pages
+from leaderboard.views import model_sections, records, slug, suite_sections, task_sections
+
+PACKAGE = Path(__file__).parent
+GENERATOR_VERSION = "1"
+
+
+@dataclass(frozen=True)
+class SiteSummary:
+    """What a build wrote."""
+
+    out_dir: Path
+    submissions: int
+    tasks: int
+    models: int
+    browsed_tasks: int
+    plots: int
+
+
+def _num(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    return f"{value:.{digits}f}"
+
+
+def _tokens(value: Any) -> str:
+    if value is None:
+        return "–"
+    value = float(value)
+    for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(value) >= size:
+            return f"{value / size:.1f}{unit}"
+    return f"{value:.0f}"
+
+
+def _ci(low: Any, high: Any, digits: int = 3) -> Any:
+    """A confidence interval as markup (numbers only, so nothing to escape)."""
+    from markupsafe import Markup
+
+    if not isinstance(low, (int, float)) or not isinstance(high, (int, float)):
+        return ""
+    return Markup(f'<span class="ci">[{float(low):.{int(digits)}f}, {float(high):.{int(digits)}f}]</span>')
+
+
+def _usd(value: Any) -> str:
+    if value is None:
+        return "–"
+    return f"{value:.4f}" if value < 1 else f"{value:,.2f}"
+
+
+def environment() -> Any:
+    """The jinja2 environment: package templates, autoescaping on for every template."""
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(PACKAGE / "templates")), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=False, lstrip_blocks=False)
+    env.filters.update(num=_num, tokens=_tokens, usd=_usd)
+    env.globals["ci"] = _ci
+    return env
+
+
+def _plot_jobs(sections: list[dict[str, Any]], tasks: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """Plots to draw: per suite against tokens and (when every cost is known) USD; per task one plot,
+    against USD when every cost is known, else against tokens."""
+    jobs = []
+    for section in sections:
+        base = f"{section['slug']}"
+        jobs.append((section["token_points"], f"Suite {section['suite']}: overall score vs tokens",
+                     "total tokens (input + output, reasoning billed as output; log scale)", "overall score (0–1)",
+                     base + "-tokens"))
+        if section["usd_points"]:
+            jobs.append((section["usd_points"], f"Suite {section['suite']}: overall score vs cost",
+                         "cost in USD (log scale)", "overall score (0–1)", base + "-usd"))
+    for task in tasks:
+        ylabel = f"{task['metric']} (0–1, higher is better)"
+        if task["usd_points"]:
+            jobs.append((task["usd_points"], f"{task['task']} ({task['suite']})", "cost in USD (log scale)",
+                         ylabel, f"task-{task['slug']}"))
+        else:
+            jobs.append((task["token_points"], f"{task['task']} ({task['suite']})",
+                         "tokens (input + output; log scale)", ylabel, f"task-{task['slug']}"))
+    return jobs
+
+
+def _draw(jobs: list[tuple[Any, ...]], plot_dir: Path) -> int:
+    from leaderboard.plots import pareto_plot
+
+    return sum(len(pareto_plot(points, title, xlabel, ylabel, plot_dir / name))
+               for points, title, xlabel, ylabel, name in jobs)
+
+
+def default_workers() -> int:
+    """Processes for drawing plots: the CPUs this process may use, at most 8."""
+    import os
+
+    return max(1, min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
+def _export(submissions: list[dict[str, Any]], tasks: Any, families: Any, overall: Any,
+            sections: list[dict[str, Any]], task_pages: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "generator": f"frontier-evals leaderboard {GENERATOR_VERSION}",
+        "overall": records(overall), "families": records(families), "tasks": records(tasks),
+        "frontier_areas": {
+            "overall": {s["suite"]: s["areas"] for s in sections},
+            "tasks": [{"suite": t["suite"], "task": t["task"], "areas": t["areas"]} for t in task_pages],
+        },
+        "submissions": [{k: v for k, v in d.items() if k != "tasks"} | {
+            "tasks": {name: {k: v for k, v in entry.items() if k != "samples"} for name, entry in d["tasks"].items()}}
+            for d in submissions],
+    }
+
+
+def build_site(submissions: list[dict[str, Any]], out_dir: str | Path, runs: list[RunDir] = (),
+               page_size: int = PAGE_SIZE, workers: int = 1) -> SiteSummary:
+    """Write the site for validated ``submissions`` into ``out_dir``; ``runs`` feed the sample browser.
+
+    ``workers`` > 1 draws the plots in that many processes.
+    """
+    if not submissions:
+        raise ValueError("no submissions to build a site from")
+    out = Path(out_dir)
+    for sub in ("tasks", "models", "samples", "plots"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    shutil.copytree(PACKAGE / "static", out / "static", dirs_exist_ok=True)
+    env = environment()
+    common = {"generator_version": GENERATOR_VERSION, "n_submissions": len(submissions)}
+
+    samples_links: dict[tuple[str, str], str] = {}
+    browsed_tasks = 0
+    by_run = {run.summary.run_id: run for run in runs}
+    template = env.get_template("samples.html")
+    for data in submissions:
+        sid = submission_id(data)
+        for entry in data["runs"]:
+            run = by_run.get(entry["run_id"])
+            if run is None:
+                continue
+            wanted = set(data["tasks"]) & set(run.summary.tasks)
+            links = write_sample_pages(run, sid, data["suite"]["name"], wanted, out,
+                                       lambda ctx: template.render(root="../", **common, **ctx), page_size)
+            browsed_tasks += len(links)
+            samples_links.update({(sid, task): link for task, link in links.items()})
+
+    tasks = task_rows(submissions)
+    families, overall = overall_rows(submissions, tasks)
+    sections = suite_sections(submissions, overall, families)
+    task_pages = task_sections(submissions, tasks, samples_links)
+    models = model_sections(submissions, overall)
+
+    (out / "index.html").write_text(env.get_template("index.html").render(
+        root="", sections=sections, tasks=task_pages, models=models, **common), encoding="utf-8")
+    task_template = env.get_template("task.html")
+    for section in task_pages:
+        (out / "tasks" / f"{section['slug']}.html").write_text(
+            task_template.render(root="../", section=section, **common), encoding="utf-8")
+    model_template = env.get_template("model.html")
+    for section in models:
+        (out / "models" / f"{section['slug']}.html").write_text(
+            model_template.render(root="../", section=section, **common), encoding="utf-8")
+    (out / "leaderboard.json").write_text(json.dumps(
+        _export(submissions, tasks, families, overall, sections, task_pages), allow_nan=False,
+        separators=(",", ":")),
+        encoding="utf-8")
+
+    jobs = _plot_jobs(sections, task_pages)
+    if workers > 1 and len(jobs) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        chunks = [jobs[i::workers] for i in range(min(workers, len(jobs)))]
+        with ProcessPoolExecutor(max_workers=len(chunks)) as pool:
+            plots = sum(pool.map(_draw, chunks, [out / "plots"] * len(chunks)))
+    else:
+        plots = _draw(jobs, out / "plots")
+    return SiteSummary(out, len(submissions), len(task_pages), len(models), browsed_tasks, plots)
+
+
+__all__ = ["SiteSummary", "build_site", "environment", "slug"]

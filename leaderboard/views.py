@@ -1,0 +1,133 @@
+"""Turn aggregated frames into plain dicts for the templates: sections per suite, task and model."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from typing import TYPE_CHECKING, Any
+
+from leaderboard.aggregate import band_label, rank_bands, submission_id
+from leaderboard.pareto import Point, group_areas
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+_UNSAFE = re.compile(r"[^a-z0-9._-]+")
+
+
+def slug(*parts: str) -> str:
+    """A file-name-safe, collision-free name for untrusted text (readable prefix + hash)."""
+    text = "\x1f".join(parts)
+    readable = _UNSAFE.sub("-", text.lower()).strip("-.")[:48] or "x"
+    return f"{readable}-{hashlib.sha256(text.encode('utf-8')).hexdigest()[:10]}"
+
+
+def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """Rows of ``frame`` as dicts of plain Python values, missing values as None."""
+    return frame.astype(object).where(frame.notna(), None).to_dict(orient="records")
+
+
+def point_label(model: str, method: str) -> str:
+    """How a point is labelled on a plot."""
+    return model if method == "none" else f"{model} ({method})"
+
+
+def sweep_key(data: dict[str, Any]) -> str | None:
+    """Submissions of one model whose method chains share names form a budget sweep."""
+    names = [link["name"] for link in data["method"]["chain"]]
+    return f"{data['model']} · {'+'.join(names)}" if names else None
+
+
+def suite_sections(submissions: list[dict[str, Any]], overall: pd.DataFrame,
+                   families: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per suite: ranked overall rows with family scores and their Pareto points."""
+    by_id = {submission_id(d): d for d in submissions}
+    sections = []
+    for suite, group in overall.groupby("suite", sort=True):
+        group = group.copy()
+        group[["rank_best", "rank_worst"]] = rank_bands(group["score"], group["ci_low"], group["ci_high"])
+        group = group.sort_values(["score", "model", "method"], ascending=[False, True, True], na_position="last")
+        family_names = sorted(families[families["submission"].isin(group["submission"])]["family"].unique())
+        fam = {(r["submission"], r["family"]): r for r in records(families)}
+        rows, token_points, usd_points = [], [], []
+        for row in records(group):
+            data = by_id[row["submission"]]
+            row["rank"] = band_label(row["rank_best"] if row["rank_best"] is not None else math.nan,
+                                     row["rank_worst"] if row["rank_worst"] is not None else math.nan)
+            row["model_page"] = "models/" + slug(data["model"]) + ".html"
+            row["family_scores"] = [fam.get((row["submission"], f)) for f in family_names]
+            rows.append(row)
+            if row["score"] is None:
+                continue
+            label = point_label(data["model"], data["method"]["label"])
+            meta = {"sweep": sweep_key(data)}
+            token_points.append(Point(float(row["tokens"]), row["score"], label, data["model"], meta))
+            if row["cost_usd"] is not None:
+                usd_points.append(Point(row["cost_usd"], row["score"], label, data["model"], meta))
+        sections.append({
+            "suite": suite, "version": group["suite_version"].iloc[0], "slug": slug("suite", suite),
+            "rows": rows, "families": family_names, "token_points": token_points,
+            "usd_points": usd_points if len(usd_points) == len(token_points) else [],
+            "areas": group_areas(token_points),
+        })
+    return sections
+
+
+def task_sections(submissions: list[dict[str, Any]], tasks: pd.DataFrame,
+                  samples_links: dict[tuple[str, str], str]) -> list[dict[str, Any]]:
+    """Per (suite, task): ranked rows of the primary metric and the task's Pareto points."""
+    by_id = {submission_id(d): d for d in submissions}
+    sections = []
+    for (suite, task), group in tasks.groupby(["suite", "task"], sort=True):
+        group = group.copy()
+        group[["rank_best", "rank_worst"]] = rank_bands(group["score"], group["score_low"], group["score_high"])
+        ascending = not bool(group["higher_is_better"].iloc[0])
+        group = group.sort_values(["value", "model"], ascending=[ascending, True], na_position="last")
+        rows, token_points, usd_points = [], [], []
+        for row in records(group):
+            data = by_id[row["submission"]]
+            entry = data["tasks"][task]
+            row["rank"] = band_label(row["rank_best"] if row["rank_best"] is not None else math.nan,
+                                     row["rank_worst"] if row["rank_worst"] is not None else math.nan)
+            row["counts"] = entry["counts"]
+            row["model_page"] = "models/" + slug(data["model"]) + ".html"
+            row["samples_page"] = samples_links.get((row["submission"], task))
+            rows.append(row)
+            if row["score"] is None:
+                continue
+            label = point_label(data["model"], data["method"]["label"])
+            meta = {"sweep": sweep_key(data)}
+            token_points.append(Point(float(row["tokens"]), row["score"], label, data["model"], meta))
+            if row["cost_usd"] is not None:
+                usd_points.append(Point(row["cost_usd"], row["score"], label, data["model"], meta))
+        first = records(group.head(1))[0]
+        sections.append({
+            "suite": suite, "task": task, "family": first["family"], "metric": first["metric"],
+            "higher_is_better": first["higher_is_better"], "slug": slug(suite, task), "rows": rows,
+            "token_points": token_points,
+            "usd_points": usd_points if len(usd_points) == len(token_points) else [],
+            "areas": group_areas(token_points),
+        })
+    return sections
+
+
+def model_sections(submissions: list[dict[str, Any]], overall: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per model: each of its submissions with the overall score and every task's metrics."""
+    overall_by_id = {r["submission"]: r for r in records(overall)}
+    models: dict[str, list[dict[str, Any]]] = {}
+    for data in submissions:
+        models.setdefault(data["model"], []).append(data)
+    sections = []
+    for model, subs in sorted(models.items()):
+        entries = []
+        for data in sorted(subs, key=lambda d: (d["suite"]["name"], d["method"]["label"])):
+            tasks = []
+            for name, entry in sorted(data["tasks"].items()):
+                metrics = [{"name": m, **v} for m, v in entry["metrics"].items()]
+                tasks.append({"name": name, "page": "tasks/" + slug(data["suite"]["name"], name) + ".html",
+                              "primary": entry["primary_metric"], "metrics": metrics, "counts": entry["counts"],
+                              "usage": entry["usage"], "cost_usd": entry["cost_usd"] if entry["cost_known"] else None})
+            entries.append({"data": data, "overall": overall_by_id.get(submission_id(data)), "tasks": tasks})
+        sections.append({"model": model, "slug": slug(model), "entries": entries})
+    return sections

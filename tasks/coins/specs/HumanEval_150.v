@@ -1,0 +1,9 @@
+(* x when n is prime, y otherwise. *)
+Local Open Scope Z_scope.
+Fixpoint count_from (lo : Z) (n : nat) : list Z :=
+  match n with O => nil | S m => lo :: count_from (lo + 1) m end.
+Definition range (lo hi : Z) : list Z := count_from lo (Z.to_nat (hi - lo + 1)).
+Definition is_prime (n : Z) : bool :=
+  (2 <=? n) && forallb (fun d => negb (n mod d =? 0)) (range 2 (Z.sqrt n)).
+
+Definition x_or_y_spec (n x y r : Z) : Prop := r = if is_prime n then x else y.

@@ -1,0 +1,189 @@
+"""``coins/spec-gen``: write a Rocq spec for a HumanEval problem; the Coins checker scores it.
+
+The model sees the HumanEval prompt and the curated Rocq signature and answers with a
+Rocq file (in a fenced block). Score 1 when the checker's verdict is ``correct``.
+Metrics: share correct, completeness rate, soundness rate, undecided and invalid rates.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import threading
+import weakref
+from collections.abc import Iterator
+from typing import Any
+
+from pydantic import Field
+
+from harness.task import Metric, Task, TaskArgs
+from harness.types import GenerateRequest, Output, Sample, SampleResult, Score
+
+_FENCE = re.compile(r"```[ \t]*(?:coq|rocq|v)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
+MAX_ANSWER_CHARS = 50_000
+
+
+class SpecGenArgs(TaskArgs):
+    """Arguments of ``coins/spec-gen``."""
+
+    problems: str = Field("", description="comma-separated HumanEval ids (default: every curated problem)")
+    max_cases: int | None = Field(None, ge=1, description="use at most this many test cases per problem")
+    mutants: int = Field(5, ge=1, le=20, description="wrong outputs per test case")
+    goal_timeout_s: int = Field(5, ge=1, le=120, description="per-goal prover timeout in seconds")
+    workers: int | None = Field(None, ge=1, le=64, description="coqtop workers (default: one per core)")
+
+
+def extract_spec(text: str) -> str | None:
+    """The last fenced code block of ``text``, or the whole text when it looks like Rocq; else None."""
+    blocks = _FENCE.findall(text)
+    if blocks:
+        return blocks[-1].strip()
+    if "_spec" in text and ("Definition" in text or "Fixpoint" in text):
+        return text.strip()
+    return None
+
+
+def build_prompt(prompt: str, signature: Any) -> str:
+    """The instruction shown to the model for one problem."""
+    params = " ".join(f"({p.name} : {p.rtype})" for p in signature.params)
+    return (
+        "Write a formal specification in Rocq (Coq 8.16) of the following Python function.\n\n"
+        f"```python\n{prompt.strip()}\n```\n\n"
+        f"Define `{signature.spec_name} {params} (result : {signature.output}) : Prop`, which must hold exactly "
+        f"when `result` is the correct output for the inputs. You may also define `{signature.pre_name}` "
+        "over the inputs alone as a precondition, and helper definitions.\n"
+        f"Python types map to Rocq types as follows: {', '.join(f'{p.name}: {p.rtype.python()} -> {p.rtype}' for p in signature.params)}; "
+        f"result: {signature.output.python()} -> {signature.output}.\n"
+        "The file is loaded after `From Coq Require Import ZArith Lia String List Bool Ascii.` Use only "
+        "`Require`/`Import` of standard-library modules, `Open Scope`, `Definition`, `Fixpoint`, `Inductive` "
+        "and local notations; no axioms, proofs or tactics. Keep your definitions computable: the spec is "
+        "checked by evaluating it on concrete test cases.\n"
+        "Answer with the Rocq file in one ```coq fenced block."
+    )
+
+
+class SpecGenTask(Task):
+    """Rocq spec generation for curated HumanEval problems, judged by the Coins checker."""
+
+    description = "write Rocq specs of HumanEval problems; judged by proving them on test cases (Coins)"
+    version = "1"
+    Args = SpecGenArgs
+    cpu_heavy = True
+
+    def __init__(self, name: str, **args: Any) -> None:
+        super().__init__(name, **args)
+        self._pool: Any = None
+        self._lock = threading.Lock()
+
+    def _curated(self) -> list[Any]:
+        from coins_rocq.curated import curated_specs
+
+        specs = curated_specs()
+        args: SpecGenArgs = self.args  # type: ignore[assignment]
+        if not args.problems:
+            return specs
+        wanted = [p.strip() for p in args.problems.split(",") if p.strip()]
+        known = {s.task_id: s for s in specs}
+        missing = [p for p in wanted if p not in known]
+        if missing:
+            from harness.errors import ConfigError
+
+            raise ConfigError(f"coins/spec-gen: no curated spec for {', '.join(missing)}")
+        return [known[p] for p in wanted]
+
+    def samples(self) -> Iterator[Sample]:
+        """One sample per curated problem, in problem order."""
+        from coins_rocq.humaneval import problem
+
+        for spec in self._curated():
+            item = problem(spec.task_id)
+            yield Sample(id=spec.task_id, input=build_prompt(item["prompt"], spec.signature), target=spec.source,
+                         metadata={"signature": str(spec.signature), "entry_point": item["entry_point"]})
+
+    def _backend(self) -> Any:
+        with self._lock:
+            if self._pool is None:
+                from coins_rocq.backends import CoqtopPool
+
+                args: SpecGenArgs = self.args  # type: ignore[assignment]
+                self._pool = CoqtopPool(args.workers)
+                weakref.finalize(self, self._pool.close)
+            return self._pool
+
+    def score(self, sample: Sample, output: Output) -> Score:
+        """Check the model's spec on the problem's cases; 1 when the verdict is ``correct``."""
+        text = output.text or ""
+        if len(text) > MAX_ANSWER_CHARS:
+            return Score.unscored(f"answer longer than {MAX_ANSWER_CHARS} characters")
+        source = extract_spec(text)
+        if source is None:
+            return Score.unscored("no Rocq code block in the answer")
+        try:
+            from coins_rocq.backends import Limits
+            from coins_rocq.checker import check_spec
+            from coins_rocq.humaneval import humaneval_cases
+            from coins_rocq.rtypes import parse_signature
+
+            args: SpecGenArgs = self.args  # type: ignore[assignment]
+            signature = parse_signature(sample.metadata["signature"])
+            cases = humaneval_cases(sample.id, max_cases=args.max_cases)
+            report = check_spec(source, signature, cases, self._backend(),
+                                Limits(goal_timeout_s=args.goal_timeout_s), args.mutants)
+        except Exception as exc:  # noqa: BLE001 - a scorer must never raise
+            return Score.error(f"checker failed: {type(exc).__name__}: {exc}")
+        counts = report.counts()
+        return Score.of(report.verdict == "correct", answer=report.verdict,
+                        explanation=report.reason or report.verdict, verdict=report.verdict, counts=counts)
+
+    def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
+        """The curated spec in a fenced block."""
+        return f"```coq\n{sample.target.strip()}\n```"
+
+    def random_output(self, sample: Sample, request: GenerateRequest, rng: random.Random) -> str:
+        """A trivial spec (always true or always false) with the right arity."""
+        from coins_rocq.rtypes import parse_signature
+
+        signature = parse_signature(sample.metadata["signature"])
+        binders = " ".join(f"(_ : {p.rtype})" for p in signature.params)
+        body = rng.choice(["True", "False"])
+        return f"```coq\nDefinition {signature.spec_name} {binders} (_ : {signature.output}) : Prop := {body}.\n```"
+
+    def metrics(self) -> tuple[Metric, ...]:
+        """Share correct, completeness and soundness rates, undecided and invalid rates."""
+        return (
+            Metric("correct", _correct, "share of specs judged correct (unscored answers count as 0)"),
+            Metric("completeness_rate", _rate("completeness"), "share of true outputs proved accepted"),
+            Metric("soundness_rate", _rate("soundness"), "share of wrong outputs proved rejected"),
+            Metric("undecided_rate", _verdict_is("undecided"), "share of specs the prover could not decide"),
+            Metric("invalid_rate", _verdict_is("invalid"), "share of specs rejected, ill-typed or unparseable"),
+        )
+
+
+def _correct(result: SampleResult) -> float | None:
+    if result.score.outcome == "error":
+        return None
+    return 1.0 if result.score.details.get("verdict") == "correct" else 0.0
+
+
+def _rate(kind: str) -> Any:
+    def value(result: SampleResult) -> float | None:
+        if result.score.outcome == "error":
+            return None
+        counts = result.score.details.get("counts", {}).get(kind)
+        if not counts:
+            return 0.0
+        total = sum(counts.values())
+        return counts["proved"] / total if total else None
+
+    return value
+
+
+def _verdict_is(verdict: str) -> Any:
+    def value(result: SampleResult) -> float | None:
+        if result.score.outcome == "error":
+            return None
+        if result.score.outcome == "unscored":
+            return 1.0 if verdict == "invalid" else 0.0
+        return 1.0 if result.score.details.get("verdict") == verdict else 0.0
+
+    return value

@@ -1,0 +1,66 @@
+"""Rendering Python values as Rocq terms, checked by the prover itself."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from coins_rocq.mutate import mutants
+from coins_rocq.render import RenderError, render
+from coins_rocq.rtypes import TypeSyntaxError, ValueTypeError, parse_signature, parse_type
+
+
+def test_terms_have_the_expected_shape() -> None:
+    assert render(-3, parse_type("Z")) == "(-3)%Z"
+    assert render('say "hi"', parse_type("string")) == '"say ""hi"""%string'
+    assert render([[1], []], parse_type("list (list Z)")) == "((1%Z :: @nil Z) :: (@nil Z) :: @nil (list Z))"
+    assert render(None, parse_type("option Z")) == "(@None Z)"
+    assert "Qmake (-1)%Z 4%positive" in render(-0.25, parse_type("Q"))
+    assert "ascii_of_nat 10%nat" in render("a\nb", parse_type("string"))
+
+
+@pytest.mark.parametrize("value, rtype", [(True, "Z"), (-1, "nat"), (1, "string"), ((1,), "Z * Z"), (float("nan"), "Q")])
+def test_values_of_the_wrong_type_are_refused(value: object, rtype: str) -> None:
+    with pytest.raises(ValueTypeError):
+        render(value, parse_type(rtype))
+
+
+def test_huge_nat_and_bad_types_are_refused() -> None:
+    with pytest.raises(RenderError):
+        render(10**6, parse_type("nat"))
+    for bad in ("list", "int", "Z ->", "(Z"):
+        with pytest.raises(TypeSyntaxError):
+            parse_type(bad)
+    with pytest.raises(TypeSyntaxError):
+        parse_signature("add x y : Z")
+
+
+def test_the_prover_reads_rendered_terms_back_as_the_intended_values(tmp_path: Path) -> None:
+    checks = [
+        ("(-3)%Z", "Z", render(-3, parse_type("Z"))),
+        ('"say ""hi"""%string', "string", render('say "hi"', parse_type("string"))),
+        ('String (ascii_of_nat 10) ""%string', "string", render("\n", parse_type("string"))),
+        ("String (ascii_of_nat 195) (String (ascii_of_nat 169) EmptyString)", "string", render("é", parse_type("string"))),
+        ("((1, true), \"x\"%string)", "Z * bool * string", render((1, True, "x"), parse_type("Z * bool * string"))),
+        ("((1 :: nil) :: nil :: nil)%list", "list (list Z)", render([[1], []], parse_type("list (list Z)"))),
+        ("Some (-2)%Z", "option Z", render(-2, parse_type("option Z"))),
+        ("(-1 # 4)%Q", "Q", render(-0.25, parse_type("Q"))),
+    ]
+    lines = ["From Coq Require Import ZArith String List Ascii QArith.", "Open Scope Z_scope."]
+    for i, (expected, rtype, term) in enumerate(checks):
+        lines.append(f"Lemma same{i} : @eq {parse_type(rtype).rocq()} {term} ({expected}). Proof. reflexivity. Qed.")
+    (tmp_path / "Render.v").write_text("\n".join(lines) + "\n")
+    proc = subprocess.run(["coqc", "-q", "Render.v"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+
+
+def test_mutants_are_distinct_wrong_and_at_least_five_where_possible() -> None:
+    for value, rtype in [(5, "Z"), ("abc", "string"), ([1, 2, 3], "list Z"), ((1, "x"), "Z * string"),
+                         (None, "option Z"), (0.5, "Q")]:
+        found = mutants(value, parse_type(rtype))
+        terms = {render(v, parse_type(rtype)) for v, _ in found}
+        assert len(found) >= 5 and len(terms) == len(found)
+        assert render(value, parse_type(rtype)) not in terms
+    assert mutants(True, parse_type("bool")) == [(False, "negated")]

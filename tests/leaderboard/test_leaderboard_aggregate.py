@@ -1,0 +1,108 @@
+"""Aggregation: task scores, family and macro means, bootstrap CIs and rank bands."""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from conftest import binary
+
+from harness.types import MetricValue
+from leaderboard.aggregate import band_label, overall_rows, rank_bands, submission_id, task_rows
+from leaderboard.metrics import higher_is_better, metric_range, normalised, primary_metric
+from leaderboard.submission import build_submission
+
+
+def test_metric_rules() -> None:
+    assert primary_metric(["f1", "accuracy"]) == "accuracy"
+    assert primary_metric(["mr", "po"]) == "mr"
+    assert not higher_is_better("cvss_mad") and not higher_is_better("mad") and higher_is_better("f1")
+    assert metric_range("cvss_mad") == (0.0, 10.0)
+    assert metric_range("pass@1") == (0.0, 1.0)
+    assert metric_range("weird", "wilson") == (0.0, 1.0)
+    assert metric_range("abs_error") == (0.0, None)
+    assert normalised(2.5, "cvss_mad") == pytest.approx(0.75)
+    assert normalised(3.0, "abs_error") is None
+    assert normalised(0.4, "accuracy") == pytest.approx(0.4)
+    with pytest.raises(ValueError):
+        primary_metric([])
+
+
+@pytest.fixture
+def board(make_run: Callable[..., Path]) -> list[dict[str, Any]]:
+    """Two submissions over two families (one with two tasks) and a CVSS task scored by MAD."""
+    mad = MetricValue(value=2.0, n=20, ci_low=1.5, ci_high=2.6, method="bootstrap")
+    strong = make_run("strong", model="m/strong", tasks={
+        "demo/a": binary(18, 20), "demo/b": binary(16, 20), "cyber/mcq": binary(10, 20),
+        "cyber/vsp": [(0.5, "scored")] * 20}, extra_metrics={"cyber/vsp": {"cvss_mad": mad}})
+    weak = make_run("weak", model="m/weak", tasks={
+        "demo/a": binary(2, 20), "demo/b": binary(4, 20), "cyber/mcq": binary(9, 20)})
+    subs = [build_submission([strong]), build_submission([weak])]
+    vsp = subs[0]["tasks"]["cyber/vsp"]
+    del vsp["metrics"]["accuracy"]
+    vsp["primary_metric"], vsp["higher_is_better"] = "cvss_mad", False
+    return subs
+
+
+def test_macro_mean_over_families(board: list[dict[str, Any]]) -> None:
+    tasks = task_rows(board)
+    families, overall = overall_rows(board, tasks)
+    strong = overall.set_index("submission").loc[submission_id(board[0])]
+    demo = (0.9 + 0.8) / 2
+    cyber = (0.5 + (10 - 2.0) / 10) / 2
+    assert strong["score"] == pytest.approx((demo + cyber) / 2)
+    assert strong["tasks"] == 4 and strong["families"] == 2
+    assert strong["ci_method"] == "bootstrap+normal"
+    assert strong["ci_low"] < strong["score"] < strong["ci_high"]
+    weak = overall.set_index("submission").loc[submission_id(board[1])]
+    assert weak["ci_method"] == "bootstrap"
+    fam = families.set_index(["submission", "family"])
+    assert fam.loc[(submission_id(board[1]), "demo"), "score"] == pytest.approx(0.15)
+    assert strong["tokens"] == 4 * 20 * 120
+
+
+def test_bootstrap_is_seeded(board: list[dict[str, Any]]) -> None:
+    tasks = task_rows(board)
+    first = overall_rows(board, tasks, seed=3)[1]
+    again = overall_rows(board, tasks, seed=3)[1]
+    pd.testing.assert_frame_equal(first, again)
+
+
+def test_per_sample_scores_not_matching_the_metric_fall_back_to_the_ci(board: list[dict[str, Any]]) -> None:
+    changed = copy.deepcopy(board)
+    for sample in changed[1]["tasks"]["demo/a"]["samples"]:
+        sample["value"] = 1.0
+    overall = overall_rows(changed, task_rows(changed))[1].set_index("submission")
+    assert overall.loc[submission_id(changed[1]), "ci_method"] == "bootstrap+normal"
+
+
+def test_rank_bands_share_ranks_when_cis_overlap() -> None:
+    score = pd.Series([0.9, 0.85, 0.5, None, 0.1])
+    low = pd.Series([0.8, 0.7, 0.45, None, 0.05])
+    high = pd.Series([0.95, 0.9, 0.55, None, 0.2])
+    bands = rank_bands(score, low, high)
+    labels = [band_label(b, w) for b, w in zip(bands["rank_best"], bands["rank_worst"])]
+    assert labels == ["1–2", "1–2", "3", "", "4"]
+
+
+def test_unnormalisable_metric_stays_out_of_the_means(board: list[dict[str, Any]]) -> None:
+    vsp = board[0]["tasks"]["cyber/vsp"]
+    vsp["metrics"] = {"abs_error": vsp["metrics"]["cvss_mad"]}
+    vsp["primary_metric"] = "abs_error"
+    tasks = task_rows(board)
+    assert math.isnan(tasks.set_index(["submission", "task"]).loc[(submission_id(board[0]), "cyber/vsp"), "score"])
+    overall = overall_rows(board, tasks)[1].set_index("submission")
+    assert overall.loc[submission_id(board[0]), "tasks"] == 3
+    assert overall.loc[submission_id(board[0]), "all_tasks"] == 4
+
+
+def test_generated_tasks_belong_to_their_family() -> None:
+    from leaderboard.metrics import family_of
+
+    assert [family_of(t) for t in ("confiqa-gen/qa", "tools-synth/library", "longcot/mini", "cyber-gen/cvss", "-gen/x")] \
+        == ["confiqa", "tools", "longcot", "cyber", "-gen"]

@@ -1,0 +1,90 @@
+"""The static site: files written, escaping, no network references, JSON export, CLI build and report."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import matplotlib.image
+import pytest
+from click.testing import CliRunner
+from conftest import PAYLOAD_MODEL, binary, build_board
+
+from leaderboard.cli import leaderboard_group, report_command
+from leaderboard.plots import pareto_plot
+from leaderboard.pareto import Point
+from leaderboard.site import build_site
+from leaderboard.submission import build_submission, write_submission
+
+@pytest.fixture
+def site(make_run: Callable[..., Path], tmp_path: Path) -> Path:
+    return build_board(make_run, tmp_path / "site")
+
+
+def test_site_files(site: Path) -> None:
+    assert (site / "index.html").is_file() and (site / "leaderboard.json").is_file()
+    assert len(list((site / "tasks").glob("*.html"))) == 2
+    assert len(list((site / "models").glob("*.html"))) == 2
+    # 10 samples per task at 4 a page: 3 pages per task and run
+    assert len(list((site / "samples").glob("*.html"))) == 4 * 2 * 3
+    assert {p.suffix for p in (site / "plots").iterdir()} == {".png", ".svg"}
+    assert not list((site / "plots").glob("*usd*")), "one submission has no known cost, so no USD plots"
+    assert len(list((site / "plots").iterdir())) == 2 * (1 + 2)
+
+
+def test_pages_escape_payloads_and_reference_nothing_remote(site: Path) -> None:
+    pages = list(site.rglob("*.html"))
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert "<script>window" not in html and "<img src=x" not in html and "<img src=y" not in html, page
+        assert re.findall(r"<script\b[^>]*>", html) == ['<script src="' + ("" if page.parent == site else "../")
+                                                       + 'static/sort.js" defer>'], page
+        assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html), page
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in index
+    samples = "".join(p.read_text(encoding="utf-8") for p in (site / "samples").glob("*.html"))
+    assert "&lt;/pre&gt;&lt;script&gt;window.__pwned=3" in samples
+
+
+def test_json_export(site: Path) -> None:
+    data = json.loads((site / "leaderboard.json").read_text())
+    assert len(data["overall"]) == 4 and len(data["submissions"]) == 4
+    assert {row["model"] for row in data["overall"]} == {"openai/base", PAYLOAD_MODEL}
+    assert all("samples" not in task for sub in data["submissions"] for task in sub["tasks"].values())
+    assert set(data["frontier_areas"]["overall"]["smoke"]) == {"openai/base", PAYLOAD_MODEL}
+
+
+def test_plot_is_drawn_with_dollars_in_names(tmp_path: Path) -> None:
+    points = [Point(100, 0.4, "m $x$ (a)", "m $x$", {"sweep": "s"}), Point(1000, 0.7, "m $x$ (b)", "m $x$",
+                                                                           {"sweep": "s"}),
+              Point(0, 0.1, "free", "z")]
+    written = pareto_plot(points, "t $", "tokens", "score", tmp_path / "p")
+    assert [p.name for p in written] == ["p.png", "p.svg"]
+    image = matplotlib.image.imread(written[0])
+    assert image.shape[0] > 300 and image[..., :3].std() > 0.05
+    assert "<svg" in written[1].read_text()
+
+
+def test_cli_build_and_report(make_run: Callable[..., Path], tmp_path: Path) -> None:
+    run = make_run("one", tasks={"demo/arith": binary(5, 10)})
+    other = make_run("two", model="openai/other", tasks={"demo/arith": binary(7, 10)})
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    write_submission(build_submission([run]), subs / "one.json")
+    write_submission(build_submission([other]), subs / "two.json")
+    runner = CliRunner()
+    result = runner.invoke(leaderboard_group, ["build", str(subs), "--runs", str(run.parent), "-o",
+                                               str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "site" / "index.html").is_file()
+    assert len(list((tmp_path / "site" / "samples").glob("*.html"))) == 2
+    (subs / "broken.json").write_text('{"model": 1}')
+    result = runner.invoke(leaderboard_group, ["build", str(subs), "-o", str(tmp_path / "site2")])
+    assert result.exit_code == 1 and "broken.json" in result.output
+    result = runner.invoke(leaderboard_group, ["build", str(subs), "--skip-invalid", "-o", str(tmp_path / "site2")])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(report_command, [str(run), "-o", str(tmp_path / "report")])
+    assert result.exit_code == 0, result.output
+    assert "openai/test-model" in (tmp_path / "report" / "index.html").read_text()

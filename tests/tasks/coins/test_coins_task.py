@@ -1,0 +1,48 @@
+"""``coins/spec-gen``: oracle scores 1, trivial and malformed specs do not."""
+
+from __future__ import annotations
+
+import asyncio
+
+from harness.types import Output
+from tasks.coins import FAMILY
+from tasks.coins.task import extract_spec
+
+ARGS = {"problems": "HumanEval/53,HumanEval/23", "max_cases": 2, "mutants": 3}
+
+
+def _task():  # noqa: ANN202 - the task type comes from the family
+    return FAMILY.resolve("coins/spec-gen").create(**ARGS)
+
+
+def test_oracle_scores_one_and_random_scores_zero() -> None:
+    from harness.adapters import resolve_adapter
+    from harness.runner import evaluate
+
+    task = _task()
+    oracle = asyncio.run(evaluate(task, resolve_adapter("builtin/oracle"), concurrency=2))
+    assert [r.score.value for r in oracle] == [1.0, 1.0]
+    metrics = task.aggregate(oracle)
+    assert metrics["correct"].value == 1.0 and metrics["correct"].n == 2 and metrics["correct"].ci_low is not None
+    assert metrics["soundness_rate"].value == 1.0 and metrics["invalid_rate"].value == 0.0
+    rand = asyncio.run(evaluate(task, resolve_adapter("builtin/random", seed=0), concurrency=2))
+    assert [r.score.value for r in rand] == [0.0, 0.0]
+    assert {r.score.details["verdict"] for r in rand} <= {"too_weak", "too_strong"}
+
+
+def test_malformed_adversarial_and_huge_answers_never_score() -> None:
+    task = _task()
+    sample = next(iter(task.samples()))
+    assert "add_spec" in sample.input and "(x : Z)" in sample.input
+    assert task.score(sample, Output(text="I cannot do this.")).outcome == "unscored"
+    assert task.score(sample, Output(text="x" * 60_000)).outcome == "unscored"
+    axiom = task.score(sample, Output(text="```coq\nAxiom add_spec : Z -> Z -> Z -> Prop.\n```"))
+    assert axiom.value == 0.0 and axiom.details["verdict"] == "invalid"
+    wrong_type = task.score(sample, Output(text="```coq\nDefinition add_spec (x y : nat) (r : nat) : Prop := True.\n```"))
+    assert wrong_type.value == 0.0 and wrong_type.details["verdict"] == "invalid"
+
+
+def test_extract_spec_takes_the_last_fenced_block() -> None:
+    assert extract_spec("```coq\nA.\n```\nthen\n```rocq\nB.\n```") == "B."
+    assert extract_spec("Definition f_spec := True.") == "Definition f_spec := True."
+    assert extract_spec("no code") is None
