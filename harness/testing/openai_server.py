@@ -168,16 +168,21 @@ class OpenAIServer:
             transport.close()
         return web.Response(status=500)
 
-    async def _handle_chat(self, request: Any) -> Any:
-        from aiohttp import web
-
+    async def _admit(self, request: Any) -> tuple[dict[str, Any], int, Any]:
+        """Read the body, count the request, wait the latency, and serve its fault if it has one."""
         body = await request.json()
         number = self._next_number(body)
         if self.latency:
             await asyncio.sleep(self.latency)
         fault = self.faults.pick(number)
-        if fault:
-            return await self._fault_response(fault, request)
+        return body, number, (await self._fault_response(fault, request) if fault else None)
+
+    async def _handle_chat(self, request: Any) -> Any:
+        from aiohttp import web
+
+        body, number, failure = await self._admit(request)
+        if failure is not None:
+            return failure
         reply = self.responder(body)
         if isinstance(reply, str):
             reply = Reply(text=reply)
@@ -214,13 +219,9 @@ class OpenAIServer:
     async def _handle_completions(self, request: Any) -> Any:
         from aiohttp import web
 
-        body = await request.json()
-        number = self._next_number(body)
-        if self.latency:
-            await asyncio.sleep(self.latency)
-        fault = self.faults.pick(number)
-        if fault:
-            return await self._fault_response(fault, request)
+        body, number, failure = await self._admit(request)
+        if failure is not None:
+            return failure
         prompt = str(body.get("prompt", ""))
         max_tokens = body.get("max_tokens")
         reply = self.responder({"messages": [{"role": "user", "content": prompt}], **body})
