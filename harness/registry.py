@@ -47,6 +47,10 @@ BUILTIN_ADAPTERS = {
     "replay": Registered("replay", "answers from a logged run: replay/<run dir>", "harness.adapters.replay:create"),
     "openai-compatible": Registered("openai-compatible", "any OpenAI-compatible server (vLLM, llama.cpp, Ollama): "
                                     "openai-compatible/<model>@<base_url>", "harness.adapters.openai_compatible:create"),
+    "inspect": Registered("inspect", "any inspect-ai model provider: inspect/<provider>/<model>[?base_url=...&key=value]",
+                          "harness.interop.inspect_adapter:create"),
+    "lm-eval": Registered("lm-eval", "any lm-eval LM via generate_until: lm-eval/<model type>?<model args k=v,k=v>",
+                          "harness.interop.lm_eval_adapter:create"),
 }
 LITELLM_ENTRY = Registered("<provider>", "any litellm provider: openai/gpt-4o-mini, anthropic/claude-..., "
                            "append @<api_base> to point it at another server", "harness.adapters.litellm_adapter:create")
