@@ -6,7 +6,7 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
-from tasks.tools.domains.airline import CABINS, CERTIFICATE_PER_PASSENGER, FREE_BAGS, NOW, build_db
+from tasks.tools.domains.airline_db import CABINS, CERTIFICATE_PER_PASSENGER, FREE_BAGS, NOW, build_db
 from tasks.tools.domains.authoring import make_task
 
 KINDS = ("book", "cancel", "refuse", "bags", "passenger", "change", "upgrade", "compensate")

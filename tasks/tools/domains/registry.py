@@ -32,14 +32,14 @@ def _loader(domain_name: str) -> object:
 def get_domain(name: str) -> Domain:
     """The built-in domain called ``name``; KeyError naming the choices otherwise."""
     if name == "retail":
-        from tasks.tools.domains import retail
+        from tasks.tools.domains import retail, retail_db
 
-        return Domain("retail", retail.POLICY, retail.RetailDB, retail.build_db, retail.RetailTools,
+        return Domain("retail", retail.POLICY, retail_db.RetailDB, retail_db.build_db, retail.RetailTools,
                       tasks_loader=_loader("retail"))  # type: ignore[arg-type]
     if name == "airline":
-        from tasks.tools.domains import airline
+        from tasks.tools.domains import airline, airline_db
 
-        return Domain("airline", airline.POLICY, airline.AirlineDB, airline.build_db, airline.AirlineTools,
+        return Domain("airline", airline.POLICY, airline_db.AirlineDB, airline_db.build_db, airline.AirlineTools,
                       tasks_loader=_loader("airline"))  # type: ignore[arg-type]
     if name == "telecom":
         from tasks.tools.domains import telecom

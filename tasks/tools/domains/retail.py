@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-import random
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel
-
-from tasks.tools.domains.names import CITIES, FIRST_NAMES, LAST_NAMES, STREETS
+from tasks.tools.domains.retail_db import (
+    Address,
+    Order,
+    OrderItem,
+    Payment,
+    PaymentMethod,
+    Product,
+    RetailDB,
+    User,
+    Variant,
+    round_money,
+)
 from tasks.tools.framework.toolkit import Toolkit, ToolError, ToolKind, tool
 
 POLICY = """# Retail agent policy
@@ -25,164 +33,6 @@ POLICY = """# Retail agent policy
   exchanged for available variants of the same product (price difference charged or refunded).
 - Never make up product, order or user information.
 """
-
-OrderStatus = Literal["pending", "pending (item modified)", "processed", "delivered", "cancelled",
-                      "return requested", "exchange requested"]
-
-
-class Address(BaseModel):
-    """A postal address."""
-
-    address1: str
-    address2: str
-    city: str
-    state: str
-    country: str
-    zip: str
-
-
-class PaymentMethod(BaseModel):
-    """A stored payment method; gift cards carry a balance."""
-
-    id: str
-    source: Literal["credit_card", "gift_card", "paypal"]
-    balance: float | None = None
-
-
-class User(BaseModel):
-    """A customer."""
-
-    user_id: str
-    first_name: str
-    last_name: str
-    email: str
-    address: Address
-    payment_methods: dict[str, PaymentMethod]
-    orders: list[str]
-
-
-class Variant(BaseModel):
-    """One purchasable variant of a product."""
-
-    item_id: str
-    options: dict[str, str]
-    price: float
-    available: bool
-
-
-class Product(BaseModel):
-    """A product type with its variants."""
-
-    product_id: str
-    name: str
-    variants: dict[str, Variant]
-
-
-class OrderItem(BaseModel):
-    """An item in an order."""
-
-    item_id: str
-    product_id: str
-    name: str
-    options: dict[str, str]
-    price: float
-
-
-class Payment(BaseModel):
-    """A payment or refund of an order."""
-
-    transaction_type: Literal["payment", "refund"]
-    amount: float
-    payment_method_id: str
-
-
-class Order(BaseModel):
-    """An order and what happened to it."""
-
-    order_id: str
-    user_id: str
-    status: OrderStatus
-    address: Address
-    items: list[OrderItem]
-    payment_history: list[Payment]
-    cancel_reason: str | None = None
-    return_items: list[str] = []
-    return_payment_method_id: str | None = None
-    exchange_items: list[str] = []
-    exchange_new_items: list[str] = []
-    exchange_payment_method_id: str | None = None
-
-
-class RetailDB(BaseModel):
-    """The retail database."""
-
-    users: dict[str, User]
-    products: dict[str, Product]
-    orders: dict[str, Order]
-
-
-CATALOG: tuple[tuple[str, dict[str, tuple[str, ...]], float], ...] = (
-    ("Mechanical Keyboard", {"switch": ("linear", "tactile", "clicky"), "backlight": ("none", "RGB")}, 129.0),
-    ("Smart Thermostat", {"compatibility": ("Apple HomeKit", "Google Home", "Amazon Alexa"), "color": ("white", "black")}, 199.0),
-    ("Running Shoes", {"size": ("8", "9", "10", "11"), "color": ("black", "red")}, 89.0),
-    ("Water Bottle", {"capacity": ("500ml", "750ml", "1000ml"), "material": ("steel", "glass")}, 24.0),
-    ("Desk Lamp", {"color": ("black", "white", "silver"), "power": ("USB", "AC adapter")}, 45.0),
-    ("Backpack", {"size": ("small", "medium", "large"), "material": ("nylon", "leather")}, 79.0),
-    ("Wireless Earbuds", {"color": ("black", "white", "blue"), "battery": ("6h", "8h")}, 119.0),
-    ("Coffee Maker", {"capacity": ("4 cups", "8 cups", "12 cups"), "type": ("drip", "espresso")}, 149.0),
-)
-
-
-def _money(value: float) -> float:
-    return round(value + 1e-9, 2)
-
-
-def build_db(seed: int = 7) -> dict[str, Any]:
-    """The retail database, generated deterministically from ``seed``."""
-    rng = random.Random(f"retail:{seed}")
-    products: dict[str, Any] = {}
-    for index, (name, options, base) in enumerate(CATALOG):
-        product_id = f"{1000000000 + index * 7919:010d}"
-        variants = {}
-        combos: list[dict[str, str]] = [{}]
-        for key, values in options.items():
-            combos = [{**c, key: v} for c in combos for v in values]
-        for combo in combos:
-            item_id = f"{rng.randrange(10**9, 10**10)}"
-            variants[item_id] = {"item_id": item_id, "options": combo,
-                                 "price": _money(base * rng.uniform(0.85, 1.25)), "available": rng.random() > 0.2}
-        products[product_id] = {"product_id": product_id, "name": name, "variants": variants}
-    users: dict[str, Any] = {}
-    orders: dict[str, Any] = {}
-    for index in range(24):
-        first, last = FIRST_NAMES[index % len(FIRST_NAMES)], LAST_NAMES[(index * 7) % len(LAST_NAMES)]
-        user_id = f"{first.lower()}_{last.lower()}_{rng.randrange(1000, 9999)}"
-        city, state, zip_code = rng.choice(CITIES)
-        address = {"address1": f"{rng.randrange(10, 999)} {rng.choice(STREETS)}", "address2": f"Suite {rng.randrange(100, 999)}",
-                   "city": city, "state": state, "country": "USA", "zip": zip_code}
-        methods = {}
-        for source in rng.sample(["credit_card", "gift_card", "paypal"], rng.randint(1, 3)):
-            method_id = f"{source}_{rng.randrange(1000000, 9999999)}"
-            methods[method_id] = {"id": method_id, "source": source,
-                                  "balance": _money(rng.uniform(20, 400)) if source == "gift_card" else None}
-        user = {"user_id": user_id, "first_name": first, "last_name": last,
-                "email": f"{first.lower()}.{last.lower()}{rng.randrange(10, 99)}@example.com",
-                "address": address, "payment_methods": methods, "orders": []}
-        for _ in range(rng.randint(2, 4)):
-            order_id = f"#W{rng.randrange(1000000, 9999999)}"
-            items = []
-            for product in rng.sample(sorted(products.values(), key=lambda p: p["product_id"]), rng.randint(1, 3)):
-                variant = rng.choice(sorted(product["variants"].values(), key=lambda v: v["item_id"]))
-                items.append({"item_id": variant["item_id"], "product_id": product["product_id"], "name": product["name"],
-                              "options": variant["options"], "price": variant["price"]})
-            total = _money(sum(i["price"] for i in items))
-            method = rng.choice(sorted(methods))
-            orders[order_id] = {"order_id": order_id, "user_id": user_id, "address": address, "items": items,
-                                "status": rng.choice(["pending", "pending", "processed", "delivered", "delivered", "cancelled"]),
-                                "payment_history": [{"transaction_type": "payment", "amount": total, "payment_method_id": method}]}
-            user["orders"].append(order_id)
-        users[user_id] = user
-    return {"users": users, "products": products, "orders": orders}
 
 
 class RetailTools(Toolkit):
@@ -214,7 +64,7 @@ class RetailTools(Toolkit):
             balance = method.balance or 0.0
             if amount > balance + 1e-9:
                 raise ToolError(f"gift card {method.id} balance {balance:.2f} is below {amount:.2f}")
-            method.balance = _money(balance - amount)
+            method.balance = round_money(balance - amount)
 
     def _new_variants(self, order: Order, item_ids: list[str], new_item_ids: list[str]) -> list[tuple[OrderItem, Variant]]:
         if not item_ids or len(item_ids) != len(new_item_ids):
@@ -307,7 +157,7 @@ class RetailTools(Toolkit):
         for payment in [p for p in order.payment_history if p.transaction_type == "payment"]:
             method = self._method(order, payment.payment_method_id)
             if method.source == "gift_card":
-                method.balance = _money((method.balance or 0.0) + payment.amount)
+                method.balance = round_money((method.balance or 0.0) + payment.amount)
             order.payment_history.append(Payment(transaction_type="refund", amount=payment.amount,
                                                  payment_method_id=payment.payment_method_id))
         order.status, order.cancel_reason = "cancelled", reason
@@ -350,7 +200,7 @@ class RetailTools(Toolkit):
         self._charge(new_method, old.amount)
         old_method = self._method(order, old.payment_method_id)
         if old_method.source == "gift_card":
-            old_method.balance = _money((old_method.balance or 0.0) + old.amount)
+            old_method.balance = round_money((old_method.balance or 0.0) + old.amount)
         order.payment_history += [Payment(transaction_type="payment", amount=old.amount, payment_method_id=payment_method_id),
                                   Payment(transaction_type="refund", amount=old.amount, payment_method_id=old.payment_method_id)]
         return order
@@ -369,11 +219,11 @@ class RetailTools(Toolkit):
         order = self._order(order_id, "pending")
         pairs = self._new_variants(order, item_ids, new_item_ids)
         method = self._method(order, payment_method_id)
-        difference = _money(sum(v.price - o.price for o, v in pairs))
+        difference = round_money(sum(v.price - o.price for o, v in pairs))
         if difference > 0:
             self._charge(method, difference)
         elif method.source == "gift_card":
-            method.balance = _money((method.balance or 0.0) - difference)
+            method.balance = round_money((method.balance or 0.0) - difference)
         for old, variant in pairs:
             old.item_id, old.options, old.price = variant.item_id, dict(variant.options), variant.price
         if difference:
@@ -416,7 +266,7 @@ class RetailTools(Toolkit):
         order = self._order(order_id, "delivered")
         pairs = self._new_variants(order, item_ids, new_item_ids)
         method = self._method(order, payment_method_id)
-        difference = _money(sum(v.price - o.price for o, v in pairs))
+        difference = round_money(sum(v.price - o.price for o, v in pairs))
         if difference > 0:
             self._charge(method, difference)
         order.status = "exchange requested"

@@ -7,7 +7,7 @@ from typing import Any
 
 from tasks.tools.domains.authoring import make_task
 from tasks.tools.domains.names import CITIES, STREETS
-from tasks.tools.domains.retail import build_db
+from tasks.tools.domains.retail_db import build_db
 
 REASONS = ("no longer needed", "ordered by mistake")
 
