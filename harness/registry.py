@@ -47,6 +47,8 @@ BUILTIN_ADAPTERS = {
     "replay": Registered("replay", "answers from a logged run: replay/<run dir>", "harness.adapters.replay:create"),
     "openai-compatible": Registered("openai-compatible", "any OpenAI-compatible server (vLLM, llama.cpp, Ollama): "
                                     "openai-compatible/<model>@<base_url>", "harness.adapters.openai_compatible:create"),
+    "local": Registered("local", "a GGUF model run in process by llama.cpp (extra 'local'): local/gemma-3-270m, "
+                        "local/<path.gguf>", "harness.adapters.local:create"),
     "inspect": Registered("inspect", "any inspect-ai model provider: inspect/<provider>/<model>[?base_url=...&key=value]",
                           "harness.interop.inspect_adapter:create"),
     "lm-eval": Registered("lm-eval", "any lm-eval LM via generate_until: lm-eval/<model type>?<model args k=v,k=v>",

@@ -22,6 +22,7 @@ from harness.adapters.base import MethodAdapter, ModelAdapter
 from harness.calls import CallingAdapter, RetryPolicy
 from harness.context import SampleContext, current_sample
 from harness.errors import AdapterError, ConfigError
+from harness.executors.scoring import score_safely
 from harness.methods.planning import plan_methods
 from harness.plan import PreparedTask, RunPlan, build_task, config_of
 from harness.progress import RunProgress
@@ -49,16 +50,6 @@ def sample_seed(seed: int, task: str, sample_id: str) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-async def _score(task: Task, sample: Sample, output: Output) -> Score:
-    try:
-        if task.cpu_heavy:
-            return await asyncio.to_thread(task.score, sample, output)
-        return task.score(sample, output)
-    except Exception as exc:  # noqa: BLE001 - a scorer bug is an error outcome, not a crash
-        return Score.error(f"scorer failed: {type(exc).__name__}: {exc}",
-                           traceback=traceback.format_exc(limit=5))
-
-
 async def solve_sample(task: Task, sample: Sample, settings: GenerationSettings,
                        model: ModelAdapter, seed: int) -> SampleResult:
     """Solve and score one sample; failures become an ``error`` score, never an exception."""
@@ -68,7 +59,7 @@ async def solve_sample(task: Task, sample: Sample, settings: GenerationSettings,
     output = Output()
     try:
         output = await task.solve(sample, SolveContext(model, settings, context.seed))
-        score = await _score(task, sample, output)
+        score = await score_safely(task, sample, output)
     except ConfigError:
         raise
     except AdapterError as exc:
@@ -189,7 +180,10 @@ async def execute(plan: RunPlan, out_dir: Path, options: RunOptions = RunOptions
                 store.append(result)
                 progress.advance(result)
 
-            await run_items(items, model, plan.seed, options.concurrency, record)
+            from harness.executors.local_pool import local_pool_scoring
+
+            with local_pool_scoring():
+                await run_items(items, model, plan.seed, options.concurrency, record)
         complete = True
     finally:
         store.close()

@@ -24,10 +24,10 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
 
 
 def bootstrap_interval(values: Sequence[float], seed: int = 0, resamples: int = BOOTSTRAP_RESAMPLES) -> tuple[float, float]:
-    """Percentile bootstrap 95% interval of the mean, deterministic for ``seed``."""
+    """Percentile bootstrap 95% interval of the mean, deterministic for ``seed`` whatever the order of ``values``."""
     import numpy as np
 
-    data = np.asarray(values, dtype=float)
+    data = np.sort(np.asarray(values, dtype=float))
     if data.size == 0:
         return (math.nan, math.nan)
     rng = np.random.default_rng(seed)
@@ -62,11 +62,12 @@ def mean_metric(values: Sequence[float], seed: int = 0, kind: MetricKind = "auto
 
 
 def ratio_metric(numerators: Sequence[float], denominators: Sequence[float], seed: int = 0) -> MetricValue:
-    """Ratio of sums (such as micro F1 or Po/(Po+Pc)) with a paired bootstrap CI over samples."""
+    """Ratio of sums (such as micro F1 or Po/(Po+Pc)) with a paired bootstrap CI over samples, order-independent."""
     import numpy as np
 
-    num = np.asarray(numerators, dtype=float)
-    den = np.asarray(denominators, dtype=float)
+    pairs = sorted(zip(numerators, denominators, strict=True))
+    num = np.asarray([p[0] for p in pairs], dtype=float)
+    den = np.asarray([p[1] for p in pairs], dtype=float)
     n = int(num.size)
     if n == 0 or den.sum() == 0:
         return MetricValue(value=None, n=n, method="empty")

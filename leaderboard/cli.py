@@ -105,24 +105,34 @@ def build_command(submissions_dir: Path, runs_dir: Path | None, output: Path, sk
 
 
 @click.command("report")
-@click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="The site folder to write.")
-def report_command(run_dir: Path, output: Path) -> None:
-    """Build the leaderboard site for a single run (tables, plots and the sample browser)."""
+def report_command(run_dirs: tuple[Path, ...], output: Path) -> None:
+    """Build the static site for one or more runs (tables, Pareto plots and the sample browser).
+
+    \b
+    Each run becomes one leaderboard entry, so runs of several models side by side compare.
+    Examples:
+      frontier report runs/smoke-oracle -o site/
+      frontier report runs/quickstart/* -o runs/quickstart/site
+    """
     from leaderboard.runs import RunFormatError, load_run
     from leaderboard.site import build_site
     from leaderboard.submission import SubmissionError, build_submission
     from leaderboard.validate import validate_submission
 
-    try:
-        run = load_run(run_dir)
-        submission = build_submission([run_dir])
-    except (RunFormatError, SubmissionError) as exc:
-        _fail(f"error: {exc}")
-        return
-    issues = validate_submission(submission, str(run_dir))
-    if issues:
-        _fail("error: the run's summary is inconsistent:\n" + "\n".join(f"  {i}" for i in issues))
-    summary = build_site([submission], output, [run])
-    click.echo(f"wrote {summary.out_dir}/index.html ({summary.tasks} task page(s))")
+    runs, submissions = [], []
+    for run_dir in run_dirs:
+        try:
+            runs.append(load_run(run_dir))
+            submission = build_submission([run_dir])
+        except (RunFormatError, SubmissionError) as exc:
+            _fail(f"error: {exc}")
+            return
+        issues = validate_submission(submission, str(run_dir))
+        if issues:
+            _fail(f"error: the summary of {run_dir} is inconsistent:\n" + "\n".join(f"  {i}" for i in issues))
+        submissions.append(submission)
+    summary = build_site(submissions, output, runs)
+    click.echo(f"wrote {summary.out_dir}/index.html ({len(submissions)} run(s), {summary.tasks} task page(s))")

@@ -87,7 +87,7 @@ def create(spec: str, **options: Any) -> LiteLLMAdapter:
     if "/" not in model or provider not in known:
         raise ConfigError(
             f"unknown adapter {spec!r}: '{provider}' is neither a frontier adapter "
-            "(builtin, replay, openai-compatible, or a plugin) nor a litellm provider; "
+            "(builtin, replay, openai-compatible, local, inspect, lm-eval, or a plugin) nor a litellm provider; "
             "run 'frontier list adapters'"
         )
     return LiteLLMAdapter(model, api_base or None)

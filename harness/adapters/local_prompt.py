@@ -18,6 +18,16 @@ from typing import Any
 
 from harness.types import JsonDict, Message, ToolCall
 
+GEMMA_TEMPLATE = (
+    "{{ bos_token }}{% set offset = 1 if messages and messages[0]['role'] == 'system' else 0 %}"
+    "{% for message in messages[offset:] %}"
+    "{% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}"
+    "{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}{% endif %}"
+    "<start_of_turn>{{ 'model' if message['role'] == 'assistant' else message['role'] }}\n"
+    "{% if loop.first and offset %}{{ messages[0]['content'] }}\n\n{% endif %}"
+    "{{ message['content'] | trim }}<end_of_turn>\n{% endfor %}"
+    "{% if add_generation_prompt %}<start_of_turn>model\n{% endif %}"
+)
 CHATML_TEMPLATE = (
     "{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n"
     "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
@@ -104,15 +114,22 @@ def parse_tool_call(text: str, tools: Sequence[JsonDict]) -> ToolCall | None:
     return ToolCall(id="call_0", name=str(value["name"]), arguments=json.dumps(arguments, ensure_ascii=False))
 
 
-class ChatFormatter:
-    """Renders messages with a model's Jinja chat template (ChatML when the GGUF has none)."""
+ARCHITECTURE_TEMPLATES = {"gemma": GEMMA_TEMPLATE, "gemma2": GEMMA_TEMPLATE, "gemma3": GEMMA_TEMPLATE}
 
-    def __init__(self, template: str | None, bos_token: str, eos_token: str) -> None:
+
+class ChatFormatter:
+    """Renders messages with a model's Jinja chat template.
+
+    A GGUF without one (base models such as the packaged Gemma 3 270M) gets its
+    architecture's turn format when known (Gemma's ``<start_of_turn>`` turns), else ChatML.
+    """
+
+    def __init__(self, template: str | None, architecture: str, bos_token: str, eos_token: str) -> None:
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-        self.has_own_template = bool(template)
-        self._formatter = Jinja2ChatFormatter(template=template or CHATML_TEMPLATE, eos_token=eos_token,
-                                              bos_token=bos_token, add_generation_prompt=True)
+        chosen = template or ARCHITECTURE_TEMPLATES.get(architecture, CHATML_TEMPLATE)
+        self._formatter = Jinja2ChatFormatter(template=chosen, eos_token=eos_token, bos_token=bos_token,
+                                              add_generation_prompt=True)
 
     def render(self, messages: list[dict[str, str]]) -> str:
         """The prompt text, ending with the assistant's generation prompt."""

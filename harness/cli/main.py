@@ -16,6 +16,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "show": ("harness.cli.show:show_command", "Print the summary table of a run."),
     "rescore": ("harness.cli.rescore:rescore_command", "Re-score a run's log with the current scorers."),
     "sweep": ("harness.cli.sweep:sweep_command", "Run methods over a range of total token budgets, one run per point."),
+    "serve": ("harness.cli.serve:serve_command", "Serve any model spec over an OpenAI-compatible HTTP API."),
     "export": ("harness.cli.export:export_group", "Export suite tasks for other harnesses (lm-eval)."),
     "coins": ("coins_rocq.cli:coins_group", "Check Rocq specifications (Coins)."),
     "tools": ("tasks.tools.cli:tools_group", "Tool-use environments: synthesize domains."),

@@ -18,7 +18,8 @@ def rescore_run(run_dir: Path) -> tuple[int, int]:
     ``samples.before-rescore.jsonl``.
     """
     from harness.plan import build_task, plan_from_config
-    from harness.runner import _score, limited_samples, summarize_run
+    from harness.executors.scoring import score_safely
+    from harness.runner import limited_samples, summarize_run
     from harness.store import RunStore, iter_results
 
     store = RunStore(run_dir)
@@ -35,7 +36,7 @@ def rescore_run(run_dir: Path) -> tuple[int, int]:
             if result.task not in tasks or sample is None:
                 raise ConfigError(f"{run_dir}: logged sample {result.task}/{result.sample_id} no longer exists in its task")
             if result.score.details.get("stage") != "model":
-                score = asyncio.run(_score(tasks[result.task], sample, result.output))
+                score = asyncio.run(score_safely(tasks[result.task], sample, result.output))
                 changed += score != result.score
                 result = result.model_copy(update={"score": score})
                 rescored += 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -10,6 +9,7 @@ from typing import Any
 
 import click
 
+from harness.cli.executor import executor_options, run_plan
 from harness.cli.options import parse_key_values
 from harness.errors import ConfigError
 
@@ -54,7 +54,9 @@ def _apply_task_args(plans: tuple[Any, ...], args: dict[str, Any], from_suite: b
         return plans
     updated, used = [], set()
     for plan in plans:
-        fields = resolve_task(plan.name).factory.Args.model_fields
+        entry = resolve_task(plan.name)
+        args_model = getattr(entry.factory, "Args", None) or type(entry.create(**plan.args)).Args
+        fields = args_model.model_fields
         accepted = {k: v for k, v in args.items() if not from_suite or k in fields}
         used.update(accepted)
         updated.append(replace(plan, args={**plan.args, **accepted}))
@@ -120,15 +122,17 @@ def default_out_dir(plan: Any) -> Path:
 @click.option("--retry-base", type=click.FloatRange(min=0), default=1.0, show_default=True,
               help="First backoff delay in seconds; doubles each retry, with full jitter, capped at 30 s.")
 @click.option("--progress/--no-progress", default=True, help="Show the progress bar (on a terminal).")
+@executor_options
 def run_command(suite: str | None, tasks: tuple[str, ...], model: str | None, task_arg: tuple[str, ...],
                 methods: tuple[str, ...], limit: int | None, concurrency: int, seed: int, out: Path | None,
                 resume: bool, max_tokens: int | None, temperature: float | None, cache: bool, force_cache: bool,
-                timeout: float, max_retries: int, retry_base: float, progress: bool) -> None:
+                timeout: float, max_retries: int, retry_base: float, progress: bool, executor: str,
+                ray_address: str | None, ray_workers: int | None) -> None:
     """Run a suite or tasks against a model and write a run directory."""
     from harness.cache import default_cache_path
     from harness.calls import RetryPolicy
     from harness.plan import plan_from_config
-    from harness.runner import RunOptions, execute
+    from harness.runner import RunOptions
     from harness.store import RunStore
 
     if resume and not (suite or tasks or model):
@@ -144,7 +148,7 @@ def run_command(suite: str | None, tasks: tuple[str, ...], model: str | None, ta
     options = RunOptions(concurrency=concurrency, retry=RetryPolicy(max_retries=max_retries, base_delay_s=retry_base),
                          request_timeout_s=timeout, cache_path=default_cache_path() if cache else None,
                          force_cache=force_cache, progress=progress)
-    summary = asyncio.run(execute(plan, out_dir, options))
+    summary = run_plan(plan, out_dir, options, executor, ray_address, ray_workers)
     from harness.cli.show import print_summary
 
     print_summary(summary)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 from collections import Counter
@@ -13,13 +12,10 @@ from harness.types import Output, Score
 
 
 async def _score(context: SampleContext, text: str) -> Score | None:
-    task, sample = context.task, context.sample
-    try:
-        if task.cpu_heavy:
-            return await asyncio.to_thread(task.score, sample, Output(text=text))
-        return task.score(sample, Output(text=text))
-    except Exception:  # noqa: BLE001 - a scorer failure leaves the candidate without an answer
-        return None
+    from harness.executors.scoring import score_safely
+
+    score = await score_safely(context.task, context.sample, Output(text=text))
+    return None if score.outcome == "error" else score
 
 
 async def candidate_scores(texts: Sequence[str]) -> list[Score | None]:

@@ -41,14 +41,19 @@ def parse_judgement(text: str) -> dict[str, Any]:
 
 async def judge_answer(spec: str, question: Question, response: str) -> dict[str, Any]:
     """Ask the judge adapter ``spec`` about ``response``; failures give ``equivalent: None``."""
-    from harness.adapters import resolve_adapter
+    from harness.calls import auxiliary_model
     from harness.errors import FrontierError
 
     try:
-        adapter = resolve_adapter(spec)
-        request = GenerateRequest(messages=(Message(role="user", content=judge_prompt(question, response)),),
-                                  max_tokens=512, temperature=0.0)
+        adapter = auxiliary_model(spec, "judge")
+    except (FrontierError, OSError, ValueError) as exc:
+        return {"equivalent": None, "reason": f"judge unavailable: {exc}"}
+    request = GenerateRequest(messages=(Message(role="user", content=judge_prompt(question, response)),),
+                              max_tokens=512, temperature=0.0)
+    try:
         generation = await adapter.generate(request)
     except (FrontierError, OSError, ValueError) as exc:
         return {"equivalent": None, "reason": f"judge call failed: {exc}"}
+    finally:
+        await adapter.aclose()
     return parse_judgement(generation.text)

@@ -147,3 +147,11 @@ def test_smoke_suite_runs_offline_with_the_oracle(tmp_path: Path) -> None:
     assert summary["suite"] == "smoke" and summary["tasks"]
     for name, task in summary["tasks"].items():
         assert task["counts"]["error"] == 0, name
+
+
+def test_task_arguments_reach_tasks_built_by_factory_functions(tmp_path: Path, shared_data: Path) -> None:
+    done = frontier("run", "--task", "longcot/mini", "-T", "per_template=1", "-T", f"data={shared_data / 'longcot'}",
+                    "--model", "builtin/oracle", "--limit", "3", "--out", str(tmp_path / "run"))
+    assert done.returncode == 0, done.stderr
+    config = json.loads((tmp_path / "run" / "config.json").read_text())
+    assert config["tasks"][0]["args"]["per_template"] == 1

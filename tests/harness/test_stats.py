@@ -33,3 +33,10 @@ def test_ratio_metric() -> None:
     metric = ratio_metric([1, 2, 0], [2, 2, 1], seed=0)
     assert metric.value == pytest.approx(3 / 5) and metric.ci_low <= metric.value <= metric.ci_high
     assert ratio_metric([], []).value is None
+
+
+def test_intervals_do_not_depend_on_the_order_of_the_log() -> None:
+    values = [0.1 * (i % 7) for i in range(40)]
+    assert bootstrap_interval(values, seed=3) == bootstrap_interval(list(reversed(values)), seed=3)
+    num, den = [1, 2, 0, 3], [2, 2, 1, 4]
+    assert ratio_metric(num, den, seed=1) == ratio_metric(num[::-1], den[::-1], seed=1)

@@ -88,3 +88,7 @@ def test_cli_build_and_report(make_run: Callable[..., Path], tmp_path: Path) -> 
     result = runner.invoke(report_command, [str(run), "-o", str(tmp_path / "report")])
     assert result.exit_code == 0, result.output
     assert "openai/test-model" in (tmp_path / "report" / "index.html").read_text()
+    result = runner.invoke(report_command, [str(run), str(other), "-o", str(tmp_path / "both")])
+    assert result.exit_code == 0 and "2 run(s)" in result.output, result.output
+    index = (tmp_path / "both" / "index.html").read_text()
+    assert "openai/test-model" in index and "openai/other" in index

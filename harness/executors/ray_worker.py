@@ -1,0 +1,77 @@
+"""The Ray actor that solves shards of a run: its own tasks, adapter and concurrency bound.
+
+Each worker builds the run's tasks and model from the plan (as the local runner does,
+letting batch-planning methods see every sample of each task before the first generation),
+solves the samples it is given with ``harness.runner.solve_sample`` under its own
+concurrency bound, scores CPU-heavy tasks as Ray tasks, and returns the results as JSON
+lines; it never writes the run log (the driver does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+from dataclasses import replace
+from typing import Any
+
+from harness.methods.planning import plan_methods
+from harness.plan import RunPlan, build_task
+from harness.runner import RunOptions, build_model, limited_samples, solve_sample
+from harness.types import Sample, SampleResult
+
+
+class SampleWorker:
+    """Solves ``(task index, sample)`` pairs of one plan with at most ``concurrency`` in flight."""
+
+    def __init__(self, plan: RunPlan, options: RunOptions, concurrency: int, scoring_cpus: float = 1.0) -> None:
+        from harness.executors.ray_scoring import RayScoring
+
+        self.prepared = [build_task(task_plan) for task_plan in plan.tasks]
+        self.model = build_model(plan, replace(options, progress=False))
+        self.seed = plan.seed
+        self.concurrency = max(1, concurrency)
+        self.scoring = RayScoring(num_cpus=scoring_cpus)
+        self._slots: asyncio.Semaphore | None = None
+        self._planned: asyncio.Future[None] | None = None
+
+    def pid(self) -> int:
+        """This worker's process id (for operators and tests)."""
+        return os.getpid()
+
+    async def _plan(self) -> None:
+        for entry in self.prepared:
+            await plan_methods(self.model, limited_samples(entry.task, entry.plan.limit), task=entry.task)
+
+    async def _solve(self, task_index: int, sample: Sample) -> SampleResult:
+        assert self._slots is not None
+        entry = self.prepared[task_index]
+        async with self._slots:
+            return await solve_sample(entry.task, sample, entry.settings, self.model, self.seed)
+
+    async def run_shard(self, shard: list[tuple[int, Sample]]) -> list[str]:
+        """Solve and score the shard; one JSON line per sample, in the shard's order."""
+        from harness.executors.scoring import using_scoring
+
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.concurrency)
+            self._planned = asyncio.ensure_future(self._plan())
+        assert self._planned is not None
+        await asyncio.shield(self._planned)
+        with using_scoring(self.scoring):
+            results = await asyncio.gather(*(self._solve(index, sample) for index, sample in shard))
+        return [result.model_dump_json() for result in results]
+
+    async def close(self) -> None:
+        """Close the model's connections."""
+        close = getattr(self.model, "aclose", None)
+        if close is not None:
+            await close()
+
+
+@functools.cache
+def remote_worker_class() -> Any:
+    """``SampleWorker`` as a Ray actor class."""
+    import ray
+
+    return ray.remote(SampleWorker)

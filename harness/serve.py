@@ -1,0 +1,254 @@
+"""``frontier serve``: an OpenAI-compatible HTTP server over any adapter spec.
+
+Endpoints: ``POST /v1/chat/completions`` (with tool calls, logprobs, ``n`` and
+``stream``), ``POST /v1/completions`` (plain text; with a ``local/`` model also
+``echo`` + ``logprobs`` for prompt log-probabilities, as lm-eval's loglikelihood
+requests need) and ``GET /v1/models``. Any model name in a request is accepted: the
+server serves one adapter, and reports it under ``model_id``. Errors come back in
+OpenAI's shape: 400 for a malformed request or a permanent model failure, 503 for a
+transient one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from harness.adapters.base import ModelAdapter
+from harness.errors import FrontierError, TransientError
+from harness.serve_format import (
+    MAX_CHOICES,
+    BadRequest,
+    chat_response,
+    chat_stream_chunks,
+    generation_request,
+    int_in,
+    parse_messages,
+    text_offsets,
+    usage_json,
+)
+from harness.types import Message
+
+MAX_BODY_BYTES = 64 * 1024 * 1024
+
+
+def _error(status: int, message: str, kind: str) -> Any:
+    from aiohttp import web
+
+    return web.json_response({"error": {"message": message, "type": kind, "param": None, "code": None}},
+                             status=status)
+
+
+class OpenAIApp:
+    """The request handlers for one adapter."""
+
+    def __init__(self, adapter: ModelAdapter, model_id: str) -> None:
+        self.adapter = adapter
+        self.model_id = model_id
+
+    async def _body(self, request: Any) -> dict[str, Any]:
+        try:
+            body = json.loads(await request.read())
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise BadRequest(f"the body is not valid JSON: {exc}") from None
+        if not isinstance(body, dict):
+            raise BadRequest("the body must be a JSON object")
+        return body
+
+    async def _guarded(self, request: Any, handler: Callable[[dict[str, Any], Any], Any]) -> Any:
+        try:
+            return await handler(await self._body(request), request)
+        except BadRequest as exc:
+            return _error(400, str(exc), "invalid_request_error")
+        except TransientError as exc:
+            return _error(503, str(exc), "server_error")
+        except FrontierError as exc:
+            return _error(400, str(exc), "invalid_request_error")
+        except Exception as exc:  # noqa: BLE001 - the server must answer, not die
+            return _error(500, f"{type(exc).__name__}: {exc}", "server_error")
+
+    async def chat(self, request: Any) -> Any:
+        """``POST /v1/chat/completions``."""
+        return await self._guarded(request, self._chat)
+
+    async def _chat(self, body: dict[str, Any], request: Any) -> Any:
+        from aiohttp import web
+
+        generate_request = generation_request(body, parse_messages(body.get("messages")))
+        generation = await self.adapter.generate(generate_request)
+        response = chat_response(generation, self.model_id, generate_request)
+        if not body.get("stream"):
+            return web.json_response(response)
+        include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+        return await self._stream(request, chat_stream_chunks(response, include_usage))
+
+    async def _stream(self, request: Any, chunks: list[dict[str, Any]]) -> Any:
+        from aiohttp import web
+
+        stream = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
+        await stream.prepare(request)
+        for chunk in chunks:
+            await stream.write(f"data: {json.dumps(chunk)}\n\n".encode())
+        await stream.write(b"data: [DONE]\n\n")
+        await stream.write_eof()
+        return stream
+
+    async def completions(self, request: Any) -> Any:
+        """``POST /v1/completions``."""
+        return await self._guarded(request, self._completions)
+
+    async def _completions(self, body: dict[str, Any], request: Any) -> Any:
+        from aiohttp import web
+
+        prompts = body.get("prompt", "")
+        prompts = [prompts] if isinstance(prompts, str) else prompts
+        if not isinstance(prompts, list) or not prompts or not all(isinstance(p, str) for p in prompts):
+            raise BadRequest("'prompt' must be a string or a list of strings (token-id prompts are not supported; "
+                             "with lm-eval pass tokenized_requests=False)")
+        logprobs = body.get("logprobs")
+        if logprobs is not None and (isinstance(logprobs, bool) or not isinstance(logprobs, int)
+                                     or not 0 <= logprobs <= 20):
+            raise BadRequest(f"'logprobs' must be an integer from 0 to 20, got {logprobs!r}")
+        settings = generation_request({**body, "max_tokens": body.get("max_tokens", 16), "n": 1,
+                                       "logprobs": logprobs is not None}, (Message(role="user", content=""),))
+        n = int_in(body, "n", 1, MAX_CHOICES) or 1
+        choices, prompt_tokens, completion_tokens = [], 0, 0
+        for prompt in prompts:
+            for copy in range(n):
+                request_settings = settings if settings.seed is None else settings.model_copy(
+                    update={"seed": settings.seed + copy})
+                choice, used = await self._complete_one(prompt, request_settings, logprobs, bool(body.get("echo")))
+                choices.append(choice | {"index": len(choices)})
+                prompt_tokens += used[0] if copy == 0 else 0
+                completion_tokens += used[1]
+        response = {"id": f"cmpl-{uuid.uuid4().hex[:24]}", "object": "text_completion", "created": int(time.time()),
+                    "model": self.model_id, "choices": choices, "usage": usage_json(prompt_tokens, completion_tokens)}
+        if not body.get("stream"):
+            return web.json_response(response)
+        base = {key: response[key] for key in ("id", "object", "created", "model")}
+        return await self._stream(request, [base | {"choices": [choice]} for choice in choices])
+
+    async def _complete_one(self, prompt: str, settings: Any, logprobs: int | None,
+                            echo: bool) -> tuple[dict[str, Any], tuple[int, int]]:
+        complete = getattr(self.adapter, "complete", None)
+        if complete is not None:
+            result = await complete(prompt, settings, logprobs=logprobs, echo=echo)
+            choice: dict[str, Any] = {"text": result.text, "finish_reason": result.finish_reason, "logprobs": None}
+            if logprobs is not None:
+                choice["logprobs"] = {"tokens": result.tokens, "token_logprobs": result.token_logprobs,
+                                      "top_logprobs": result.top_logprobs or None,
+                                      "text_offset": text_offsets(result.tokens, 0 if echo else len(prompt))}
+            return choice, (result.prompt_tokens, result.completion_tokens)
+        if echo and logprobs is not None:
+            raise BadRequest(f"{self.adapter.name} cannot score prompts (echo with logprobs); serve a local/ model")
+        generation = await self.adapter.generate(settings.model_copy(
+            update={"messages": (Message(role="user", content=prompt),)}))
+        choice = {"text": (prompt + generation.text) if echo else generation.text,
+                  "finish_reason": generation.finish_reason or "stop", "logprobs": None}
+        if logprobs is not None and generation.logprobs is not None:
+            tokens = [t.token for t in generation.logprobs]
+            choice["logprobs"] = {"tokens": tokens, "token_logprobs": [t.logprob for t in generation.logprobs],
+                                  "top_logprobs": None,
+                                  "text_offset": text_offsets(tokens, len(prompt) if echo else 0)}
+        return choice, (generation.usage.input_tokens, generation.usage.output_tokens)
+
+    async def models(self, request: Any) -> Any:
+        """``GET /v1/models``."""
+        from aiohttp import web
+
+        return web.json_response({"object": "list", "data": [
+            {"id": self.model_id, "object": "model", "created": 0, "owned_by": "frontier-evals"}]})
+
+    def build(self) -> Any:
+        """The aiohttp application; closing it closes the adapter."""
+        from aiohttp import web
+
+        app = web.Application(client_max_size=MAX_BODY_BYTES)
+        app.router.add_post("/v1/chat/completions", self.chat)
+        app.router.add_post("/v1/completions", self.completions)
+        app.router.add_get("/v1/models", self.models)
+
+        async def close_adapter(_: Any) -> None:
+            close = getattr(self.adapter, "aclose", None)
+            if close is not None:
+                await close()
+
+        app.on_cleanup.append(close_adapter)
+        return app
+
+
+class AdapterServer:
+    """The server on a background thread (``with AdapterServer(adapter) as server: server.base_url``)."""
+
+    def __init__(self, adapter: ModelAdapter, model_id: str | None = None, host: str = "127.0.0.1",
+                 port: int = 0) -> None:
+        self.app = OpenAIApp(adapter, model_id or adapter.name)
+        self.host = host
+        self.port = port
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._failure: BaseException | None = None
+
+    @property
+    def base_url(self) -> str:
+        """The ``/v1`` base URL clients use."""
+        return f"http://{self.host}:{self.port}/v1"
+
+    def _serve(self) -> None:
+        from aiohttp import web
+
+        loop = self._loop = asyncio.new_event_loop()
+        runner = web.AppRunner(self.app.build(), access_log=None)
+        try:
+            loop.run_until_complete(runner.setup())
+            site = web.TCPSite(runner, self.host, self.port)
+            loop.run_until_complete(site.start())
+            self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        except BaseException as exc:  # noqa: BLE001 - reported to start()
+            self._failure = exc
+            self._ready.set()
+            loop.close()
+            return
+        self._ready.set()
+        loop.run_forever()
+        loop.run_until_complete(runner.cleanup())
+        loop.close()
+
+    def start(self) -> AdapterServer:
+        """Serve on a daemon thread; returns once the port is bound."""
+        self._thread = threading.Thread(target=self._serve, name="frontier-serve", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(30):
+            raise RuntimeError("the server did not start within 30 s")
+        if self._failure is not None:
+            raise OSError(f"cannot serve on {self.host}:{self.port}: {self._failure}")
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and join the thread."""
+        if self._loop is not None and self._loop.is_running():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+        if self._thread is not None:
+            self._thread.join(30)
+
+    def __enter__(self) -> AdapterServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def serve_forever(adapter: ModelAdapter, host: str, port: int, model_id: str | None = None,
+                  announce: Callable[[str], None] = print) -> None:
+    """Serve in the foreground until interrupted (Ctrl-C or SIGTERM)."""
+    from aiohttp import web
+
+    app = OpenAIApp(adapter, model_id or adapter.name).build()
+    announce(f"serving {model_id or adapter.name} on http://{host}:{port}/v1 (Ctrl-C to stop)")
+    web.run_app(app, host=host, port=port, print=None, access_log=None)
