@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.adapters.base import PROMPT_LOGPROBS_FLAG
 from harness.adapters.local_engine import Completion, LocalEngine, Sampling, TokenScores
 from harness.adapters.local_prompt import ChatFormatter, parse_tool_call, template_messages
 from harness.cache import request_key
@@ -211,7 +212,12 @@ class LocalAdapter:
                 for i in range(max(1, request.n))]
 
     async def generate(self, request: GenerateRequest) -> Generation:
-        """Chat completion with the model's chat template; tool calls are read from a JSON reply."""
+        """Chat completion with the model's chat template; tool calls are read from a JSON reply.
+
+        A ``prompt_logprobs_request`` (see ``harness.adapters.base``) is scored instead of answered.
+        """
+        if request.extra.get(PROMPT_LOGPROBS_FLAG):
+            return await self._score_reply(request)
         started = time.perf_counter()
         completions = await self._run(self._generate_sync, request)
         first = completions[0]
@@ -234,14 +240,33 @@ class LocalAdapter:
             model=self.name,
         )
 
-    def _prompt_logprobs_sync(self, loaded: _Loaded, request: GenerateRequest, continuation: str) -> list[float]:
+    def _continuation_scores_sync(self, loaded: _Loaded, request: GenerateRequest, continuation: str) -> Any:
         prompt = self._chat_prompt(loaded, request)
         tokens = loaded.engine.tokenize(continuation, add_bos=False, special=False)
-        return loaded.engine.continuation_logprobs(prompt, tokens).logprobs
+        return loaded.engine.continuation_logprobs(prompt, tokens), len(prompt)
 
     async def prompt_logprobs(self, request: GenerateRequest, continuation: str) -> list[float]:
         """Per-token log-probabilities of ``continuation`` as the reply to the request's messages."""
-        return await self._run(self._prompt_logprobs_sync, request, continuation)
+        scores, _ = await self._run(self._continuation_scores_sync, request, continuation)
+        return list(scores.logprobs)
+
+    async def _score_reply(self, request: GenerateRequest) -> Generation:
+        """Answer a ``prompt_logprobs_request``: the logprobs of its final assistant message, nothing generated."""
+        *context, reply = request.messages
+        if reply.role != "assistant" or reply.content is None:
+            raise AdapterError("a prompt-logprobs request must end with the assistant reply to score")
+        started = time.perf_counter()
+        prompt_request = request.model_copy(update={"messages": tuple(context), "extra": {}})
+        scores, prompt_tokens = await self._run(self._continuation_scores_sync, prompt_request, reply.content)
+        return Generation(
+            text=reply.content,
+            finish_reason="stop",
+            usage=Usage(input_tokens=prompt_tokens + len(scores.logprobs)),
+            cost_usd=0.0,
+            latency_s=time.perf_counter() - started,
+            logprobs=tuple(TokenLogprob(token=t, logprob=lp) for t, lp in zip(scores.tokens, scores.logprobs)),
+            model=self.name,
+        )
 
     def _complete_sync(self, loaded: _Loaded, prompt: str, sampling: Sampling, logprobs: int | None,
                        echo: bool) -> TextCompletion:

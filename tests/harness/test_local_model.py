@@ -239,3 +239,23 @@ def test_demo_arith_runs_end_to_end_on_the_local_model(adapter) -> None:
         assert result.score.outcome in ("scored", "unscored"), result.score.explanation
         assert len(result.calls) == 1 and result.calls[0].generation.model == "local/gemma-3-270m"
         assert 0 < result.usage.output_tokens <= 24 and result.usage.input_tokens > 20
+
+
+@pytest.mark.local_model
+@pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+def test_the_prompt_logprobs_request_protocol_and_rear_run_on_the_local_model(adapter) -> None:
+    from harness.adapters.base import prompt_logprobs_request
+    from harness.registry import resolve_method, resolve_task
+    from harness.runner import evaluate
+
+    request = _ask("What is the capital of France? Answer with one word.")
+    scored = asyncio.run(adapter.generate(prompt_logprobs_request(request.messages, "Paris")))
+    direct = asyncio.run(adapter.prompt_logprobs(request, "Paris"))
+    assert scored.text == "Paris" and [t.logprob for t in scored.logprobs] == pytest.approx(direct, abs=1e-6)
+    rear = resolve_method("rear:n=2,preference=Answer tersely.")(adapter)
+    task = resolve_task("demo/arith").create(n=1, steps=1)
+    [result] = asyncio.run(evaluate(task, rear, settings=task.settings.model_copy(update={"max_tokens": 8,
+                                                                                        "temperature": 0.7})))
+    assert result.score.outcome != "error", result.score.explanation
+    roles = [call.role for call in result.calls]
+    assert len(result.calls) >= 4 and result.usage.input_tokens > 0, roles
