@@ -84,18 +84,18 @@ def main() -> None:
         root = Path(tmp)
         (root / "subs").mkdir()
         count = generate(root / "subs")
+        workers = default_workers()
         start = time.perf_counter()
-        valid, issues = validate_files(sorted((root / "subs").glob("*.json")))
+        valid, issues = validate_files(sorted((root / "subs").glob("*.json")), workers=workers)
         validated = time.perf_counter()
         if issues:
             raise SystemExit(f"generated submissions are invalid: {issues[:3]}")
-        workers = default_workers()
         summary = build_site([data for _, data in valid], root / "site", workers=workers)
         seconds = time.perf_counter() - start
         size = sum(p.stat().st_size for p in (root / "site").rglob("*") if p.is_file())
     print(f"submissions: {count} over {len(TASKS)} tasks ({SAMPLES_PER_TASK} per-sample scores each)")
     print(f"validate: {validated - start:.2f} s   build: {seconds - (validated - start):.2f} s   total: {seconds:.2f} s")
-    print(f"plot workers: {workers} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+    print(f"workers (validation and plots): {workers} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
     print(f"pages: {summary.tasks} task, {summary.models} model; plot files: {summary.plots}; site {size / 1e6:.1f} MB")
     print(json.dumps({"submissions": count, "seconds": round(seconds, 3), "tasks": len(TASKS),
                       "validate_seconds": round(validated - start, 3)}))

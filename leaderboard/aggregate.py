@@ -111,10 +111,37 @@ def _submission_draws(data: dict[str, Any], rows: pd.DataFrame, rng: np.random.G
         draws[index] = score + spread * rng.standard_normal(resamples)
     if binary_rows:
         n = np.asarray(binary_n)
-        means = rng.binomial(n[:, None], (np.asarray(binary_k) / n)[:, None], size=(len(n), resamples)) / n[:, None]
+        means = _binomial_draws(rng, n, np.asarray(binary_k), resamples) / n[:, None]
         index, zero, one = (np.asarray(column) for column in zip(*binary_rows))
         draws[index] = zero[:, None] + (one - zero)[:, None] * means
     return draws, kinds
+
+
+def _binomial_draws(rng: np.random.Generator, n: np.ndarray, k: np.ndarray, resamples: int) -> np.ndarray:
+    """``resamples`` Binomial(n_i, k_i / n_i) draws per row, by inverting each row's exact CDF.
+
+    The same distribution as ``rng.binomial`` (the bootstrap of a 0/1 mean), about ten times
+    faster for the small ``n`` of eval tasks: one uniform per draw and one ``searchsorted``.
+    """
+    import numpy as np
+
+    top = int(n.max())
+    log_factorial = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1, top + 1)))))
+    j = np.arange(top + 1)[None, :]
+    p = (k / n)[:, None]
+    nn = n[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_pmf = (log_factorial[nn] - log_factorial[j] - log_factorial[np.clip(nn - j, 0, None)]
+                   + np.where(j > 0, j * np.log(p), 0.0) + np.where(nn - j > 0, (nn - j) * np.log1p(-p), 0.0))
+    pmf = np.where(j <= nn, np.exp(log_pmf), 0.0)
+    cdf = np.cumsum(pmf, axis=1)
+    cdf /= cdf[:, -1:]
+    rows = np.arange(len(n))[:, None]
+    offset = rows * 2.0
+    flat = (cdf + offset).ravel()
+    uniforms = rng.random((len(n), resamples)) + offset
+    return np.minimum(np.searchsorted(flat, uniforms.ravel(), side="right").reshape(len(n), resamples)
+                      - rows * (top + 1), nn)
 
 
 def overall_rows(submissions: list[dict[str, Any]], tasks: pd.DataFrame, seed: int = 0,
@@ -137,16 +164,15 @@ def overall_rows(submissions: list[dict[str, Any]], tasks: pd.DataFrame, seed: i
         draws, kinds = _submission_draws(by_id[sid], group, rng, resamples)
         families = group["family"].to_numpy()
         scores = group["score"].to_numpy(dtype=float)
-        family_draws, family_scores = [], []
-        for family in sorted(set(families)):
-            mask = families == family
-            stacked = draws[mask].mean(axis=0)
-            family_draws.append(stacked)
-            family_scores.append(float(scores[mask].mean()))
-            low, high = np.percentile(stacked, [2.5, 97.5])
-            family_rows.append({"submission": sid, "family": family, "score": family_scores[-1],
+        names = sorted(set(families))
+        masks = [families == family for family in names]
+        family_draws = np.stack([draws[mask].mean(axis=0) for mask in masks])
+        family_scores = [float(scores[mask].mean()) for mask in masks]
+        lows, highs = np.percentile(family_draws, [2.5, 97.5], axis=1)
+        for family, mask, score, low, high in zip(names, masks, family_scores, lows, highs):
+            family_rows.append({"submission": sid, "family": family, "score": score,
                                 "ci_low": float(low), "ci_high": float(high), "tasks": int(mask.sum())})
-        low, high = np.percentile(np.mean(family_draws, axis=0), [2.5, 97.5])
+        low, high = np.percentile(family_draws.mean(axis=0), [2.5, 97.5])
         overall_rows_.append({"submission": sid, "score": float(np.mean(family_scores)), "ci_low": float(low),
                               "ci_high": float(high), "ci_method": "+".join(sorted(kinds)),
                               "families": len(family_scores), "tasks": len(group)})

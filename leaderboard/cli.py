@@ -73,18 +73,19 @@ def _submission_files(directory: Path) -> list[Path]:
               help="The site folder to write.")
 @click.option("--skip-invalid", is_flag=True, help="Leave invalid submissions out instead of failing.")
 @click.option("--workers", type=click.IntRange(0, 64), default=0, show_default=True,
-              help="Processes that draw the plots (0: one per CPU, at most 8).")
+              help="Processes that validate and draw the plots (0: one per CPU, at most 8).")
 def build_command(submissions_dir: Path, runs_dir: Path | None, output: Path, skip_invalid: bool,
                   workers: int) -> None:
     """Build the static site from every *.json submission under SUBMISSIONS_DIR."""
     from leaderboard.runs import RunFormatError, find_runs, load_run
-    from leaderboard.site import build_site
+    from leaderboard.site import build_site, default_workers
     from leaderboard.validate import validate_files
 
     files = _submission_files(submissions_dir)
     if not files:
         _fail(f"error: no *.json submissions under {submissions_dir}")
-    valid, issues = validate_files(files)
+    workers = workers or default_workers()
+    valid, issues = validate_files(files, workers=workers)
     for issue in issues:
         click.echo(str(issue), err=True)
     if issues and not skip_invalid:
@@ -97,9 +98,7 @@ def build_command(submissions_dir: Path, runs_dir: Path | None, output: Path, sk
             runs = [load_run(path) for path in find_runs(runs_dir)]
         except RunFormatError as exc:
             _fail(f"error: {exc}")
-    from leaderboard.site import default_workers
-
-    summary = build_site([data for _, data in valid], output, runs, workers=workers or default_workers())
+    summary = build_site([data for _, data in valid], output, runs, workers=workers)
     click.echo(f"wrote {summary.out_dir}/index.html: {summary.submissions} submission(s), {summary.tasks} task "
                f"page(s), {summary.models} model page(s), {summary.plots} plot file(s)")
 

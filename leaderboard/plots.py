@@ -4,8 +4,12 @@ Colours come from the Okabe–Ito palette (safe for the common colour-vision def
 groups beyond the eighth also change marker shape, so no reading depends on colour alone.
 Frontier points carry labels; the step frontier is a dashed black line; budget sweeps are
 thin solid lines in their group's colour. Labels are plain text: ``$`` in a model name is
-escaped so that it is drawn as a dollar sign, never parsed as mathtext. The figure is laid
-out with fixed margins (no tight-layout pass), which keeps one plot cheap.
+escaped so that it is drawn as a dollar sign, never parsed as mathtext.
+
+Drawing is the slow part of a site build, so a :class:`PlotCanvas` keeps one figure and one
+axes for many plots and only swaps the data artists between them: the axes, ticks, fonts and
+the Agg renderer (with its text-metrics cache) are built once per process. The layout uses
+fixed margins and a fixed title position, so no tight-bbox or title-placement pass runs.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from leaderboard.pareto import Point, frontier, log_floor, on_log_axis, step_curve, sweeps, usable
 
@@ -22,6 +27,7 @@ LABEL_CHARS = 32
 TITLE_CHARS = 90
 MAX_LEGEND = 12
 MAX_LABELS = 15
+PNG_COMPRESSION = 1
 RC = {"font.size": 9, "svg.fonttype": "none", "svg.hashsalt": "frontier",
       "axes.spines.top": False, "axes.spines.right": False, "path.simplify": True}
 
@@ -41,69 +47,118 @@ def cost_tick(value: float, _position: float = 0.0) -> str:
     return f"{value:g}"
 
 
+class PlotCanvas:
+    """One reusable figure on which Pareto plots are drawn one after another (not thread-safe)."""
+
+    def __init__(self) -> None:
+        import matplotlib
+
+        matplotlib.use("Agg", force=False)
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        with matplotlib.rc_context(RC):
+            self._fig = Figure(figsize=(7.5, 4.6), dpi=100)
+            FigureCanvasAgg(self._fig)
+            self._ax = self._fig.add_axes((0.09, 0.11, 0.66, 0.8))
+            self._ax.grid(True, which="major", linewidth=0.4, alpha=0.5)
+        self._artists: list[Any] = []
+
+    def _clear(self) -> None:
+        from matplotlib.transforms import Bbox
+
+        for artist in self._artists:
+            artist.remove()
+        self._artists = []
+        ax = self._ax
+        ax.dataLim = Bbox.null()
+        ax.ignore_existing_data_limits = True
+        ax.set_autoscale_on(True)
+
+    def draw(self, points: Sequence[Point], title: str, xlabel: str, ylabel: str, out_base: Path,
+             formats: Sequence[str] = ("png", "svg")) -> list[Path]:
+        """Draw ``points`` with their step frontier and sweeps; writes ``out_base.<fmt>`` per format."""
+        import matplotlib
+
+        with matplotlib.rc_context(RC):
+            self._clear()
+            self._plot(points)
+            ax = self._ax
+            ax.set_title(_short(title, TITLE_CHARS), y=1.0, pad=6.0)
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel(ylabel)
+            out_base.parent.mkdir(parents=True, exist_ok=True)
+            written = []
+            for fmt in formats:
+                path = out_base.with_name(out_base.name + "." + fmt)
+                if fmt == "png":
+                    self._fig.savefig(path, format=fmt, pil_kwargs={"compress_level": PNG_COMPRESSION})
+                else:
+                    self._fig.savefig(path, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
+                written.append(path)
+        return written
+
+    def _plot(self, points: Sequence[Point]) -> None:
+        from matplotlib.collections import LineCollection
+        from matplotlib.lines import Line2D
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+        ax = self._ax
+        floor = log_floor([p.cost for p in usable(points)])
+        drawn = [Point(on_log_axis(p.cost, floor), p.score, p.label, p.group, p.meta) for p in usable(points)]
+        groups = sorted({p.group for p in drawn})
+        style = {g: (OKABE_ITO[i % len(OKABE_ITO)], MARKERS[(i // len(OKABE_ITO)) % len(MARKERS)])
+                 for i, g in enumerate(groups)}
+        legend = len(groups) <= MAX_LEGEND
+        ax.set_position((0.09, 0.11, 0.66 if legend else 0.88, 0.8))
+        lines = [([(p.cost, p.score) for p in members], style[members[0].group][0])
+                 for members in sweeps(drawn).values()]
+        if lines:
+            self._artists.append(ax.add_collection(LineCollection(
+                [xy for xy, _ in lines], colors=[c for _, c in lines], linewidths=1.0, alpha=0.7, zorder=2)))
+        for marker in dict.fromkeys(style[g][1] for g in groups):
+            members = [p for p in drawn if style[p.group][1] == marker]
+            self._artists.append(ax.scatter([p.cost for p in members], [p.score for p in members], marker=marker,
+                                            s=34, c=[style[p.group][0] for p in members], edgecolors="black",
+                                            linewidths=0.5, zorder=3))
+        if not drawn:
+            ax.set_xscale("linear")
+            self._artists.append(ax.text(0.5, 0.5, "no points with a cost and a score", ha="center", va="center",
+                                         transform=ax.transAxes))
+            return
+        handles = [Line2D([], [], color=style[g][0], marker=style[g][1], markeredgecolor="black",
+                          linestyle="none", label=_short(g, 24)) for g in groups] if legend else []
+        xs, ys = step_curve(drawn, max(p.cost for p in drawn))
+        self._artists += ax.plot(xs, ys, color="black", linestyle="--", linewidth=1.0, zorder=4)
+        handles.append(Line2D([], [], color="black", linestyle="--", label="Pareto frontier"))
+        front = frontier(drawn)
+        middle = (front[0].cost * front[-1].cost) ** 0.5
+        for point in front[:MAX_LABELS]:
+            right_half = len(front) > 1 and point.cost > middle
+            self._artists.append(ax.annotate(
+                _short(point.label), (point.cost, point.score), textcoords="offset points",
+                xytext=(-4 if right_half else 4, 5), ha="right" if right_half else "left", fontsize=7.5, zorder=5))
+        if ax.get_xscale() != "log":
+            ax.set_xscale("log")
+        span = math.log10(max(p.cost for p in drawn) / min(p.cost for p in drawn))
+        ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if span < 2.5 else (1.0,), numticks=10))
+        ax.xaxis.set_major_formatter(FuncFormatter(cost_tick))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        self._artists.append(ax.legend(handles=handles, loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7,
+                                       frameon=False))
+
+
+_CANVAS: list[PlotCanvas] = []
+
+
+def canvas() -> PlotCanvas:
+    """This process's shared :class:`PlotCanvas` (made on first use)."""
+    if not _CANVAS:
+        _CANVAS.append(PlotCanvas())
+    return _CANVAS[0]
+
+
 def pareto_plot(points: Sequence[Point], title: str, xlabel: str, ylabel: str, out_base: Path,
                 formats: Sequence[str] = ("png", "svg")) -> list[Path]:
     """Draw ``points`` with their step frontier and sweeps; writes ``out_base.<fmt>`` per format."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-    from matplotlib.collections import LineCollection
-    from matplotlib.lines import Line2D
-    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-
-    floor = log_floor([p.cost for p in usable(points)])
-    drawn = [Point(on_log_axis(p.cost, floor), p.score, p.label, p.group, p.meta) for p in usable(points)]
-    groups = sorted({p.group for p in drawn})
-    style = {g: (OKABE_ITO[i % len(OKABE_ITO)], MARKERS[(i // len(OKABE_ITO)) % len(MARKERS)])
-             for i, g in enumerate(groups)}
-    written: list[Path] = []
-    with plt.rc_context(RC):
-        fig = plt.figure(figsize=(7.5, 4.6), dpi=100)
-        try:
-            legend = len(groups) <= MAX_LEGEND
-            ax = fig.add_axes((0.09, 0.11, 0.66 if legend else 0.88, 0.8))
-            lines = [([(p.cost, p.score) for p in members], style[members[0].group][0])
-                     for members in sweeps(drawn).values()]
-            if lines:
-                ax.add_collection(LineCollection([xy for xy, _ in lines], colors=[c for _, c in lines],
-                                                 linewidths=1.0, alpha=0.7, zorder=2))
-            for marker in dict.fromkeys(style[g][1] for g in groups):
-                members = [p for p in drawn if style[p.group][1] == marker]
-                ax.scatter([p.cost for p in members], [p.score for p in members], marker=marker, s=34,
-                           c=[style[p.group][0] for p in members], edgecolors="black", linewidths=0.5, zorder=3)
-            handles = [Line2D([], [], color=style[g][0], marker=style[g][1], markeredgecolor="black",
-                              linestyle="none", label=_short(g, 24)) for g in groups] if legend else []
-            if drawn:
-                xs, ys = step_curve(drawn, max(p.cost for p in drawn))
-                ax.plot(xs, ys, color="black", linestyle="--", linewidth=1.0, zorder=4)
-                handles.append(Line2D([], [], color="black", linestyle="--", label="Pareto frontier"))
-                front = frontier(drawn)
-                middle = (front[0].cost * front[-1].cost) ** 0.5
-                for point in front[:MAX_LABELS]:
-                    right_half = len(front) > 1 and point.cost > middle
-                    ax.annotate(_short(point.label), (point.cost, point.score), textcoords="offset points",
-                                xytext=(-4 if right_half else 4, 5), ha="right" if right_half else "left",
-                                fontsize=7.5, zorder=5)
-                ax.set_xscale("log")
-                span = math.log10(max(p.cost for p in drawn) / min(p.cost for p in drawn))
-                ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if span < 2.5 else (1.0,),
-                                                      numticks=10))
-                ax.xaxis.set_major_formatter(FuncFormatter(cost_tick))
-                ax.xaxis.set_minor_formatter(NullFormatter())
-                ax.legend(handles=handles, loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7, frameon=False)
-            else:
-                ax.text(0.5, 0.5, "no points with a cost and a score", ha="center", va="center",
-                        transform=ax.transAxes)
-            ax.set_title(_short(title, TITLE_CHARS))
-            ax.set_xlabel(xlabel)
-            ax.set_ylabel(ylabel)
-            ax.grid(True, which="major", linewidth=0.4, alpha=0.5)
-            out_base.parent.mkdir(parents=True, exist_ok=True)
-            for fmt in formats:
-                path = out_base.with_name(out_base.name + "." + fmt)
-                fig.savefig(path, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
-                written.append(path)
-        finally:
-            plt.close(fig)
-    return written
+    return canvas().draw(points, title, xlabel, ylabel, out_base, formats)

@@ -80,9 +80,8 @@ def environment() -> Any:
     return env
 
 
-def _plot_jobs(sections: list[dict[str, Any]], tasks: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    """Plots to draw: per suite against tokens and (when every cost is known) USD; per task one plot,
-    against USD when every cost is known, else against tokens."""
+def _suite_plot_jobs(sections: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """Per suite: overall score against tokens and (when every cost is known) against USD."""
     jobs = []
     for section in sections:
         base = f"{section['slug']}"
@@ -92,6 +91,12 @@ def _plot_jobs(sections: list[dict[str, Any]], tasks: list[dict[str, Any]]) -> l
         if section["usd_points"]:
             jobs.append((section["usd_points"], f"Suite {section['suite']}: overall score vs cost",
                          "cost in USD (log scale)", "overall score (0–1)", base + "-usd"))
+    return jobs
+
+
+def _task_plot_jobs(tasks: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """Per task one plot: against USD when every cost is known, else against tokens."""
+    jobs = []
     for task in tasks:
         ylabel = f"{task['metric']} (0–1, higher is better)"
         if task["usd_points"]:
@@ -110,8 +115,47 @@ def _draw(jobs: list[tuple[Any, ...]], plot_dir: Path) -> int:
                for points, title, xlabel, ylabel, name in jobs)
 
 
+def _warm_plotter() -> None:
+    """Pool initializer: import matplotlib and build the canvas while the parent aggregates."""
+    from leaderboard.plots import canvas
+
+    canvas()
+
+
+class _Plotter:
+    """Draws plot jobs as they become known: in a process pool while the caller renders pages,
+    or in this process at :meth:`finish` when ``workers`` is 1."""
+
+    def __init__(self, plot_dir: Path, workers: int) -> None:
+        self._dir = plot_dir
+        self._pending: list[tuple[Any, ...]] = []
+        self._futures: list[Any] = []
+        self._pool = None
+        if workers > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_warm_plotter)
+
+    def submit(self, jobs: list[tuple[Any, ...]]) -> None:
+        if self._pool is None:
+            self._pending += jobs
+            return
+        self._futures += [self._pool.submit(_draw, [job], self._dir) for job in jobs]
+
+    def finish(self) -> int:
+        """Wait for every plot; returns the number of files written."""
+        if self._pool is None:
+            return _draw(self._pending, self._dir)
+        return sum(future.result() for future in self._futures)
+
+    def close(self) -> None:
+        """Stop the pool (cancelling what has not started, after an error)."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+
+
 def default_workers() -> int:
-    """Processes for drawing plots: the CPUs this process may use, at most 8."""
+    """Processes for validating and drawing plots: the CPUs this process may use, at most 8."""
     import os
 
     return max(1, min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
@@ -136,7 +180,8 @@ def build_site(submissions: list[dict[str, Any]], out_dir: str | Path, runs: lis
                page_size: int = PAGE_SIZE, workers: int = 1) -> SiteSummary:
     """Write the site for validated ``submissions`` into ``out_dir``; ``runs`` feed the sample browser.
 
-    ``workers`` > 1 draws the plots in that many processes.
+    ``workers`` > 1 draws the plots in that many processes, started first so that they import
+    matplotlib while this process aggregates, and fed each plot as soon as its data is known.
     """
     if not submissions:
         raise ValueError("no submissions to build a site from")
@@ -147,8 +192,31 @@ def build_site(submissions: list[dict[str, Any]], out_dir: str | Path, runs: lis
     env = environment()
     common = {"generator_version": GENERATOR_VERSION, "n_submissions": len(submissions)}
 
+    plotter = _Plotter(out / "plots", workers)
+    try:
+        samples_links, browsed_tasks = _write_samples(env, out, common, submissions, runs, page_size)
+        tasks = task_rows(submissions)
+        task_pages = task_sections(submissions, tasks, samples_links)
+        plotter.submit(_task_plot_jobs(task_pages))
+        families, overall = overall_rows(submissions, tasks)
+        sections = suite_sections(submissions, overall, families)
+        plotter.submit(_suite_plot_jobs(sections))
+        models = model_sections(submissions, overall)
+        _write_pages(env, out, common, sections, task_pages, models)
+        (out / "leaderboard.json").write_text(json.dumps(
+            _export(submissions, tasks, families, overall, sections, task_pages), allow_nan=False,
+            separators=(",", ":")), encoding="utf-8")
+        plots = plotter.finish()
+    finally:
+        plotter.close()
+    return SiteSummary(out, len(submissions), len(task_pages), len(models), browsed_tasks, plots)
+
+
+def _write_samples(env: Any, out: Path, common: dict[str, Any], submissions: list[dict[str, Any]],
+                   runs: list[RunDir], page_size: int) -> tuple[dict[tuple[str, str], str], int]:
+    """The sample browser's pages; returns each (submission, task)'s first page and how many tasks have one."""
     samples_links: dict[tuple[str, str], str] = {}
-    browsed_tasks = 0
+    browsed = 0
     by_run = {run.summary.run_id: run for run in runs}
     template = env.get_template("samples.html")
     for data in submissions:
@@ -160,15 +228,13 @@ def build_site(submissions: list[dict[str, Any]], out_dir: str | Path, runs: lis
             wanted = set(data["tasks"]) & set(run.summary.tasks)
             links = write_sample_pages(run, sid, data["suite"]["name"], wanted, out,
                                        lambda ctx: template.render(root="../", **common, **ctx), page_size)
-            browsed_tasks += len(links)
+            browsed += len(links)
             samples_links.update({(sid, task): link for task, link in links.items()})
+    return samples_links, browsed
 
-    tasks = task_rows(submissions)
-    families, overall = overall_rows(submissions, tasks)
-    sections = suite_sections(submissions, overall, families)
-    task_pages = task_sections(submissions, tasks, samples_links)
-    models = model_sections(submissions, overall)
 
+def _write_pages(env: Any, out: Path, common: dict[str, Any], sections: list[dict[str, Any]],
+                 task_pages: list[dict[str, Any]], models: list[dict[str, Any]]) -> None:
     (out / "index.html").write_text(env.get_template("index.html").render(
         root="", sections=sections, tasks=task_pages, models=models, **common), encoding="utf-8")
     task_template = env.get_template("task.html")
@@ -179,21 +245,6 @@ def build_site(submissions: list[dict[str, Any]], out_dir: str | Path, runs: lis
     for section in models:
         (out / "models" / f"{section['slug']}.html").write_text(
             model_template.render(root="../", section=section, **common), encoding="utf-8")
-    (out / "leaderboard.json").write_text(json.dumps(
-        _export(submissions, tasks, families, overall, sections, task_pages), allow_nan=False,
-        separators=(",", ":")),
-        encoding="utf-8")
-
-    jobs = _plot_jobs(sections, task_pages)
-    if workers > 1 and len(jobs) > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        chunks = [jobs[i::workers] for i in range(min(workers, len(jobs)))]
-        with ProcessPoolExecutor(max_workers=len(chunks)) as pool:
-            plots = sum(pool.map(_draw, chunks, [out / "plots"] * len(chunks)))
-    else:
-        plots = _draw(jobs, out / "plots")
-    return SiteSummary(out, len(submissions), len(task_pages), len(models), browsed_tasks, plots)
 
 
 __all__ = ["SiteSummary", "build_site", "environment", "slug"]

@@ -301,12 +301,39 @@ def cross_issues(entries: list[tuple[str, dict[str, Any]]]) -> list[Issue]:
     return issues
 
 
-def validate_files(paths: Iterable[str | Path]) -> tuple[list[tuple[str, dict[str, Any]]], list[Issue]]:
-    """Validate files alone and together; returns the valid (file, data) pairs and every issue."""
+def _load_many(paths: list[str | Path]) -> list[tuple[dict[str, Any] | None, list[Issue]]]:
+    return [load_submission(path) for path in paths]
+
+
+def _load_parallel(paths: list[str | Path], workers: int) -> list[tuple[dict[str, Any] | None, list[Issue]]]:
+    """:func:`load_submission` on every path, split in ``workers`` contiguous slices: this process
+    takes the first, a process pool the others (results in the order of ``paths``)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = -(-len(paths) // workers)
+    chunks = [paths[i:i + size] for i in range(0, len(paths), size)]
+    with ProcessPoolExecutor(max_workers=len(chunks) - 1) as pool:
+        futures = [pool.submit(_load_many, chunk) for chunk in chunks[1:]]
+        loaded = _load_many(chunks[0])
+        for future in futures:
+            loaded += future.result()
+    return loaded
+
+
+def validate_files(paths: Iterable[str | Path], workers: int = 1) -> tuple[list[tuple[str, dict[str, Any]]],
+                                                                          list[Issue]]:
+    """Validate files alone and together; returns the valid (file, data) pairs and every issue.
+
+    ``workers`` > 1 parses and validates the files in that many processes.
+    """
+    paths = list(paths)
+    if workers > 1 and len(paths) > 1:
+        loaded = _load_parallel(paths, min(workers, len(paths)))
+    else:
+        loaded = _load_many(paths)
     valid: list[tuple[str, dict[str, Any]]] = []
     issues: list[Issue] = []
-    for path in paths:
-        data, found = load_submission(path)
+    for path, (data, found) in zip(paths, loaded):
         issues += found
         if data is not None:
             valid.append((str(path), data))
