@@ -73,8 +73,17 @@ def environment() -> Any:
     """The jinja2 environment: package templates, autoescaping on for every template."""
     import jinja2
 
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(PACKAGE / "templates")), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=False, lstrip_blocks=False)
+    class RecordEnvironment(jinja2.Environment):
+        """``row.field`` looked up as a dict key first: the pages' rows are dicts, and Jinja's default
+        (attribute first, then key after an AttributeError) costs an exception per field."""
+
+        def getattr(self, obj: Any, attribute: str) -> Any:
+            if type(obj) is dict and attribute in obj:
+                return obj[attribute]
+            return super().getattr(obj, attribute)
+
+    env = RecordEnvironment(loader=jinja2.FileSystemLoader(str(PACKAGE / "templates")), autoescape=True,
+                            undefined=jinja2.StrictUndefined, trim_blocks=False, lstrip_blocks=False)
     env.filters.update(num=_num, tokens=_tokens, usd=_usd)
     env.globals["ci"] = _ci
     return env
