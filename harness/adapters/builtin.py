@@ -34,6 +34,7 @@ class OracleAdapter:
 
     name = "builtin/oracle"
     capabilities = frozenset({"chat", "tools"})
+    cacheable = False
 
     async def generate(self, request: GenerateRequest) -> Generation:
         """The reference answer, rendered by the task."""
@@ -47,6 +48,7 @@ class RandomAdapter:
     """Seeded guesses from the task's answer space; the same seed gives the same guesses."""
 
     capabilities = frozenset({"chat", "tools"})
+    cacheable = False
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
