@@ -19,6 +19,9 @@ Examples:
   frontier run --suite smoke --model openai/gpt-4o-mini --concurrency 16
   frontier run --task demo/arith -T n=50 -T steps=8 --model anthropic/claude-sonnet-4-5
   frontier run --task demo/arith --model openai-compatible/qwen3@http://127.0.0.1:8000/v1
+  frontier run --suite smoke --model local/gemma-3-270m --max-tokens 128
+  frontier run --task longcot/mini --model openai/gpt-4o-mini --method self_consistency:n=8
+  frontier run --suite coins --model openai/gpt-4o-mini --executor ray --ray-address auto
   frontier run --task confiqa/qa -T data=ConFiQA-QA.json --model openai/gpt-4o --method critic_reasoner
   frontier run --resume --out runs/2026-11-30T10-00-00_smoke_gpt-4o-mini
 
