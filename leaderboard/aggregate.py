@@ -7,7 +7,7 @@
 * Family and overall CIs come from a seeded bootstrap. Where a submission carries per-sample
   scores whose mean equals the task's primary metric, each task is resampled from them (drawn
   exactly and fast as a multinomial over the distinct values); otherwise the task contributes
-  normal draws around its value with the spread of its reported 95% CI.
+  normal draws around its value with the spread of its reported 95% CI, clipped to the 0..1 scale.
 * Ranks are bands: an entry's best rank is 1 + the entries whose CI lies wholly above its own;
   its worst rank is the count of entries whose CI does not lie wholly below it. Entries with
   overlapping CIs share ranks instead of getting a false order.
@@ -108,7 +108,7 @@ def _submission_draws(data: dict[str, Any], rows: pd.DataFrame, rng: np.random.G
             continue
         kinds.add("normal")
         spread = (high - low) / (2 * Z95) if math.isfinite(low) and math.isfinite(high) else 0.0
-        draws[index] = score + spread * rng.standard_normal(resamples)
+        draws[index] = np.clip(score + spread * rng.standard_normal(resamples), 0.0, 1.0)
     if binary_rows:
         n = np.asarray(binary_n)
         means = _binomial_draws(rng, n, np.asarray(binary_k), resamples) / n[:, None]

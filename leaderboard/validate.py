@@ -160,8 +160,12 @@ def _check_metric(file: str, base: list[PathPart], name: str, metric: dict[str, 
     issues: list[Issue] = []
     value, n, low, high = metric["value"], metric["n"], metric["ci_low"], metric["ci_high"]
     if value is None:
-        if n > 0:
-            issues.append(Issue(file, json_path([*base, "value"]), f"null value with n={n} > 0"))
+        # A metric can be undefined on samples it saw (a ratio whose denominator is 0, such as
+        # ConFiQA's MR when no answer matched either side); it then has no interval either.
+        if n > 0 and (low is not None or high is not None):
+            issues.append(Issue(file, json_path([*base, "value"]), f"null value with n={n} > 0 but an interval"))
+        if n > total:
+            issues.append(Issue(file, json_path([*base, "n"]), f"n={n} exceeds the {total} samples in counts"))
         return issues
     if n > total:
         issues.append(Issue(file, json_path([*base, "n"]), f"n={n} exceeds the {total} samples in counts"))

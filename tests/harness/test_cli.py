@@ -141,7 +141,10 @@ def test_malformed_responses_become_error_outcomes_with_reasons(tmp_path: Path) 
 
 
 def test_smoke_suite_runs_offline_with_the_oracle(tmp_path: Path) -> None:
-    done = frontier("run", "--suite", "smoke", "--model", "builtin/oracle", "--out", str(tmp_path / "run"), timeout=600)
+    """From a folder with no reference data beside it, as on a user's fresh machine."""
+    env = {k: v for k, v in ENV.items() if not (k.startswith("FRONTIER_") and k.endswith("_DATA"))}
+    done = frontier("run", "--suite", "smoke", "--model", "builtin/oracle", "--out", str(tmp_path / "run"),
+                    cwd=tmp_path, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["suite"] == "smoke" and summary["tasks"]

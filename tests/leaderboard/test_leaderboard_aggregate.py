@@ -106,3 +106,16 @@ def test_generated_tasks_belong_to_their_family() -> None:
 
     assert [family_of(t) for t in ("confiqa-gen/qa", "tools-synth/library", "longcot/mini", "cyber-gen/cvss", "-gen/x")] \
         == ["confiqa", "tools", "longcot", "cyber", "-gen"]
+
+
+def test_intervals_from_normal_draws_stay_on_the_zero_one_scale() -> None:
+    import numpy as np
+    import pandas as pd
+
+    from leaderboard.aggregate import _submission_draws
+
+    data = {"tasks": {"demo/arith": {"primary_metric": "accuracy",
+                                     "metrics": {"accuracy": {"method": "wilson"}}}}}
+    rows = pd.DataFrame({"task": ["demo/arith"], "score": [0.0], "score_low": [0.0], "score_high": [0.56]})
+    draws, kinds = _submission_draws(data, rows, np.random.default_rng(0), 500)
+    assert kinds == {"normal"} and draws.min() >= 0.0 and draws.max() <= 1.0

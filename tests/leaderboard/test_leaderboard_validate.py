@@ -196,3 +196,11 @@ def test_leaderboard_imports_only_record_types_from_harness() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=package.parent).stdout
     assert out.strip() == "[]"
+
+
+def test_an_undefined_metric_without_interval_is_valid(good: dict[str, Any]) -> None:
+    """A ratio whose denominator is 0 (ConFiQA's MR when nothing matched) is null with its n, and no CI."""
+    data = copy.deepcopy(good)
+    data["tasks"][TASK]["metrics"]["mr"] = {"value": None, "n": 5, "ci_low": None, "ci_high": None,
+                                            "method": "empty"}
+    assert validate_submission(data, "sub.json") == []
