@@ -39,6 +39,15 @@ def sweep_key(data: dict[str, Any]) -> str | None:
     return f"{data['model']} · {'+'.join(names)}" if names else None
 
 
+
+def _add_points(row: dict[str, Any], data: dict[str, Any], token_points: list[Point], usd_points: list[Point]) -> None:
+    """Place one leaderboard row on the cost-versus-score plots (tokens always, USD when known)."""
+    label = point_label(data["model"], data["method"]["label"])
+    meta = {"sweep": sweep_key(data)}
+    token_points.append(Point(float(row["tokens"]), row["score"], label, data["model"], meta))
+    if row["cost_usd"] is not None:
+        usd_points.append(Point(row["cost_usd"], row["score"], label, data["model"], meta))
+
 def suite_sections(submissions: list[dict[str, Any]], overall: pd.DataFrame,
                    families: pd.DataFrame) -> list[dict[str, Any]]:
     """Per suite: ranked overall rows with family scores and their Pareto points."""
@@ -60,11 +69,7 @@ def suite_sections(submissions: list[dict[str, Any]], overall: pd.DataFrame,
             rows.append(row)
             if row["score"] is None:
                 continue
-            label = point_label(data["model"], data["method"]["label"])
-            meta = {"sweep": sweep_key(data)}
-            token_points.append(Point(float(row["tokens"]), row["score"], label, data["model"], meta))
-            if row["cost_usd"] is not None:
-                usd_points.append(Point(row["cost_usd"], row["score"], label, data["model"], meta))
+            _add_points(row, data, token_points, usd_points)
         sections.append({
             "suite": suite, "version": group["suite_version"].iloc[0], "slug": slug("suite", suite),
             "rows": rows, "families": family_names, "token_points": token_points,
@@ -96,11 +101,7 @@ def task_sections(submissions: list[dict[str, Any]], tasks: pd.DataFrame,
             rows.append(row)
             if row["score"] is None:
                 continue
-            label = point_label(data["model"], data["method"]["label"])
-            meta = {"sweep": sweep_key(data)}
-            token_points.append(Point(float(row["tokens"]), row["score"], label, data["model"], meta))
-            if row["cost_usd"] is not None:
-                usd_points.append(Point(row["cost_usd"], row["score"], label, data["model"], meta))
+            _add_points(row, data, token_points, usd_points)
         first = records(group.head(1))[0]
         sections.append({
             "suite": suite, "task": task, "family": first["family"], "metric": first["metric"],
