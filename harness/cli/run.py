@@ -20,6 +20,7 @@ Examples:
   frontier run --task demo/arith -T n=50 -T steps=8 --model anthropic/claude-sonnet-4-5
   frontier run --task demo/arith --model openai-compatible/qwen3@http://127.0.0.1:8000/v1
   frontier run --suite smoke --model local/gemma-3-270m --max-tokens 128
+  frontier run --task tools/retail --model openai/gpt-4o-mini --trials 4 -T user_model=openai/gpt-4o-mini
   frontier run --task longcot/mini --model openai/gpt-4o-mini --method self_consistency:n=8
   frontier run --suite coins --model openai/gpt-4o-mini --executor ray --ray-address auto
   frontier run --task confiqa/qa -T data=ConFiQA-QA.json --model openai/gpt-4o --method critic_reasoner
@@ -110,6 +111,8 @@ def default_out_dir(plan: Any) -> Path:
 @click.option("--method", "methods", multiple=True, metavar="NAME[:k=v,...]",
               help="Inference-time method wrapping the model; repeat to compose (innermost first).")
 @click.option("--limit", type=click.IntRange(min=1), help="At most this many samples per task.")
+@click.option("--trials", type=click.IntRange(min=1), help="Episodes per sample for tasks that take a 'trials' "
+              "argument (tool use: pass^k and pass@k); the same as -T trials=K.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True, help="Samples in flight.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of random baselines, methods and CIs.")
 @click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>_<what>_<model>).")
@@ -127,7 +130,8 @@ def default_out_dir(plan: Any) -> Path:
 @click.option("--progress/--no-progress", default=True, help="Show the progress bar (on a terminal).")
 @executor_options
 def run_command(suite: str | None, tasks: tuple[str, ...], model: str | None, task_arg: tuple[str, ...],
-                methods: tuple[str, ...], limit: int | None, concurrency: int, seed: int, out: Path | None,
+                methods: tuple[str, ...], limit: int | None, trials: int | None, concurrency: int, seed: int,
+                out: Path | None,
                 resume: bool, max_tokens: int | None, temperature: float | None, cache: bool, force_cache: bool,
                 timeout: float, max_retries: int, retry_base: float, progress: bool, executor: str,
                 ray_address: str | None, ray_workers: int | None) -> None:
@@ -143,7 +147,10 @@ def run_command(suite: str | None, tasks: tuple[str, ...], model: str | None, ta
             raise ConfigError("--resume needs --out RUN_DIR (or the full original options)")
         plan = plan_from_config(RunStore(out).read_config())
     else:
-        plan = build_plan(suite, tasks, model, methods, parse_key_values(task_arg, "-T"), limit, seed,
+        task_args = parse_key_values(task_arg, "-T")
+        if trials is not None:
+            task_args["trials"] = str(trials)
+        plan = build_plan(suite, tasks, model, methods, task_args, limit, seed,
                           _settings_overrides(max_tokens, temperature))
         if resume and (out is None or not (out / "config.json").exists()):
             raise ConfigError("--resume needs --out pointing at an existing run directory")

@@ -158,3 +158,17 @@ def test_task_arguments_reach_tasks_built_by_factory_functions(tmp_path: Path, s
     assert done.returncode == 0, done.stderr
     config = json.loads((tmp_path / "run" / "config.json").read_text())
     assert config["tasks"][0]["args"]["per_template"] == 1
+
+
+def test_trials_repeat_tool_use_episodes_and_report_pass_k(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    done = frontier("run", "--task", "tools/retail", "--model", "builtin/oracle", "--trials", "3", "--limit", "6",
+                    "--out", str(run))
+    assert done.returncode == 0, done.stderr
+    ids = [line["sample_id"] for line in _lines(run)]
+    assert len(ids) == 6 and all("#" in i for i in ids)
+    metrics = json.loads((run / "summary.json").read_text())["tasks"]["tools/retail"]["metrics"]
+    assert metrics["pass^3"]["value"] == 1.0 and metrics["pass@3"]["value"] == 1.0
+    refused = frontier("run", "--task", "demo/arith", "--model", "builtin/oracle", "--trials", "2",
+                       "--out", str(tmp_path / "other"))
+    assert refused.returncode == 2 and "-T trials" in refused.stderr
