@@ -105,6 +105,16 @@ def test_a_cpu_heavy_task_resumed_on_ray_equals_the_local_run(cluster: LocalRayC
     assert "scored" in statuses
 
 
+def test_a_rocq_checked_task_on_ray_equals_the_local_run(cluster: LocalRayCluster, tmp_path: Path) -> None:
+    """Coins specs checked by the real prover inside Ray workers give the local run's verdicts."""
+    args = {"problems": "HumanEval/53,HumanEval/23,HumanEval/13", "max_cases": 2, "mutants": 2}
+    plan = RunPlan(model="builtin/oracle", tasks=(TaskPlan("coins/spec-gen", args),), seed=0)
+    asyncio.run(execute(plan, tmp_path / "local", OPTIONS))
+    asyncio.run(execute_on_ray(plan, tmp_path / "ray", OPTIONS, address=cluster.address, workers=2))
+    _assert_same_run(tmp_path / "ray", tmp_path / "local")
+    assert [r.score.value for r in _lines(tmp_path / "ray")] == [1.0, 1.0, 1.0]
+
+
 def test_ray_scoring_tasks_score_exactly_as_the_task(cluster: LocalRayCluster, shared_data: Path) -> None:
     from harness.executors.ray_scoring import RayScoring
     from harness.registry import resolve_task
