@@ -10,6 +10,7 @@ than silently guessed.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from scorers.extract import last_answer_value, last_nonempty_line
 
@@ -52,20 +53,24 @@ def _parse_single(line: str, letters: str) -> str | None:
     return match.group(1).upper() if match else None
 
 
+def _from_answer_lines(text: str, parse: Callable[[str], str | None]) -> str | None:
+    """``parse`` of the last non-empty line, else of the last ``Answer:`` line; None when neither parses."""
+    if not text:
+        return None
+    line = last_nonempty_line(text)
+    found = parse(line) if line is not None else None
+    if found is not None:
+        return found
+    tagged = last_answer_value(text)
+    return parse(tagged) if tagged is not None else None
+
+
 def extract_choice(text: str, letters: str = "ABCD") -> str | None:
     """The single option letter stated on the last non-empty line, else on the last ``Answer:`` line.
 
     Returns the letter in uppercase, or None when no unambiguous letter is found.
     """
-    if not text:
-        return None
-    line = last_nonempty_line(text)
-    if line is not None:
-        found = _parse_single(line, letters)
-        if found is not None:
-            return found
-    tagged = last_answer_value(text)
-    return _parse_single(tagged, letters) if tagged is not None else None
+    return _from_answer_lines(text, lambda line: _parse_single(line, letters))
 
 
 def _parse_multi(line: str, letters: str) -> str | None:
@@ -89,15 +94,7 @@ def extract_choices(text: str, letters: str = "ABCD") -> str | None:
 
     ``"A, C and D"`` gives ``"ACD"``; a line with any other word gives None.
     """
-    if not text:
-        return None
-    line = last_nonempty_line(text)
-    if line is not None:
-        found = _parse_multi(line, letters)
-        if found is not None:
-            return found
-    tagged = last_answer_value(text)
-    return _parse_multi(tagged, letters) if tagged is not None else None
+    return _from_answer_lines(text, lambda line: _parse_multi(line, letters))
 
 
 def normalise_letters(value: str, letters: str = "ABCD") -> str | None:
