@@ -75,9 +75,21 @@ def generate(out: Path, models: int = 20, seed: int = 0) -> int:
     return count
 
 
+def _cpu_seconds() -> float:
+    """CPU time of this process and its finished children (the worker pools; the plot workers'
+    fork server is stopped first so that its time and its workers' are counted too)."""
+    import resource
+    from multiprocessing import forkserver
+
+    forkserver._forkserver._stop()  # private, but the only way to reap the server's CPU time
+
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def main() -> None:
     """Generate, then time validation plus the site build."""
-    from leaderboard.site import build_site, default_workers
+    from leaderboard.site import build_site, default_workers, plot_context
     from leaderboard.validate import validate_files
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -85,20 +97,26 @@ def main() -> None:
         (root / "subs").mkdir()
         count = generate(root / "subs")
         workers = default_workers()
+        cpu_start = _cpu_seconds()
         start = time.perf_counter()
+        if workers > 1:
+            plot_context()
         valid, issues = validate_files(sorted((root / "subs").glob("*.json")), workers=workers)
         validated = time.perf_counter()
         if issues:
             raise SystemExit(f"generated submissions are invalid: {issues[:3]}")
         summary = build_site([data for _, data in valid], root / "site", workers=workers)
         seconds = time.perf_counter() - start
+        cpu = _cpu_seconds() - cpu_start
         size = sum(p.stat().st_size for p in (root / "site").rglob("*") if p.is_file())
     print(f"submissions: {count} over {len(TASKS)} tasks ({SAMPLES_PER_TASK} per-sample scores each)")
     print(f"validate: {validated - start:.2f} s   build: {seconds - (validated - start):.2f} s   total: {seconds:.2f} s")
+    print(f"CPU time in all processes: {cpu:.2f} s (the floor on {workers} CPUs is {cpu / workers:.2f} s)")
     print(f"workers (validation and plots): {workers} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
     print(f"pages: {summary.tasks} task, {summary.models} model; plot files: {summary.plots}; site {size / 1e6:.1f} MB")
     print(json.dumps({"submissions": count, "seconds": round(seconds, 3), "tasks": len(TASKS),
-                      "validate_seconds": round(validated - start, 3)}))
+                      "validate_seconds": round(validated - start, 3),
+                      "cpu_seconds": round(cpu, 3)}))
 
 
 if __name__ == "__main__":

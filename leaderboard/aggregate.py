@@ -80,16 +80,16 @@ def _sample_values(entry: dict[str, Any]) -> list[float] | None:
     return values if abs(math.fsum(values) / len(values) - metric["value"]) <= MEAN_TOLERANCE else None
 
 
-def _submission_draws(data: dict[str, Any], rows: pd.DataFrame, rng: np.random.Generator,
+def _submission_draws(data: dict[str, Any], rows: dict[str, np.ndarray], rng: np.random.Generator,
                       resamples: int) -> tuple[np.ndarray, set[str]]:
     """Bootstrap draws (tasks x resamples) of each task's 0..1 score, and the kinds of draw used."""
     import numpy as np
 
-    draws = np.empty((len(rows), resamples))
+    draws = np.empty((len(rows["task"]), resamples))
     kinds: set[str] = set()
     binary_rows, binary_n, binary_k = [], [], []
-    for index, (task, score, low, high) in enumerate(zip(rows["task"], rows["score"], rows["score_low"],
-                                                         rows["score_high"])):
+    for index, (task, score, low, high) in enumerate(zip(rows["task"].tolist(), rows["score"].tolist(),
+                                                         rows["score_low"].tolist(), rows["score_high"].tolist())):
         entry = data["tasks"][task]
         name, method = entry["primary_metric"], entry["metrics"][entry["primary_metric"]]["method"]
         zero, one = normalised(0.0, name, method), normalised(1.0, name, method)
@@ -158,12 +158,16 @@ def overall_rows(submissions: list[dict[str, Any]], tasks: pd.DataFrame, seed: i
 
     by_id = {submission_id(d): d for d in submissions}
     scored = tasks.dropna(subset=["score"])
+    columns = {name: scored[name].to_numpy(dtype=float if name.startswith("score") else object)
+               for name in ("task", "family", "score", "score_low", "score_high")}
+    positions = scored.groupby("submission", sort=False).indices
     family_rows, overall_rows_ = [], []
-    for sid, group in scored.groupby("submission", sort=False):
+    for sid in scored["submission"].unique():
+        rows = {name: column[positions[sid]] for name, column in columns.items()}
         rng = np.random.default_rng([seed, hash_text(sid)])
-        draws, kinds = _submission_draws(by_id[sid], group, rng, resamples)
-        families = group["family"].to_numpy()
-        scores = group["score"].to_numpy(dtype=float)
+        draws, kinds = _submission_draws(by_id[sid], rows, rng, resamples)
+        families = rows["family"]
+        scores = rows["score"]
         names = sorted(set(families))
         masks = [families == family for family in names]
         family_draws = np.stack([draws[mask].mean(axis=0) for mask in masks])
@@ -175,7 +179,7 @@ def overall_rows(submissions: list[dict[str, Any]], tasks: pd.DataFrame, seed: i
         low, high = np.percentile(family_draws.mean(axis=0), [2.5, 97.5])
         overall_rows_.append({"submission": sid, "score": float(np.mean(family_scores)), "ci_low": float(low),
                               "ci_high": float(high), "ci_method": "+".join(sorted(kinds)),
-                              "families": len(family_scores), "tasks": len(group)})
+                              "families": len(family_scores), "tasks": len(scores)})
     families = pd.DataFrame(family_rows, columns=["submission", "family", "score", "ci_low", "ci_high", "tasks"])
     overall = pd.DataFrame(overall_rows_, columns=["submission", "score", "ci_low", "ci_high", "ci_method",
                                                    "families", "tasks"])

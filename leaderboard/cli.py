@@ -78,13 +78,15 @@ def build_command(submissions_dir: Path, runs_dir: Path | None, output: Path, sk
                   workers: int) -> None:
     """Build the static site from every *.json submission under SUBMISSIONS_DIR."""
     from leaderboard.runs import RunFormatError, find_runs, load_run
-    from leaderboard.site import build_site, default_workers
+    from leaderboard.site import build_site, default_workers, plot_context
     from leaderboard.validate import validate_files
 
     files = _submission_files(submissions_dir)
     if not files:
         _fail(f"error: no *.json submissions under {submissions_dir}")
     workers = workers or default_workers()
+    if workers > 1:
+        plot_context()
     valid, issues = validate_files(files, workers=workers)
     for issue in issues:
         click.echo(str(issue), err=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 LOWER_IS_BETTER_SUFFIXES = (
     "mad", "mae", "mse", "rmse", "error", "error_rate", "loss", "latency", "latency_s", "cost", "brier", "ece",
@@ -39,12 +40,14 @@ def primary_metric(metric_names: list[str]) -> str:
     return "accuracy" if "accuracy" in metric_names else metric_names[0]
 
 
+@lru_cache(maxsize=1024)
 def higher_is_better(name: str) -> bool:
     """False for error-like metrics (names ending in ``mad``, ``mae``, ``error``, ...)."""
     lowered = name.lower()
     return not any(lowered.endswith(suffix) for suffix in LOWER_IS_BETTER_SUFFIXES)
 
 
+@lru_cache(maxsize=1024)
 def metric_range(name: str, ci_method: str = "") -> Range:
     """The closed interval a metric's value must lie in (None for an open end)."""
     lowered = name.lower()

@@ -2,7 +2,10 @@
 
 Colours come from the Okabe–Ito palette (safe for the common colour-vision deficiencies) and
 groups beyond the eighth also change marker shape, so no reading depends on colour alone.
-Frontier points carry labels; the step frontier is a dashed black line; budget sweeps are
+Frontier points carry labels, each placed above or below its point where it overlaps no other
+(a label with no free place is left out);
+the legend takes two columns beyond twelve groups and, beyond 24, names the groups on the
+frontier first and counts the rest. The step frontier is a dashed black line; budget sweeps are
 thin solid lines in their group's colour. Labels are plain text: ``$`` in a model name is
 escaped so that it is drawn as a dollar sign, never parsed as mathtext.
 
@@ -25,8 +28,10 @@ OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
 LABEL_CHARS = 32
 TITLE_CHARS = 90
-MAX_LEGEND = 12
+LEGEND_ROWS = 12
 MAX_LABELS = 15
+LABEL_CHAR_PX = 5.6
+LABEL_HEIGHT_PX = 11
 PNG_COMPRESSION = 1
 RC = {"font.size": 9, "svg.fonttype": "none", "svg.hashsalt": "frontier",
       "axes.spines.top": False, "axes.spines.right": False, "path.simplify": True}
@@ -109,8 +114,8 @@ class PlotCanvas:
         groups = sorted({p.group for p in drawn})
         style = {g: (OKABE_ITO[i % len(OKABE_ITO)], MARKERS[(i // len(OKABE_ITO)) % len(MARKERS)])
                  for i, g in enumerate(groups)}
-        legend = len(groups) <= MAX_LEGEND
-        ax.set_position((0.09, 0.11, 0.66 if legend else 0.88, 0.8))
+        columns = 1 if len(groups) <= LEGEND_ROWS else 2
+        ax.set_position((0.09, 0.11, 0.66 if columns == 1 else 0.54, 0.8))
         lines = [([(p.cost, p.score) for p in members], style[members[0].group][0])
                  for members in sweeps(drawn).values()]
         if lines:
@@ -126,26 +131,63 @@ class PlotCanvas:
             self._artists.append(ax.text(0.5, 0.5, "no points with a cost and a score", ha="center", va="center",
                                          transform=ax.transAxes))
             return
+        front = frontier(drawn)
         handles = [Line2D([], [], color=style[g][0], marker=style[g][1], markeredgecolor="black",
-                          linestyle="none", label=_short(g, 24)) for g in groups] if legend else []
+                          linestyle="none", label=_short(g, 24)) for g in _legend_groups(groups, front)]
+        if len(handles) < len(groups):
+            handles.append(Line2D([], [], linestyle="none", label=f"+{len(groups) - len(handles)} more (see table)"))
         xs, ys = step_curve(drawn, max(p.cost for p in drawn))
         self._artists += ax.plot(xs, ys, color="black", linestyle="--", linewidth=1.0, zorder=4)
         handles.append(Line2D([], [], color="black", linestyle="--", label="Pareto frontier"))
-        front = frontier(drawn)
         middle = (front[0].cost * front[-1].cost) ** 0.5
-        for point in front[:MAX_LABELS]:
+        placed: list[tuple[float, float, float, float]] = []
+        labelled = front[:MAX_LABELS]
+        texts = [_short(point.label) for point in labelled]
+        ax.autoscale_view()
+        anchors = ax.transData.transform([(point.cost, point.score) for point in labelled])
+        for point, text, (x, y) in zip(labelled, texts, anchors):
             right_half = len(front) > 1 and point.cost > middle
+            offset = _free_offset(x, y, len(text), right_half, placed)
+            if offset is None:
+                continue
             self._artists.append(ax.annotate(
-                _short(point.label), (point.cost, point.score), textcoords="offset points",
-                xytext=(-4 if right_half else 4, 5), ha="right" if right_half else "left", fontsize=7.5, zorder=5))
+                text, (point.cost, point.score), textcoords="offset pixels", xytext=offset,
+                ha="right" if right_half else "left", fontsize=7.5, zorder=5))
         if ax.get_xscale() != "log":
             ax.set_xscale("log")
         span = math.log10(max(p.cost for p in drawn) / min(p.cost for p in drawn))
         ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if span < 2.5 else (1.0,), numticks=10))
         ax.xaxis.set_major_formatter(FuncFormatter(cost_tick))
         ax.xaxis.set_minor_formatter(NullFormatter())
-        self._artists.append(ax.legend(handles=handles, loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7,
-                                       frameon=False))
+        self._artists.append(ax.legend(handles=handles, loc="center left", bbox_to_anchor=(1.01, 0.5),
+                                       fontsize=7 if columns == 1 else 6, ncols=columns, frameon=False,
+                                       columnspacing=0.8, handletextpad=0.3))
+
+
+def _free_offset(x: float, y: float, chars: int, leftward: bool,
+                 placed: list[tuple[float, float, float, float]]) -> tuple[int, int] | None:
+    """A pixel offset for a label of ``chars`` characters at (x, y) that overlaps no label in
+    ``placed`` (which it joins), trying above, below, then further out; None when all collide."""
+    width = LABEL_CHAR_PX * chars
+    dx = -5 if leftward else 5
+    for dy in (6, -16, 19, -29):
+        left = x + dx - width if leftward else x + dx
+        box = (left, y + dy, left + width, y + dy + LABEL_HEIGHT_PX)
+        if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed):
+            placed.append(box)
+            return dx, dy
+    return None
+
+
+def _legend_groups(groups: list[str], front: Sequence[Point]) -> list[str]:
+    """The groups the legend names: all of them when two columns hold them, else those on the
+    frontier first, then the others in order, leaving a row for the "+N more" entry."""
+    room = 2 * LEGEND_ROWS
+    if len(groups) <= room:
+        return groups
+    first = list(dict.fromkeys(p.group for p in front))
+    rest = [g for g in groups if g not in first]
+    return (first + rest)[: room - 1]
 
 
 _CANVAS: list[PlotCanvas] = []

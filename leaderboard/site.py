@@ -124,11 +124,20 @@ def _draw(jobs: list[tuple[Any, ...]], plot_dir: Path) -> int:
                for points, title, xlabel, ylabel, name in jobs)
 
 
-def _warm_plotter() -> None:
-    """Pool initializer: import matplotlib and build the canvas while the parent aggregates."""
-    from leaderboard.plots import canvas
+def plot_context() -> Any:
+    """The multiprocessing context that plot workers come from: a fork server that has imported
+    matplotlib and built a canvas (:mod:`leaderboard.plot_preload`) before forking any worker.
 
-    canvas()
+    Calling this early (``frontier leaderboard build`` does, before validating) starts that
+    server, so its imports overlap the caller's own work.
+    """
+    import multiprocessing
+    from multiprocessing import forkserver
+
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["leaderboard.plot_preload"])
+    forkserver.ensure_running()
+    return context
 
 
 class _Plotter:
@@ -143,7 +152,7 @@ class _Plotter:
         if workers > 1:
             from concurrent.futures import ProcessPoolExecutor
 
-            self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_warm_plotter)
+            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=plot_context())
 
     def submit(self, jobs: list[tuple[Any, ...]]) -> None:
         if self._pool is None:
@@ -189,8 +198,8 @@ def build_site(submissions: list[dict[str, Any]], out_dir: str | Path, runs: lis
                page_size: int = PAGE_SIZE, workers: int = 1) -> SiteSummary:
     """Write the site for validated ``submissions`` into ``out_dir``; ``runs`` feed the sample browser.
 
-    ``workers`` > 1 draws the plots in that many processes, started first so that they import
-    matplotlib while this process aggregates, and fed each plot as soon as its data is known.
+    ``workers`` > 1 draws the plots in that many processes, forked from a warm fork server
+    (:func:`plot_context`) and fed each plot as soon as its data is known.
     """
     if not submissions:
         raise ValueError("no submissions to build a site from")

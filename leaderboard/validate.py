@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -80,11 +81,10 @@ class _StrictDecoder:
         self.non_finite = False
 
     def hook(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in out:
-                self.duplicates.setdefault(id(out), []).append(key)
-            out[key] = value
+        out = dict(pairs)
+        if len(out) != len(pairs):
+            seen: set[str] = set()
+            self.duplicates[id(out)] = [key for key, _ in pairs if key in seen or seen.add(key)]
         return out
 
     def constant(self, text: str) -> float:
@@ -125,35 +125,23 @@ def parse_submission(text: str, file: str = "<submission>") -> tuple[Any, list[I
 
 
 @lru_cache(maxsize=1)
-def _fast_validator() -> Any:
-    """The schema compiled by fastjsonschema (None when that package is not installed)."""
-    try:
-        import fastjsonschema
-    except ImportError:
-        return None
-    return fastjsonschema.compile(schema())
+def _confirmer() -> Any:
+    from leaderboard.fast_schema import fast_confirmer
+
+    return fast_confirmer(schema())
 
 
 def schema_issues(data: Any, file: str = "<submission>") -> list[Issue]:
     """Every JSON Schema violation, ordered by path.
 
-    A valid document is confirmed by the compiled fastjsonschema validator when available
-    (much faster); an invalid one is then explained in full by ``jsonschema``.
+    A valid document is confirmed quickly (:mod:`leaderboard.fast_schema`) when fastjsonschema
+    is installed; anything not confirmed is judged, and explained in full, by ``jsonschema``.
     """
-    fast = _fast_validator()
-    fast_error: Issue | None = None
-    if fast is not None:
-        import fastjsonschema
-
-        try:
-            fast(data)
-            return []
-        except fastjsonschema.JsonSchemaValueException as exc:
-            parts = [int(p) if p.isdigit() else p for p in exc.path[1:]]
-            fast_error = Issue(file, json_path(parts), exc.message[:500])
+    confirm = _confirmer()
+    if confirm is not None and confirm(data):
+        return []
     errors = sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
-    issues = [Issue(file, json_path(e.absolute_path), e.message[:500]) for e in errors]
-    return issues or ([fast_error] if fast_error else [])
+    return [Issue(file, json_path(e.absolute_path), e.message[:500]) for e in errors]
 
 
 def _check_metric(file: str, base: list[PathPart], name: str, metric: dict[str, Any], total: int) -> list[Issue]:
@@ -188,21 +176,23 @@ def _check_metric(file: str, base: list[PathPart], name: str, metric: dict[str, 
 def _check_samples(file: str, base: list[PathPart], samples: list[dict[str, Any]],
                    counts: dict[str, int]) -> list[Issue]:
     issues: list[Issue] = []
-    seen: set[str] = set()
-    tally = {"scored": 0, "unscored": 0, "error": 0}
+    ids = [sample["id"] for sample in samples]
+    if len(set(ids)) != len(ids):
+        seen: set[str] = set()
+        for index, ident in enumerate(ids):
+            if ident in seen:
+                issues.append(Issue(file, json_path([*base, "samples", index, "id"]),
+                                    f"sample id {ident!r} appears twice"))
+            seen.add(ident)
     for index, sample in enumerate(samples):
-        where = [*base, "samples", index]
-        if sample["id"] in seen:
-            issues.append(Issue(file, json_path([*where, "id"]), f"sample id {sample['id']!r} appears twice"))
-        seen.add(sample["id"])
-        tally[sample["outcome"]] += 1
         if (sample["outcome"] == "scored") != (sample["value"] is not None):
-            issues.append(Issue(file, json_path([*where, "value"]),
+            issues.append(Issue(file, json_path([*base, "samples", index, "value"]),
                                 "a scored sample needs a value; an unscored or error sample has none"))
-    for outcome, number in tally.items():
-        if number != counts[outcome]:
+    tally = Counter(sample["outcome"] for sample in samples)
+    for outcome, expected in counts.items():
+        if tally.get(outcome, 0) != expected:
             issues.append(Issue(file, json_path([*base, "counts", outcome]),
-                                f"counts say {counts[outcome]} but the samples hold {number}"))
+                                f"counts say {expected} but the samples hold {tally.get(outcome, 0)}"))
     return issues
 
 

@@ -25,7 +25,15 @@ def slug(*parts: str) -> str:
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     """Rows of ``frame`` as dicts of plain Python values, missing values as None."""
-    return frame.astype(object).where(frame.notna(), None).to_dict(orient="records")
+    names = [str(name) for name in frame.columns]
+    columns = []
+    for name in frame.columns:
+        series = frame[name]
+        values = series.tolist()
+        if series.hasnans:
+            values = [None if missing else value for value, missing in zip(values, series.isna().tolist())]
+        columns.append(values)
+    return [dict(zip(names, row)) for row in zip(*columns)]
 
 
 def point_label(model: str, method: str) -> str:

@@ -174,7 +174,7 @@ def test_plain_jsonschema_path_gives_the_same_issues(good: dict[str, Any], monke
     data["tasks"][TASK]["metrics"]["accuracy"]["n"] = -1
     data["tasks"][TASK]["samples"][2]["outcome"] = "lost"
     fast = paths(validate_submission(data))
-    monkeypatch.setattr(validate, "_fast_validator", lambda: None)
+    monkeypatch.setattr(validate, "_confirmer", lambda: None)
     assert paths(validate_submission(data)) == fast == [
         f"$.tasks['{TASK}'].metrics.accuracy.n", f"$.tasks['{TASK}'].samples[2].outcome"]
     assert validate_submission(good) == []
