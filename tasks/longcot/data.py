@@ -103,40 +103,30 @@ def default_folder() -> Path | None:
     return Path(env) if env else None
 
 
-def _hub_questions(domain: str, split: str) -> list[Question]:
-    offline = os.environ.get("HF_DATASETS_OFFLINE") == "1" or os.environ.get("HF_HUB_OFFLINE") == "1"
-    hint = (f"no local LongCoT data found; pass -T data=PATH (a folder with <domain>/<split>.json or "
-            f"<domain>-<split>.json files) or set {ENV_VAR}")
-    if offline:
-        raise LongCotDataError(f"{hint} (the hub is offline, so {HUB_ID} cannot be fetched)")
-    try:
-        import datasets
-
-        rows = datasets.load_dataset(HUB_ID, split=split if split != "medium" else "medium")
-    except Exception as exc:  # noqa: BLE001 - any hub failure gets the same actionable message
-        raise LongCotDataError(f"{hint}; fetching {HUB_ID} failed: {exc}") from None
-    out = []
-    for i, row in enumerate(rows):
-        if row.get("domain", domain) != domain:
-            continue
-        out.append(parse_question(dict(row), domain, split, f"{HUB_ID}[{split}] row {i}"))
-    return out
-
-
 def load_questions(data: str | None, domains: tuple[str, ...], splits: tuple[str, ...]) -> Iterator[Question]:
     """Questions of ``domains`` x ``splits`` in a fixed order, from ``data`` or the default locations.
 
-    A folder that lacks a (domain, split) file is skipped for that pair; if no pair is
-    found at all, LongCotDataError says where it looked.
+    ``data`` is a folder, or ``hub:<id>`` for a ``datasets`` repository (a hub id or a local
+    mirror of one); with neither, the default folder, else the hub id ``LongHorizonReasoning/longcot``.
+    A folder that lacks a (domain, split) file is skipped for that pair; if no pair is found
+    at all, LongCotDataError says where it looked.
     """
-    folder = Path(data).expanduser() if data else default_folder()
+    from tasks.longcot.hub import HUB_PREFIX, hub_split
+
+    repo = data[len(HUB_PREFIX):] if data and data.startswith(HUB_PREFIX) else None
+    folder = None if repo else (Path(data).expanduser() if data else default_folder())
+    if repo is None and folder is None:
+        repo = HUB_ID
     if folder is not None and not folder.is_dir():
         raise LongCotDataError(f"LongCoT data folder {folder} does not exist")
     found = False
+    loaded: dict[str, dict[str, list[Question]]] = {}
     for domain in domains:
         for split in splits:
-            if folder is None:
-                questions = _hub_questions(domain, split)
+            if repo:
+                if split not in loaded:
+                    loaded[split] = hub_split(repo, split)
+                questions = loaded[split].get(domain, [])
             else:
                 path = find_file(folder, domain, split)
                 if path is None:
@@ -145,6 +135,5 @@ def load_questions(data: str | None, domains: tuple[str, ...], splits: tuple[str
             found = found or bool(questions)
             yield from questions
     if not found:
-        where = str(folder) if folder is not None else HUB_ID
         raise LongCotDataError(f"no LongCoT questions for domains {list(domains)} and splits {list(splits)} in "
-                               f"{where}; pass -T data=PATH")
+                               f"{repo or folder}; pass -T data=PATH")

@@ -22,7 +22,8 @@ class LongCotArgs(TaskArgs):
     """Arguments of the LongCoT tasks."""
 
     data: str | None = Field(None, description="folder of LongCoT JSON files (<domain>/<split>.json or "
-                             "<domain>-<split>.json); default ../shared/data/longcot if it exists, else "
+                             "<domain>-<split>.json), or hub:<id> for a datasets repository (a hub id or a "
+                             "local mirror); default ../shared/data/longcot if it exists, else "
                              "$FRONTIER_LONGCOT_DATA, else the hub id LongHorizonReasoning/longcot")
     domains: tuple[str, ...] = Field(DOMAINS, description="domains to include")
     per_template: int = Field(0, ge=0, description="keep at most this many questions per template (0: all)")
