@@ -161,15 +161,30 @@ class Task:
 
 @dataclass(frozen=True)
 class TaskEntry:
-    """A registered task name, its one-line description and how to build it."""
+    """A registered task name, its one-line description and how to build it.
+
+    ``args_model`` (optional, called lazily) names the task's argument model when ``factory``
+    is a function rather than a Task class, so that the arguments are known without building
+    the task (which may load data).
+    """
 
     name: str
     description: str
     factory: Callable[..., Task]
+    args_model: Callable[[], type[TaskArgs]] | None = None
 
     def create(self, **args: Any) -> Task:
         """Build the task with ``args``."""
         return self.factory(self.name, **args)
+
+    def arguments(self) -> type[TaskArgs]:
+        """The task's argument model: declared, the factory's ``Args``, or else read off a built task."""
+        if self.args_model is not None:
+            return self.args_model()
+        declared = getattr(self.factory, "Args", None)
+        if isinstance(declared, type) and issubclass(declared, TaskArgs):
+            return declared
+        return type(self.create()).Args
 
 
 @dataclass

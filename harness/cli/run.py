@@ -58,9 +58,7 @@ def _apply_task_args(plans: tuple[Any, ...], args: dict[str, Any], from_suite: b
         return plans
     updated, used = [], set()
     for plan in plans:
-        entry = resolve_task(plan.name)
-        args_model = getattr(entry.factory, "Args", None) or type(entry.create(**plan.args)).Args
-        fields = args_model.model_fields
+        fields = resolve_task(plan.name).arguments().model_fields
         accepted = {k: v for k, v in args.items() if not from_suite or k in fields}
         used.update(accepted)
         updated.append(replace(plan, args={**plan.args, **accepted}))
