@@ -18,7 +18,7 @@ from typing import Any
 from leaderboard.aggregate import overall_rows, submission_id, task_rows
 from leaderboard.runs import RunDir
 from leaderboard.samples_pages import PAGE_SIZE, write_sample_pages
-from leaderboard.views import model_sections, records, slug, suite_sections, task_sections
+from leaderboard.views import model_sections, records, slug, suite_sections, task_points, task_sections
 
 PACKAGE = Path(__file__).parent
 GENERATOR_VERSION = "1"
@@ -104,7 +104,7 @@ def _suite_plot_jobs(sections: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 
 def _task_plot_jobs(tasks: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    """Per task one plot: against USD when every cost is known, else against tokens."""
+    """Per task (from :func:`task_points`) one plot: against USD when every cost is known, else tokens."""
     jobs = []
     for task in tasks:
         ylabel = f"{task['metric']} (0–1, higher is better)"
@@ -212,10 +212,11 @@ def build_site(submissions: list[dict[str, Any]], out_dir: str | Path, runs: lis
 
     plotter = _Plotter(out / "plots", workers)
     try:
+        points = task_points(submissions)
+        plotter.submit(_task_plot_jobs(points))
         samples_links, browsed_tasks = _write_samples(env, out, common, submissions, runs, page_size)
         tasks = task_rows(submissions)
-        task_pages = task_sections(submissions, tasks, samples_links)
-        plotter.submit(_task_plot_jobs(task_pages))
+        task_pages = task_sections(submissions, tasks, samples_links, points)
         families, overall = overall_rows(submissions, tasks)
         sections = suite_sections(submissions, overall, families)
         plotter.submit(_suite_plot_jobs(sections))

@@ -8,6 +8,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from leaderboard.aggregate import band_label, rank_bands, submission_id
+from leaderboard.metrics import normalised
 from leaderboard.pareto import Point, group_areas
 
 if TYPE_CHECKING:
@@ -87,36 +88,61 @@ def suite_sections(submissions: list[dict[str, Any]], overall: pd.DataFrame,
     return sections
 
 
+def task_points(submissions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per (suite, task), in that order: the metric, page slug and the cost-versus-score points.
+
+    Read straight from the submissions (no aggregation needed), so that plotting can start
+    before the tables are computed.
+    """
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for data in submissions:
+        suite = data["suite"]["name"]
+        for task, entry in data["tasks"].items():
+            metric = entry["primary_metric"]
+            item = found.setdefault((suite, task), {"suite": suite, "task": task, "metric": metric,
+                                                    "slug": slug(suite, task), "token_points": [], "usd_points": []})
+            values = entry["metrics"][metric]
+            score = normalised(values["value"], metric, values["method"])
+            if score is None:
+                continue
+            usage = entry["usage"]
+            row = {"tokens": usage["input_tokens"] + usage["output_tokens"], "score": score,
+                   "cost_usd": entry["cost_usd"] if entry["cost_known"] else None}
+            _add_points(row, data, item["token_points"], item["usd_points"])
+    items = [found[key] for key in sorted(found)]
+    for item in items:
+        if len(item["usd_points"]) != len(item["token_points"]):
+            item["usd_points"] = []
+    return items
+
+
 def task_sections(submissions: list[dict[str, Any]], tasks: pd.DataFrame,
-                  samples_links: dict[tuple[str, str], str]) -> list[dict[str, Any]]:
-    """Per (suite, task): ranked rows of the primary metric and the task's Pareto points."""
+                  samples_links: dict[tuple[str, str], str], points: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per (suite, task): ranked rows of the primary metric, with the task's points (from :func:`task_points`)."""
     by_id = {submission_id(d): d for d in submissions}
+    by_task = {(item["suite"], item["task"]): item for item in points}
     sections = []
     for (suite, task), group in tasks.groupby(["suite", "task"], sort=True):
         group = group.copy()
         group[["rank_best", "rank_worst"]] = rank_bands(group["score"], group["score_low"], group["score_high"])
         ascending = not bool(group["higher_is_better"].iloc[0])
         group = group.sort_values(["value", "model"], ascending=[ascending, True], na_position="last")
-        rows, token_points, usd_points = [], [], []
+        rows = []
         for row in records(group):
             data = by_id[row["submission"]]
-            entry = data["tasks"][task]
             row["rank"] = band_label(row["rank_best"] if row["rank_best"] is not None else math.nan,
                                      row["rank_worst"] if row["rank_worst"] is not None else math.nan)
-            row["counts"] = entry["counts"]
+            row["counts"] = data["tasks"][task]["counts"]
             row["model_page"] = "models/" + slug(data["model"]) + ".html"
             row["samples_page"] = samples_links.get((row["submission"], task))
             rows.append(row)
-            if row["score"] is None:
-                continue
-            _add_points(row, data, token_points, usd_points)
-        first = records(group.head(1))[0]
+        first = rows[0]
+        item = by_task[(suite, task)]
         sections.append({
             "suite": suite, "task": task, "family": first["family"], "metric": first["metric"],
-            "higher_is_better": first["higher_is_better"], "slug": slug(suite, task), "rows": rows,
-            "token_points": token_points,
-            "usd_points": usd_points if len(usd_points) == len(token_points) else [],
-            "areas": group_areas(token_points),
+            "higher_is_better": first["higher_is_better"], "slug": item["slug"], "rows": rows,
+            "token_points": item["token_points"], "usd_points": item["usd_points"],
+            "areas": group_areas(item["token_points"]),
         })
     return sections
 
