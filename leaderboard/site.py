@@ -140,6 +140,12 @@ def plot_context() -> Any:
     return context
 
 
+def _workers_died() -> RuntimeError:
+    return RuntimeError("the plot worker processes died; a script that builds the site with workers > 1 must "
+                        "call it under `if __name__ == \"__main__\":` (the workers import the main module, as "
+                        "with any spawned process), or pass workers=1")
+
+
 class _Plotter:
     """Draws plot jobs as they become known: in a process pool while the caller renders pages,
     or in this process at :meth:`finish` when ``workers`` is 1."""
@@ -158,13 +164,23 @@ class _Plotter:
         if self._pool is None:
             self._pending += jobs
             return
-        self._futures += [self._pool.submit(_draw, [job], self._dir) for job in jobs]
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            self._futures += [self._pool.submit(_draw, [job], self._dir) for job in jobs]
+        except BrokenProcessPool:
+            raise _workers_died() from None
 
     def finish(self) -> int:
         """Wait for every plot; returns the number of files written."""
         if self._pool is None:
             return _draw(self._pending, self._dir)
-        return sum(future.result() for future in self._futures)
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return sum(future.result() for future in self._futures)
+        except BrokenProcessPool:
+            raise _workers_died() from None
 
     def close(self) -> None:
         """Stop the pool (cancelling what has not started, after an error)."""
