@@ -1,18 +1,21 @@
 """Verify every gold answer in the shared LongCoT data and report answers per second per template.
 
 Reference payloads (and the logic solvers behind them) are prepared before timing; only
-verification is timed. Ends with one JSON line: {"answers", "seconds_total", "answers_per_s"}.
+verification is timed. The proof-game solver is not asked (``reconstruct_moves`` stores no
+gold game; ``benchmarks/longcot_reconstruct.py`` measures the solver). Ends with one JSON line: {"answers", "seconds_total", "answers_per_s"}.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("FRONTIER_LONGCOT_RECONSTRUCT_S", "0")
 
 from tasks.longcot.data import DOMAINS, SPLITS, load_questions  # noqa: E402
 from tasks.longcot.render import reference_payload  # noqa: E402

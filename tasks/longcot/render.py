@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+from functools import lru_cache
 from typing import Any
 
 from tasks.longcot import solvers
@@ -12,6 +14,41 @@ from tasks.longcot.data import Question
 from tasks.longcot.verify_logic import field
 
 FILES = "abcdefgh"
+RECONSTRUCT_BUDGET_VAR = "FRONTIER_LONGCOT_RECONSTRUCT_S"
+RECONSTRUCT_BUDGET_S = 30.0
+
+
+def reconstruct_budget_s() -> float:
+    """Seconds the proof-game solver may spend on one ``reconstruct_moves`` question:
+    ``$FRONTIER_LONGCOT_RECONSTRUCT_S`` if it is a number >= 0, else 30."""
+    try:
+        value = float(os.environ.get(RECONSTRUCT_BUDGET_VAR, RECONSTRUCT_BUDGET_S))
+    except ValueError:
+        return RECONSTRUCT_BUDGET_S
+    return value if value >= 0 else RECONSTRUCT_BUDGET_S
+
+
+@lru_cache(maxsize=256)
+def _solved_game(final_fen: str, forced_json: str, budget_s: float) -> str | None:
+    from tasks.longcot.proof_game import reconstruct_game
+
+    game = reconstruct_game(final_fen, json.loads(forced_json), time_limit_s=budget_s)
+    return json.dumps(game) if game is not None else None
+
+
+def reconstruct_payload(question: Question) -> str | None:
+    """A proof game for a ``reconstruct_moves`` question (which stores no game), or None."""
+    problem = question.problem
+    forced = problem.get("forced_moves")
+    if isinstance(forced, str):
+        try:
+            forced = json.loads(forced)
+        except ValueError:
+            return None
+    if not isinstance(forced, dict):
+        return None
+    forced_json = json.dumps({str(k): str(v) for k, v in forced.items()}, sort_keys=True)
+    return _solved_game(str(problem.get("final_fen", "")), forced_json, reconstruct_budget_s())
 
 
 def reference_payload(question: Question) -> str | None:
@@ -34,6 +71,8 @@ def reference_payload(question: Question) -> str | None:
         solution = field(problem, "solution")
         return str(solution) if solution is not None else None
     if answer is None or answer == "":
+        if question.domain == "chess" and template == "reconstruct_moves":
+            return reconstruct_payload(question)
         return None
     if question.domain == "math" and isinstance(answer, list):
         return "[" + ", ".join(str(a) for a in answer) + "]"

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+
+import pytest
 
 from tasks.longcot.data import Question
+from tasks.longcot.render import RECONSTRUCT_BUDGET_VAR, reference_payload
 from tasks.longcot.verify import KNOWN_TEMPLATES, verify
 
 README_TEMPLATES = {
@@ -16,6 +20,16 @@ README_TEMPLATES = {
               "TrapezoidCounting", "WizardsTotalStrength"},
     "math": {"backtracking", "conditional", "dag", "dag_first", "linear"},
 }
+
+
+@pytest.fixture(scope="session", autouse=True)
+def quick_reconstruct_budget() -> Iterator[None]:
+    """Give the proof-game solver no time for reconstruct_moves in the session fixtures
+    (50 questions at the 30 s default would take minutes); the tests below solve a few in full."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv(RECONSTRUCT_BUDGET_VAR, "0")
+    yield
+    patch.undo()
 
 
 def test_every_readme_template_is_present_and_known(by_template):
@@ -30,6 +44,8 @@ def test_gold_answers_verify_per_template(by_template):
     for key, items in sorted(by_template.items()):
         if key == "chess/reconstruct_moves":
             assert all(q.answer == "" for q, _ in items), "reconstruct_moves stores no gold game"
+            solved = [verify(q, f"Reasoning...\nsolution = {payload}").status for q, payload in items if payload]
+            assert solved.count("correct") == len(solved), "a solver game does not verify"
             continue
         verdicts = [verify(q, f"Reasoning...\nsolution = {payload}").status for q, payload in items]
         report[key] = (verdicts.count("correct"), len(verdicts))
@@ -116,6 +132,18 @@ def test_truncated_moves_and_broken_grids_fail(by_template):
         moves.pop(max(moves, key=int))
         if moves:
             assert verify(q, f"solution = {json.dumps(moves)}").status == "wrong"
+
+
+@pytest.mark.slow
+def test_reconstruct_reference_is_a_verified_game(by_template, monkeypatch):
+    question = next(q for q, _ in by_template["chess/reconstruct_moves"] if q.question_id == "82")
+    monkeypatch.setenv(RECONSTRUCT_BUDGET_VAR, "60")
+    payload = reference_payload(question)
+    assert payload is not None
+    assert verify(question, f"Reasoning...\nsolution = {payload}").status == "correct"
+    moves = json.loads(payload)
+    moves.pop("25")
+    assert verify(question, f"solution = {json.dumps(moves)}").status == "wrong"
 
 
 def test_reconstruct_moves_replays_real_games():

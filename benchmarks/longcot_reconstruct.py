@@ -1,0 +1,73 @@
+"""Solve every LongCoT chess ``reconstruct_moves`` question with the proof-game solver.
+
+Data: the first argument, else ``$FRONTIER_LONGCOT_DATA``, else ``../shared/data/longcot``.
+``--time-limit S`` bounds each attempt (default 30 s). Each game is checked with the task's
+verifier and with the strict reading (49 plies, side to move, castling rights, en passant).
+Ends with one JSON line: {"questions", "solved", "solved_strict", "seconds_total", "seconds_median"}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tasks.longcot.data import load_questions  # noqa: E402
+from tasks.longcot.proof_game import forced_plies, reconstruct_game, replay_check, target_plies  # noqa: E402
+from tasks.longcot.verify_chess import verify_reconstruct  # noqa: E402
+
+
+def default_data() -> str:
+    """``$FRONTIER_LONGCOT_DATA`` if set, else ``../shared/data/longcot`` beside the repository."""
+    env = os.environ.get("FRONTIER_LONGCOT_DATA")
+    return env if env else str(Path(__file__).resolve().parents[2] / "shared" / "data" / "longcot")
+
+
+def strict_ok(final_fen: str, forced_moves: dict[str, str], game: dict[str, str]) -> bool:
+    """The game has the FEN's ply count, side to move, castling rights and en-passant square."""
+    import chess
+
+    final = chess.Board(final_fen)
+    plies = [t for n in sorted(game, key=int) for t in game[n].split()]
+    forced = forced_plies(forced_moves, target_plies(final)) or {}
+    return replay_check(plies, forced, final, strict=True)
+
+
+def main() -> None:
+    """Solve all reconstruct_moves questions and print per-question figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", nargs="?", default=default_data())
+    parser.add_argument("--time-limit", type=float, default=30.0)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    questions = [q for q in load_questions(args.data, ("chess",), ("easy", "medium", "hard"))
+                 if q.template == "reconstruct_moves"]
+    solved = strict = 0
+    times = []
+    for question in questions:
+        fen, forced = question.problem["final_fen"], question.problem["forced_moves"]
+        started = time.perf_counter()
+        game = reconstruct_game(fen, forced, time_limit_s=args.time_limit, seed=args.seed)
+        seconds = time.perf_counter() - started
+        times.append(seconds)
+        ok = game is not None and verify_reconstruct(question, f"solution = {json.dumps(game)}").status == "correct"
+        is_strict = ok and strict_ok(fen, forced, game)
+        solved += ok
+        strict += is_strict
+        print(f"{question.uid:28s} {'solved' if ok else 'unsolved':9s} {'strict' if is_strict else '':6s} "
+              f"{seconds:7.2f} s", flush=True)
+    total = sum(times)
+    print(f"solved {solved}/{len(questions)} ({strict} strict) in {total:.1f} s")
+    print(json.dumps({"questions": len(questions), "solved": solved, "solved_strict": strict,
+                      "seconds_total": round(total, 2),
+                      "seconds_median": round(statistics.median(times), 2) if times else 0.0}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,246 @@
+"""Beam search for a proof game: from the initial position, ``total_plies`` legal plies that play
+the pinned (forced) plies at their indices and end on the target piece placement.
+
+Children are scored without being played: the piece codes of each side after a move are
+derived from the move, and :class:`~tasks.longcot.proof_game_bound.SideBound` gives each
+side's lower bound on the moves it still needs; children whose bound exceeds the moves left
+are pruned, the rest ranked by the sum of both bounds plus seeded noise.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from tasks.longcot.proof_game_bound import INF, KING, ROOK, Pinned, SideBound
+
+
+@dataclass(frozen=True)
+class Goal:
+    """What the game must reach: piece codes per side, castling rights, ply count, pinned plies."""
+
+    white: tuple[int, ...]
+    black: tuple[int, ...]
+    rights: int
+    total_plies: int
+    pinned: dict[int, str]
+    pinned_info: tuple[Pinned, ...]
+    castle_rights_needed: tuple[tuple[int, int], ...]
+
+
+@dataclass
+class State:
+    """A beam node: the board after ``moves`` and both sides' piece codes."""
+
+    board: Any
+    moves: tuple[Any, ...]
+    white: tuple[int, ...]
+    black: tuple[int, ...]
+
+
+def piece_codes(board: Any, white: bool) -> tuple[int, ...]:
+    """Sorted ``type * 64 + square`` codes of one side's pieces."""
+    return tuple(sorted((p.piece_type - 1) * 64 + sq for sq, p in board.piece_map().items() if p.color == white))
+
+
+def _child_codes(board: Any, move: Any, own: tuple[int, ...], opp: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    kind = board.piece_type_at(move.from_square) - 1
+    mine = list(own)
+    mine.remove(kind * 64 + move.from_square)
+    after = move.promotion - 1 if move.promotion else kind
+    if board.is_castling(move):
+        rank = move.to_square & 56
+        kingside = (move.to_square & 7) > (move.from_square & 7)
+        rook_from, rook_to = (rank + 7, rank + 5) if kingside else (rank, rank + 3)
+        mine.remove(ROOK * 64 + rook_from)
+        mine.append(ROOK * 64 + rook_to)
+        mine.append(KING * 64 + (rank + (6 if kingside else 2)))
+        return tuple(sorted(mine)), opp
+    mine.append(after * 64 + move.to_square)
+    captured_sq = None
+    if board.is_en_passant(move):
+        captured_sq = move.to_square + (-8 if board.turn else 8)
+    elif board.piece_at(move.to_square) is not None:
+        captured_sq = move.to_square
+    theirs = opp
+    if captured_sq is not None:
+        theirs = tuple(c for c in opp if c & 63 != captured_sq)
+    return tuple(sorted(mine)), theirs
+
+
+def _child_rights(board: Any, move: Any) -> int:
+    import chess
+
+    rights = board.castling_rights & ~chess.BB_SQUARES[move.from_square] & ~chess.BB_SQUARES[move.to_square]
+    if board.piece_type_at(move.from_square) == chess.KING:
+        rights &= ~(chess.BB_RANK_1 if board.turn else chess.BB_RANK_8)
+    return rights
+
+
+def pinned_move(board: Any, san: str) -> Any | None:
+    """The legal move that the pinned SAN names in ``board`` (captures only when it says ``x``)."""
+    try:
+        move = board.parse_san(san)
+    except ValueError:
+        return None
+    if board.is_capture(move) != ("x" in san):
+        return None
+    return move
+
+
+class BeamSearch:
+    """One seeded beam search of a fixed width toward ``goal``."""
+
+    def __init__(self, goal: Goal, width: int, seed: int, noise: float, deadline: float) -> None:
+        opp_counts = (len(goal.black), len(goal.white))
+        lost = [[sq for sq in sqs if not goal.rights >> sq & 1] for sqs in ((0, 7), (56, 63))]
+        self.goal = goal
+        self.bounds = (SideBound(True, list(goal.white), opp_counts[0], goal.total_plies, list(goal.pinned_info), lost[0]),
+                       SideBound(False, list(goal.black), opp_counts[1], goal.total_plies, list(goal.pinned_info), lost[1]))
+        self.width = width
+        self.rng = random.Random(seed)
+        self.noise = noise
+        self.deadline = deadline
+        self.died_at: int | None = None
+
+    def required_rights(self, ply: int) -> int:
+        """Castling rights that must still be held after ply ``ply - 1``."""
+        needed = self.goal.rights
+        for at, mask in self.goal.castle_rights_needed:
+            if at >= ply:
+                needed |= mask
+        return needed
+
+    def contact(self, white: bool, side: tuple[int, ...], other: tuple[int, ...]) -> int:
+        """Moves beyond the capture itself for one side to reach the enemy pieces it still has to
+        take (the nearest ones of the kinds the enemy has more of than the target)."""
+        import numpy as np
+
+        other_target = self.goal.black if white else self.goal.white
+        needed = len(other) - len(other_target)
+        if needed <= 0:
+            return 0
+        surplus = [0] * 6
+        for code in other:
+            surplus[code >> 6] += 1
+        for code in other_target:
+            surplus[code >> 6] -= 1
+        victims = [c & 63 for c in other if c >> 6 != KING and surplus[c >> 6] > 0]
+        if not victims:
+            return 0
+        types = np.array([c >> 6 for c in side])
+        squares = np.array([c & 63 for c in side])
+        tensor = self.bounds[0 if white else 1].tensor
+        reach = tensor[types[:, None], types[:, None], squares[:, None], np.array(victims)[None, :]].min(axis=0)
+        reach.sort()
+        return int(np.maximum(reach[:needed] - 1, 0).sum())
+
+    def unready(self, white: tuple[int, ...], black: tuple[int, ...], ply: int) -> int:
+        """How many of the two sides' next pinned plies could not be played on the next own move
+        (no piece on a start square with a clear path, or the destination wrongly occupied)."""
+        import chess
+
+        occupied = {True: 0, False: 0}
+        for colour, codes in ((True, white), (False, black)):
+            for code in codes:
+                occupied[colour] |= 1 << (code & 63)
+        both = occupied[True] | occupied[False]
+        late = 0
+        for pin in self.next_pins(ply):
+            if pin.piece == KING and any(abs(pin.to_square - sq) == 2 for sq in pin.from_squares):
+                continue
+            target_bit = 1 << pin.to_square
+            if (both & target_bit) and not (pin.capture and occupied[not pin.white] & target_bit):
+                late += 1
+                continue
+            codes = white if pin.white else black
+            if not any(code >> 6 == pin.piece and (code & 63) in pin.from_squares
+                       and not chess.between(code & 63, pin.to_square) & both for code in codes):
+                late += 1
+        return late
+
+    def next_pins(self, ply: int) -> list[Pinned]:
+        """Each side's next pinned plies at or after ``ply`` that follow one another with no free
+        move of that side in between."""
+        out = []
+        for white in (True, False):
+            pins = [p for p in self.goal.pinned_info if p.white == white and p.ply >= ply]
+            for index, pin in enumerate(pins):
+                if index and pin.ply != pins[index - 1].ply + 2:
+                    break
+                out.append(pin)
+        return out
+
+    def run(self) -> list[list[Any]]:
+        """Move lists reaching the goal (empty when the beam dies out or time runs out)."""
+        import chess
+
+        board = chess.Board()
+        beam = [State(board, (), piece_codes(board, True), piece_codes(board, False))]
+        white_bound, black_bound = self.bounds
+        for ply in range(self.goal.total_plies):
+            if time.monotonic() > self.deadline:
+                return []
+            for bound in self.bounds:
+                bound.cache.clear()
+            required = self.required_rights(ply + 1)
+            scored: list[tuple[float, int, Any]] = []
+            seen: set[tuple[Any, ...]] = set()
+            for index, state in enumerate(beam):
+                board = state.board
+                if ply in self.goal.pinned:
+                    move = pinned_move(board, self.goal.pinned[ply])
+                    moves = [move] if move is not None else []
+                else:
+                    moves = list(board.legal_moves)
+                own, opp = (state.white, state.black) if board.turn else (state.black, state.white)
+                for move in moves:
+                    rights = _child_rights(board, move)
+                    if rights & required != required:
+                        continue
+                    mine, theirs = _child_codes(board, move, own, opp)
+                    white, black = (mine, theirs) if board.turn else (theirs, mine)
+                    key = (white, black, rights)
+                    if key in seen:
+                        continue
+                    hw = white_bound.bound(white, len(black), ply + 1, rights)
+                    if hw >= INF:
+                        continue
+                    hb = black_bound.bound(black, len(white), ply + 1, rights)
+                    if hb >= INF:
+                        continue
+                    seen.add(key)
+                    late = self.unready(white, black, ply + 1) + self.contact(True, white, black) + self.contact(False, black, white)
+                    scored.append((hw + hb + late + self.noise * self.rng.random(), index, move))
+            if not scored:
+                self.died_at = ply
+                return []
+            scored.sort(key=lambda item: item[0])
+            next_beam = []
+            for _, index, move in scored[:self.width]:
+                parent = beam[index]
+                board = parent.board.copy(stack=False)
+                own, opp = (parent.white, parent.black) if board.turn else (parent.black, parent.white)
+                mine, theirs = _child_codes(board, move, own, opp)
+                white, black = (mine, theirs) if board.turn else (theirs, mine)
+                board.push(move)
+                next_beam.append(State(board, parent.moves + (move,), white, black))
+            beam = next_beam
+        return [list(s.moves) for s in beam if s.white == self.goal.white and s.black == self.goal.black]
+
+
+def search(goal: Goal, deadline: float, seed: int) -> list[list[Any]]:
+    """Beam searches of growing width with seeded noise until one reaches the goal or time runs out
+    (or the first ply already has no admissible move, which no width can change)."""
+    rng = random.Random(seed)
+    width = 48
+    while time.monotonic() < deadline:
+        beam = BeamSearch(goal, width, rng.randrange(1 << 30), noise=1.5, deadline=deadline)
+        found = beam.run()
+        if found or beam.died_at == 0:
+            return found
+        width = min(width * 2, 768)
+    return []
+
