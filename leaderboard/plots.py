@@ -32,6 +32,7 @@ LEGEND_ROWS = 12
 MAX_LABELS = 15
 LABEL_CHAR_PX = 5.6
 LABEL_HEIGHT_PX = 11
+LEGEND_LINESPACING = 1.45
 PNG_COMPRESSION = 1
 RC = {"font.size": 9, "svg.fonttype": "none", "svg.hashsalt": "frontier",
       "axes.spines.top": False, "axes.spines.right": False, "path.simplify": True}
@@ -68,6 +69,7 @@ class PlotCanvas:
             self._ax = self._fig.add_axes((0.09, 0.11, 0.66, 0.8))
             self._ax.grid(True, which="major", linewidth=0.4, alpha=0.5)
         self._artists: list[Any] = []
+        self._pitches: dict[float, float] = {}
 
     def _clear(self) -> None:
         from matplotlib.transforms import Bbox
@@ -132,13 +134,13 @@ class PlotCanvas:
                                          transform=ax.transAxes))
             return
         front = frontier(drawn)
-        handles = [Line2D([], [], color=style[g][0], marker=style[g][1], markeredgecolor="black",
-                          linestyle="none", label=_short(g, 24)) for g in _legend_groups(groups, front)]
-        if len(handles) < len(groups):
-            handles.append(Line2D([], [], linestyle="none", label=f"+{len(groups) - len(handles)} more (see table)"))
+        entries: list[tuple[str, str | None, str | None]] = [
+            (_short(g, 24), style[g][0], style[g][1]) for g in _legend_groups(groups, front)]
+        if len(entries) < len(groups):
+            entries.append((f"+{len(groups) - len(entries)} more (see table)", None, None))
         xs, ys = step_curve(drawn, max(p.cost for p in drawn))
         self._artists += ax.plot(xs, ys, color="black", linestyle="--", linewidth=1.0, zorder=4)
-        handles.append(Line2D([], [], color="black", linestyle="--", label="Pareto frontier"))
+        entries.append(("Pareto frontier", "black", "--"))
         middle = (front[0].cost * front[-1].cost) ** 0.5
         placed: list[tuple[float, float, float, float]] = []
         labelled = front[:MAX_LABELS]
@@ -159,9 +161,54 @@ class PlotCanvas:
         ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if span < 2.5 else (1.0,), numticks=10))
         ax.xaxis.set_major_formatter(FuncFormatter(cost_tick))
         ax.xaxis.set_minor_formatter(NullFormatter())
-        self._artists.append(ax.legend(handles=handles, loc="center left", bbox_to_anchor=(1.01, 0.5),
-                                       fontsize=7 if columns == 1 else 6, ncols=columns, frameon=False,
-                                       columnspacing=0.8, handletextpad=0.3))
+        self._legend(entries, columns)
+
+    def _legend(self, entries: list[tuple[str, str | None, str | None]], columns: int) -> None:
+        """The legend right of the axes: per column one multi-line text and one marker per row.
+
+        Drawn by hand rather than with ``Axes.legend``, whose per-entry layout cost as much as
+        the rest of the plot: ``entries`` are (label, colour, marker), a marker of "--" is a
+        dashed line and None draws nothing.
+        """
+        from matplotlib.collections import PathCollection
+        from matplotlib.lines import Line2D
+        from matplotlib.markers import MarkerStyle
+        from matplotlib.transforms import IdentityTransform
+
+        fig = self._fig
+        fontsize = 7 if columns == 1 else 6
+        pitch = self._line_pitch(fontsize) / fig.bbox.height
+        rows = -(-len(entries) // columns)
+        left = self._ax.get_position().x1 + 0.015
+        width = (0.995 - left) / columns
+        top = 0.51 + rows * pitch / 2
+        markers: dict[str, list[tuple[tuple[float, float], str]]] = {}
+        for column in range(columns):
+            chunk = entries[column * rows:(column + 1) * rows]
+            x = left + column * width
+            self._artists.append(fig.text(x + 0.022, top, "\n".join(label for label, _, _ in chunk), va="top",
+                                          ha="left", fontsize=fontsize, linespacing=LEGEND_LINESPACING))
+            for row, (_, colour, marker) in enumerate(chunk):
+                y = top - (row + 0.5) * pitch
+                if marker == "--":
+                    self._artists.append(fig.add_artist(Line2D([x, x + 0.018], [y, y], color=colour,
+                                                               linestyle="--", linewidth=1.0)))
+                elif marker is not None and colour is not None:
+                    markers.setdefault(marker, []).append(((x + 0.009, y), colour))
+        for marker, placed in markers.items():
+            style = MarkerStyle(marker)
+            self._artists.append(fig.add_artist(PathCollection(
+                [style.get_path().transformed(style.get_transform())], sizes=[26],
+                offsets=[xy for xy, _ in placed], offset_transform=fig.transFigure, transform=IdentityTransform(),
+                facecolors=[colour for _, colour in placed], edgecolors="black", linewidths=0.5)))
+
+    def _line_pitch(self, fontsize: float) -> float:
+        """The height in pixels of one legend line at ``fontsize`` (measured once per size)."""
+        if fontsize not in self._pitches:
+            probe = self._fig.text(0, 0, "Ag", fontsize=fontsize, linespacing=LEGEND_LINESPACING)
+            self._pitches[fontsize] = probe.get_window_extent(self._fig.canvas.get_renderer()).height
+            probe.remove()
+        return self._pitches[fontsize]
 
 
 def _free_offset(x: float, y: float, chars: int, leftward: bool,

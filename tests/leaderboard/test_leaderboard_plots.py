@@ -22,7 +22,8 @@ def _svg_texts(path: Path) -> tuple[float, list[tuple[float, str]]]:
     """The SVG's width and each text element's x position and content."""
     svg = path.read_text()
     width = float(re.search(r'<svg[^>]*width="([\d.]+)pt"', svg).group(1))
-    texts = [(float(x), text) for x, text in re.findall(r'<text[^>]* x="([-\d.]+)"[^>]*>([^<]*)</text>', svg)]
+    texts = [(float(x or translated), text) for x, translated, text in re.findall(
+        r'<text[^>]*?(?: x="([-\d.]+)"[^>]*| transform="translate\(([-\d.]+)[^"]*")>([^<]*)</text>', svg)]
     return width, texts
 
 
