@@ -141,7 +141,8 @@ class SideBound:
         return max(0, (stop - parity + 1) // 2 - (start - parity + 1) // 2)
 
     def bound(self, pieces: tuple[int, ...], opp_count: int, ply: int, rights: int) -> int:
-        """Moves this colour needs from ply ``ply`` on (INF if it cannot make it in time)."""
+        """Moves this colour needs from ply ``ply`` on (INF if it cannot make it in time, or if it
+        has one move left and nothing to do: a move always changes the placement)."""
         key = (pieces, opp_count, ply, rights)
         value = self.cache.get(key)
         if value is None:
@@ -170,20 +171,18 @@ class SideBound:
             k = self.moves_between(ply, sac.ply)
             col = self.tensor[types, types, squares, sac.to_square]
             cost[:, m + offset] = np.where((col <= k) & (types != KING), col, INF)
-        dummies = m + len(sacs)
         own = [p for p in self.own_pinned if p.ply >= ply]
         blocked = self._blocked(ply, own)
         for row in range(n):
             if int(squares[row]) in blocked:
                 cost[row, :m] = np.where(cost[row, :m] == 0, 2, cost[row, :m])
-        variants = [cost]
-        if own:
-            variants = [self._routed(cost, types, squares, plan, m, dummies)
-                        for plan in self._plans(types, squares, own, ply)]
-            if not variants:
-                return INF
+        if captures_needed == 0:
+            cost[:, :m] = np.where((types[:, None] == PAWN) & (self.t_types[None, :] == PAWN)
+                                   & ((squares[:, None] & 7) != (self.t_squares[None, :] & 7)), INF, cost[:, :m])
+        plans = self._plans(types, squares, own, ply) if own else [{}]
         best = INF
-        for matrix in variants:
+        for plan in plans:
+            matrix = self._routed(cost, types, plan, m, sacs) if plan else cost
             rows, cols = linear_sum_assignment(matrix)
             total = int(matrix[rows, cols].sum())
             if total >= INF:
@@ -191,6 +190,8 @@ class SideBound:
             total += self._rights_extra(types, squares, rows, cols, matrix, rights, m)
             best = min(best, total)
         best = max(best, captures_needed, len(own))
+        if best == 0 and left == 1:
+            return INF
         return best if best <= left else INF
 
     def _blocked(self, ply: int, own: list[Pinned]) -> set[int]:
@@ -239,16 +240,19 @@ class SideBound:
         extend(0, {})
         return plans
 
-    def _routed(self, cost: Any, types: Any, squares: Any, plan: dict[int, tuple[int, int, int]], m: int,
-                dummies: int) -> Any:
-        """``cost`` with the rows of the pieces in ``plan`` routed through their pinned plies."""
+    def _routed(self, cost: Any, types: Any, plan: dict[int, tuple[int, int, int]], m: int,
+                sacs: list[Pinned]) -> Any:
+        """``cost`` with the rows of the pieces in ``plan`` routed through their pinned plies (a
+        piece may then be captured where its last pinned ply left it)."""
         import numpy as np
 
         matrix = cost.copy()
+        dummies = m + len(sacs)
         for row, (spent, sq, kind) in plan.items():
             after = self.tensor[kind, self.t_types, sq, self.t_squares]
             matrix[row, :m] = np.minimum(spent + after, INF)
-            matrix[row, m:dummies] = INF
+            for offset, sac in enumerate(sacs):
+                matrix[row, m + offset] = spent if sac.to_square == sq and int(types[row]) != KING else INF
             matrix[row, dummies:] = INF if int(types[row]) == KING else spent
         return matrix
 

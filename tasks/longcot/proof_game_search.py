@@ -4,7 +4,11 @@ the pinned (forced) plies at their indices and end on the target piece placement
 Children are scored without being played: the piece codes of each side after a move are
 derived from the move, and :class:`~tasks.longcot.proof_game_bound.SideBound` gives each
 side's lower bound on the moves it still needs; children whose bound exceeds the moves left
-are pruned, the rest ranked by the sum of both bounds plus seeded noise.
+are pruned, the rest ranked by the sum of both bounds, the pinned plies not yet playable, the
+moves by which pinned pieces fall short of their start squares on the actual board
+(:mod:`tasks.longcot.proof_game_paths`, weighted), the captures still to make (so that they
+are not all left to the last plies), plus seeded noise. A beam that fails in the last plies is
+finished by a bounded depth-first search over every admissible move.
 """
 
 from __future__ import annotations
@@ -15,6 +19,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from tasks.longcot.proof_game_bound import INF, KING, ROOK, Pinned, SideBound
+from tasks.longcot.proof_game_paths import PinReadiness
+
+SHORTFALL_WEIGHT = 3.0
+CAPTURE_WEIGHT = 1.0
+MIN_WIDTH, MAX_WIDTH = 24, 768
+FINISH_PLIES, FINISH_NODES = 6, 20
+
+
+Child = tuple[float, Any, tuple[int, ...], tuple[int, ...], int]
 
 
 @dataclass(frozen=True)
@@ -104,6 +117,7 @@ class BeamSearch:
         self.noise = noise
         self.deadline = deadline
         self.died_at: int | None = None
+        self.readiness = PinReadiness(goal.pinned_info, set(goal.pinned))
 
     def required_rights(self, ply: int) -> int:
         """Castling rights that must still be held after ply ``ply - 1``."""
@@ -173,74 +187,122 @@ class BeamSearch:
                 out.append(pin)
         return out
 
+    def children(self, state: State, ply: int) -> list[Child]:
+        """``(score, move, white codes, black codes, castling rights)`` of the children of ``state``
+        (on ply ``ply``) that keep the rights the goal needs and both bounds within the moves left;
+        lower scores look closer to the goal (no noise)."""
+        board = state.board
+        if ply in self.goal.pinned:
+            move = pinned_move(board, self.goal.pinned[ply])
+            moves = [move] if move is not None else []
+        else:
+            moves = list(board.legal_moves)
+        required = self.required_rights(ply + 1)
+        own, opp = (state.white, state.black) if board.turn else (state.black, state.white)
+        target_count = len(self.goal.white) + len(self.goal.black)
+        out = []
+        for move in moves:
+            rights = _child_rights(board, move)
+            if rights & required != required:
+                continue
+            mine, theirs = _child_codes(board, move, own, opp)
+            white, black = (mine, theirs) if board.turn else (theirs, mine)
+            hw = self.bounds[0].bound(white, len(black), ply + 1, rights)
+            if hw >= INF:
+                continue
+            hb = self.bounds[1].bound(black, len(white), ply + 1, rights)
+            if hb >= INF:
+                continue
+            late = (self.unready(white, black, ply + 1) + self.contact(True, white, black)
+                    + self.contact(False, black, white)
+                    + SHORTFALL_WEIGHT * self.readiness.shortfall(white, black, ply + 1)
+                    + CAPTURE_WEIGHT * (len(white) + len(black) - target_count))
+            out.append((hw + hb + late, move, white, black, rights))
+        return out
+
     def run(self) -> list[list[Any]]:
-        """Move lists reaching the goal (empty when the beam dies out or time runs out)."""
+        """Move lists reaching the goal (empty when the beam dies out or time runs out). When the
+        beam fails within the last ``FINISH_PLIES`` plies, a depth-first search over every
+        admissible move finishes from the beam kept at that point."""
         import chess
 
         board = chess.Board()
         beam = [State(board, (), piece_codes(board, True), piece_codes(board, False))]
-        white_bound, black_bound = self.bounds
-        for ply in range(self.goal.total_plies):
+        total = self.goal.total_plies
+        finish_from: tuple[int, list[State]] | None = None
+        for ply in range(total):
             if time.monotonic() > self.deadline:
                 return []
+            if ply == max(0, total - FINISH_PLIES):
+                finish_from = (ply, beam)
             for bound in self.bounds:
                 bound.cache.clear()
-            required = self.required_rights(ply + 1)
-            scored: list[tuple[float, int, Any]] = []
+            self.readiness.cache.clear()
+            scored: list[tuple[float, int, Any, tuple[int, ...], tuple[int, ...]]] = []
             seen: set[tuple[Any, ...]] = set()
             for index, state in enumerate(beam):
-                board = state.board
-                if ply in self.goal.pinned:
-                    move = pinned_move(board, self.goal.pinned[ply])
-                    moves = [move] if move is not None else []
-                else:
-                    moves = list(board.legal_moves)
-                own, opp = (state.white, state.black) if board.turn else (state.black, state.white)
-                for move in moves:
-                    rights = _child_rights(board, move)
-                    if rights & required != required:
-                        continue
-                    mine, theirs = _child_codes(board, move, own, opp)
-                    white, black = (mine, theirs) if board.turn else (theirs, mine)
-                    key = (white, black, rights)
-                    if key in seen:
-                        continue
-                    hw = white_bound.bound(white, len(black), ply + 1, rights)
-                    if hw >= INF:
-                        continue
-                    hb = black_bound.bound(black, len(white), ply + 1, rights)
-                    if hb >= INF:
-                        continue
-                    seen.add(key)
-                    late = self.unready(white, black, ply + 1) + self.contact(True, white, black) + self.contact(False, black, white)
-                    scored.append((hw + hb + late + self.noise * self.rng.random(), index, move))
+                for score, move, white, black, rights in self.children(state, ply):
+                    if (white, black, rights) not in seen:
+                        seen.add((white, black, rights))
+                        scored.append((score + self.noise * self.rng.random(), index, move, white, black))
             if not scored:
                 self.died_at = ply
-                return []
+                return self.finish(*finish_from) if finish_from else []
             scored.sort(key=lambda item: item[0])
             next_beam = []
-            for _, index, move in scored[:self.width]:
-                parent = beam[index]
-                board = parent.board.copy(stack=False)
-                own, opp = (parent.white, parent.black) if board.turn else (parent.black, parent.white)
-                mine, theirs = _child_codes(board, move, own, opp)
-                white, black = (mine, theirs) if board.turn else (theirs, mine)
+            for _, index, move, white, black in scored[:self.width]:
+                board = beam[index].board.copy(stack=False)
                 board.push(move)
-                next_beam.append(State(board, parent.moves + (move,), white, black))
+                next_beam.append(State(board, beam[index].moves + (move,), white, black))
             beam = next_beam
-        return [list(s.moves) for s in beam if s.white == self.goal.white and s.black == self.goal.black]
+        done = [list(s.moves) for s in beam if s.white == self.goal.white and s.black == self.goal.black]
+        return done or (self.finish(*finish_from) if finish_from else [])
+
+    def finish(self, ply: int, beam: list[State]) -> list[list[Any]]:
+        """Depth-first search from each state of ``beam`` (on ply ``ply``) to the goal, best
+        children first, within ``FINISH_NODES`` expansions per beam slot in all."""
+        budget = [FINISH_NODES * self.width]
+        dead: set[tuple[Any, ...]] = set()
+        for state in beam:
+            found = self._finish(state, ply, budget, dead)
+            if found is not None:
+                return [found]
+        return []
+
+    def _finish(self, state: State, ply: int, budget: list[int], dead: set[tuple[Any, ...]]) -> list[Any] | None:
+        if ply == self.goal.total_plies:
+            return list(state.moves) if (state.white, state.black) == (self.goal.white, self.goal.black) else None
+        key = (state.white, state.black, state.board.castling_rights, ply)
+        if key in dead or budget[0] <= 0 or time.monotonic() > self.deadline:
+            return None
+        budget[0] -= 1
+        for _, move, white, black, _ in sorted(self.children(state, ply), key=lambda item: item[0]):
+            board = state.board.copy(stack=False)
+            board.push(move)
+            found = self._finish(State(board, state.moves + (move,), white, black), ply + 1, budget, dead)
+            if found is not None:
+                return found
+        if budget[0] > 0:
+            dead.add(key)
+        return None
 
 
 def search(goal: Goal, deadline: float, seed: int) -> list[list[Any]]:
-    """Beam searches of growing width with seeded noise until one reaches the goal or time runs out
-    (or the first ply already has no admissible move, which no width can change)."""
+    """Seeded beam searches until one reaches the goal or time runs out (or the first ply already
+    has no admissible move, which no width can change). The width doubles from 48 while a run
+    twice as long as the last still fits in the time left, else stays or halves to fit."""
     rng = random.Random(seed)
     width = 48
     while time.monotonic() < deadline:
+        started = time.monotonic()
         beam = BeamSearch(goal, width, rng.randrange(1 << 30), noise=1.5, deadline=deadline)
         found = beam.run()
         if found or beam.died_at == 0:
             return found
-        width = min(width * 2, 768)
+        spent = time.monotonic() - started
+        left = deadline - time.monotonic()
+        if 2 * spent <= left and width < MAX_WIDTH:
+            width *= 2
+        elif spent > left and width > MIN_WIDTH:
+            width //= 2
     return []
-

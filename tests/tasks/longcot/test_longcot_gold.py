@@ -136,7 +136,7 @@ def test_truncated_moves_and_broken_grids_fail(by_template):
 
 @pytest.mark.slow
 def test_reconstruct_reference_is_a_verified_game(by_template, monkeypatch):
-    question = next(q for q, _ in by_template["chess/reconstruct_moves"] if q.question_id == "82")
+    question = next(q for q, _ in by_template["chess/reconstruct_moves"] if q.question_id == "53")
     monkeypatch.setenv(RECONSTRUCT_BUDGET_VAR, "60")
     payload = reference_payload(question)
     assert payload is not None

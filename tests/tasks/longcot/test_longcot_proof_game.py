@@ -10,10 +10,13 @@ from pathlib import Path
 import pytest
 
 from tasks.longcot.data import Question, load_questions
-from tasks.longcot.proof_game import forced_plies, reconstruct_game, replay_check, target_plies
+from tasks.longcot.proof_game import forced_plies, pinned_info, reconstruct_game, replay_check, target_plies
+from tasks.longcot.proof_game_bound import Pinned
+from tasks.longcot.proof_game_paths import PinReadiness, board_distance
+from tasks.longcot.proof_game_search import piece_codes
 from tasks.longcot.verify_chess import verify_reconstruct
 
-REAL_IDS = ("82", "89", "83")
+REAL_IDS = ("53", "79", "83")
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 
 
@@ -109,3 +112,87 @@ def test_solver_game_fails_when_target_changes() -> None:
 ])
 def test_impossible_or_malformed_input_gives_none(fen: str, forced: object) -> None:
     assert reconstruct_game(fen, forced, time_limit_s=30.0) is None  # type: ignore[arg-type]
+
+
+def _bits(*names: str) -> int:
+    import chess
+
+    return sum(1 << chess.parse_square(name) for name in names)
+
+
+def _pin(ply: int, san: str) -> Pinned:
+    pin = pinned_info(ply, san)
+    assert pin is not None
+    return pin
+
+
+def test_board_distance_goes_around_own_pieces() -> None:
+    from tasks.longcot.proof_game_bound import ROOK
+
+    assert board_distance(ROOK, _bits("a1"), _bits("a8"), 0, _bits("a1"), 5) == 1
+    assert board_distance(ROOK, _bits("a1"), _bits("a8"), _bits("a1", "a2"), _bits("a1", "a2"), 5) == 3
+    assert board_distance(ROOK, _bits("a1"), _bits("a8"), _bits("a1", "a2"), _bits("a1", "a2"), 2) == 3
+
+
+def test_pin_readiness_sees_a_king_walled_in_by_its_own_pawns() -> None:
+    import chess
+
+    readiness = PinReadiness((_pin(33, "Kc6"),), {33})
+    walled = chess.Board("rnbqkbnr/pp1ppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    opened = chess.Board("rnbqkbnr/pp2pppp/3p4/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    assert readiness.shortfall(piece_codes(walled, True), piece_codes(walled, False), 30) == 2
+    assert readiness.shortfall(piece_codes(opened, True), piece_codes(opened, False), 30) == 0
+
+
+def test_bound_lets_a_pinned_piece_be_captured_where_its_pinned_ply_left_it() -> None:
+    import chess
+
+    from tasks.longcot.proof_game_bound import KING, QUEEN, SideBound
+
+    pins = [_pin(0, "Qxf7"), _pin(1, "Kxf7")]
+    bound = SideBound(True, [KING * 64 + chess.E1], 1, 4, pins, [])
+    assert bound.bound((KING * 64 + chess.E1, QUEEN * 64 + chess.F5), 2, 0, 0) == 1
+
+
+def test_bound_needs_a_capture_for_a_pawn_to_change_file_and_a_move_to_have_somewhere_to_go() -> None:
+    import chess
+
+    from tasks.longcot.proof_game_bound import INF, KING, SideBound
+
+    target = [chess.D3, KING * 64 + chess.E1]
+    bound = SideBound(True, target, 1, 10, [], [])
+    pieces = (chess.C2, KING * 64 + chess.E1)
+    assert bound.bound(pieces, 1, 0, 0) >= INF
+    assert bound.bound(pieces, 2, 0, 0) == 1
+    assert bound.bound(tuple(target), 1, 8, 0) >= INF
+    assert bound.bound(tuple(target), 1, 6, 0) == 0
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_finish_completes_a_game_from_its_last_plies(seed: int) -> None:
+    import time
+
+    import chess
+
+    from tasks.longcot.proof_game import _goal
+    from tasks.longcot.proof_game_search import BeamSearch, State
+
+    rng = random.Random(seed)
+    board = chess.Board()
+    for _ in range(17):
+        board.push(rng.choice(sorted(board.legal_moves, key=lambda m: m.uci())))
+    goal = _goal(board, {}, 17)
+    assert goal is not None
+    start = chess.Board()
+    for move in board.move_stack[:12]:
+        start.push(move)
+    search = BeamSearch(goal, 8, seed, 0.0, time.monotonic() + 60)
+    state = State(start.copy(stack=False), tuple(start.move_stack), piece_codes(start, True), piece_codes(start, False))
+    games = search.finish(12, [state])
+    assert len(games) == 1 and len(games[0]) == 17
+    replay = chess.Board()
+    for move in games[0]:
+        replay.push(move)
+    assert replay.board_fen() == board.board_fen()
+    assert search.finish(12, [State(chess.Board(), (), piece_codes(chess.Board(), True),
+                                    piece_codes(chess.Board(), False))]) == []
