@@ -1,7 +1,8 @@
 """Solve every LongCoT chess ``reconstruct_moves`` question with the proof-game solver.
 
 Data: the first argument, else ``$FRONTIER_LONGCOT_DATA``, else ``../shared/data/longcot``.
-``--time-limit S`` bounds each attempt (default 30 s). Each game is checked with the task's
+``--time-limit S`` bounds each attempt (default 30 s); ``--only 54,60`` keeps the questions whose
+uid ends in those numbers. Each game is checked with the task's
 verifier and with the strict reading (49 plies, side to move, castling rights, en passant).
 Ends with one JSON line: {"questions", "solved", "solved_strict", "seconds_total", "seconds_median"}.
 """
@@ -45,9 +46,11 @@ def main() -> None:
     parser.add_argument("data", nargs="?", default=default_data())
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", default="", help="comma-separated question numbers (uid suffixes)")
     args = parser.parse_args()
+    only = {n.strip() for n in args.only.split(",") if n.strip()}
     questions = [q for q in load_questions(args.data, ("chess",), ("easy", "medium", "hard"))
-                 if q.template == "reconstruct_moves"]
+                 if q.template == "reconstruct_moves" and (not only or q.uid.rsplit("/", 1)[-1] in only)]
     solved = strict = 0
     times = []
     for question in questions:
