@@ -34,6 +34,16 @@ def submission_id(data: dict[str, Any]) -> str:
     return f"{data['model']} | {data['method']['label']} | {data['suite']['name']}"
 
 
+def cost_and_score(entry: dict[str, Any]) -> dict[str, Any]:
+    """A task entry's place on the cost-versus-score plots: total tokens (input + output), the cost
+    in USD (None unless known) and the primary metric on the 0..1 scale (None without a finite range)."""
+    metric = entry["metrics"][entry["primary_metric"]]
+    usage = entry["usage"]
+    return {"tokens": usage["input_tokens"] + usage["output_tokens"],
+            "cost_usd": entry["cost_usd"] if entry["cost_known"] else None,
+            "score": normalised(metric["value"], entry["primary_metric"], metric["method"])}
+
+
 def task_rows(submissions: list[dict[str, Any]]) -> pd.DataFrame:
     """One row per (submission, task): the primary metric, its CI, the 0..1 score, tokens and cost."""
     import pandas as pd
@@ -55,12 +65,9 @@ def task_rows(submissions: list[dict[str, Any]]) -> pd.DataFrame:
                 "task": task, "family": entry["family"], "metric": name,
                 "higher_is_better": entry["higher_is_better"],
                 "value": metric["value"], "ci_low": metric["ci_low"], "ci_high": metric["ci_high"],
-                "n": metric["n"], "score": normalised(metric["value"], name, metric["method"]),
-                "score_low": low, "score_high": high,
+                "n": metric["n"], "score_low": low, "score_high": high,
                 "input_tokens": usage["input_tokens"], "output_tokens": usage["output_tokens"],
-                "reasoning_tokens": usage["reasoning_tokens"],
-                "tokens": usage["input_tokens"] + usage["output_tokens"],
-                "cost_usd": entry["cost_usd"] if entry["cost_known"] else None,
+                "reasoning_tokens": usage["reasoning_tokens"], **cost_and_score(entry),
             })
     columns = ["submission", "model", "method", "suite", "suite_version", "task", "family", "metric",
                "higher_is_better", "value", "ci_low", "ci_high", "n", "score", "score_low", "score_high",

@@ -7,8 +7,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
-from leaderboard.aggregate import band_label, rank_bands, submission_id
-from leaderboard.metrics import normalised
+from leaderboard.aggregate import band_label, cost_and_score, rank_bands, submission_id
 from leaderboard.pareto import Point, group_areas
 
 if TYPE_CHECKING:
@@ -98,17 +97,13 @@ def task_points(submissions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for data in submissions:
         suite = data["suite"]["name"]
         for task, entry in data["tasks"].items():
-            metric = entry["primary_metric"]
-            item = found.setdefault((suite, task), {"suite": suite, "task": task, "metric": metric,
-                                                    "slug": slug(suite, task), "token_points": [], "usd_points": []})
-            values = entry["metrics"][metric]
-            score = normalised(values["value"], metric, values["method"])
-            if score is None:
-                continue
-            usage = entry["usage"]
-            row = {"tokens": usage["input_tokens"] + usage["output_tokens"], "score": score,
-                   "cost_usd": entry["cost_usd"] if entry["cost_known"] else None}
-            _add_points(row, data, item["token_points"], item["usd_points"])
+            item = found.get((suite, task))
+            if item is None:
+                item = found[(suite, task)] = {"suite": suite, "task": task, "metric": entry["primary_metric"],
+                                               "slug": slug(suite, task), "token_points": [], "usd_points": []}
+            row = cost_and_score(entry)
+            if row["score"] is not None:
+                _add_points(row, data, item["token_points"], item["usd_points"])
     items = [found[key] for key in sorted(found)]
     for item in items:
         if len(item["usd_points"]) != len(item["token_points"]):
