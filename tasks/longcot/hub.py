@@ -12,6 +12,7 @@ as JSON is decoded (``'"CCO"'`` is ``CCO``, ``'[1, 2]'`` a list) and any other s
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -37,8 +38,6 @@ def without_nulls(value: Any) -> Any:
 
 
 def _answer(value: Any) -> Any:
-    import json
-
     if not isinstance(value, str):
         return value
     try:
@@ -56,8 +55,6 @@ def _domain_of(row: dict[str, Any], where: str) -> str:
     problem = row.get("problem")
     template = problem.get("template") if isinstance(problem, dict) else None
     if template is None and isinstance(problem, str):
-        import json
-
         try:
             template = json.loads(problem).get("template")
         except (ValueError, AttributeError):
