@@ -65,12 +65,26 @@ def _from_answer_lines(text: str, parse: Callable[[str], str | None]) -> str | N
     return parse(tagged) if tagged is not None else None
 
 
-def extract_choice(text: str, letters: str = "ABCD") -> str | None:
-    """The single option letter stated on the last non-empty line, else on the last ``Answer:`` line.
+def first_nonempty_line(text: str) -> str | None:
+    """The first line that is not blank, stripped (looked for in the first ``MAX_LINE_CHARS`` * 4 characters)."""
+    for line in text[: MAX_LINE_CHARS * 4].splitlines():
+        if line.strip():
+            return line.strip()
+    return None
 
-    Returns the letter in uppercase, or None when no unambiguous letter is found.
+
+def extract_choice(text: str, letters: str = "ABCD") -> str | None:
+    """The single option letter on the last non-empty line, else the last ``Answer:`` line, else the first line.
+
+    The first line counts only when it states a letter (``A``, ``**B**``, ``C) Fox Kitten``)
+    and the answer goes on to explain it. Returns the letter in uppercase, or None when no
+    unambiguous letter is found.
     """
-    return _from_answer_lines(text, lambda line: _parse_single(line, letters))
+    found = _from_answer_lines(text, lambda line: _parse_single(line, letters))
+    if found is not None or not text:
+        return found
+    first = first_nonempty_line(text)
+    return _parse_single(first, letters) if first is not None else None
 
 
 def _parse_multi(line: str, letters: str) -> str | None:

@@ -69,20 +69,33 @@ def _strip_candidate(raw: str) -> str:
     return raw.rstrip(".,;:)]*`'\"")
 
 
-def find_cvss_vector(text: str) -> str | None:
-    """The raw vector text on the last non-empty line, else the last vector anywhere in the output.
+def _is_full(candidate: str) -> bool:
+    """True when ``candidate`` names each of the eight base metrics."""
+    names = {part.split(":", 1)[0].upper() for part in candidate.split("/") if ":" in part}
+    return set(BASE_METRICS) <= names
 
-    The returned string is not validated; pass it to ``parse_cvss3``.
+
+def find_cvss_vector(text: str) -> str | None:
+    """The full vector on the last non-empty line, else the last full vector anywhere (the published rule).
+
+    A full vector names all eight base metrics. When the output has none, the last partial
+    candidate (such as a lone ``AV:N`` on the last line) is returned so that it is reported
+    as invalid. The returned string is not validated; pass it to ``parse_cvss3``.
     """
     if not text:
         return None
     line = last_nonempty_line(text)
-    if line is not None:
-        found = _CANDIDATE.findall(line)
-        if found:
-            return _strip_candidate(found[-1])
-    found = _CANDIDATE.findall(tail(text))
-    return _strip_candidate(found[-1]) if found else None
+    on_line = [_strip_candidate(c) for c in _CANDIDATE.findall(line or "")]
+    full = [c for c in on_line if _is_full(c)]
+    if full:
+        return full[-1]
+    anywhere = [_strip_candidate(c) for c in _CANDIDATE.findall(tail(text))]
+    full = [c for c in anywhere if _is_full(c)]
+    if full:
+        return full[-1]
+    if on_line:
+        return on_line[-1]
+    return anywhere[-1] if anywhere else None
 
 
 def base_score_deviation(predicted: CvssVector, truth: CvssVector) -> float:

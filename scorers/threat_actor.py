@@ -3,7 +3,8 @@
 Names are compared after normalisation (case, punctuation and spacing removed, so
 ``APT 36``, ``apt-36`` and ``APT36`` agree). An alias table groups names of one actor
 (``["MUSTANG PANDA", "TA416", "RedDelta"]``); a prediction is right when its normalised
-name is the truth's or one of the truth's aliases.
+name is the truth's or one of the truth's aliases. :class:`ActorRelations` adds CTI-Bench's
+second tier, ``plausible``: a group related to the truth through the related-group table.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Literal
 
 from scorers.extract import last_answer_value, last_nonempty_line, tail
 
@@ -22,21 +24,35 @@ _TAG = re.compile(
     r"(?im)^[^\w\n]{0,10}(?:final[ \t]+)?(?:threat[ \t]+actor|attribution|attributed[ \t]+(?:threat[ \t]+)?actor|actor|answer)"
     r"[^\w\n]{0,4}[ \t]*[:=](.*)$"
 )
-_PHRASES = (
-    re.compile(r"(?i)\battribut(?:e|ed|ing)\s+(?:this|the)\s+(?:incident|activity|attack|report|campaign)\s+to\s+"
-               r"(?:the\s+)?(?:threat\s+actor\s+|group\s+)?(.{1,120}?)(?:[.,;(]|\s+(?:based|due|because|with|as|given)\b|$)"),
-    re.compile(r"(?i)\b(?:threat\s+actor|group|actor)\s+(?:responsible\s+)?(?:is|was)\s+(?:likely\s+|most\s+likely\s+|probably\s+)?"
-               r"(?:the\s+)?(.{1,120}?)(?:[.,;(]|\s+(?:based|due|because|with|as|given)\b|$)"),
-    re.compile(r"(?i)\bresponsible\s+(?:for\s+this\s+\w+\s+)?(?:is|was)\s+(?:likely\s+|most\s+likely\s+|probably\s+)?"
-               r"(?:the\s+)?(.{1,120}?)(?:[.,;(]|\s+(?:based|due|because|with|as|given)\b|$)"),
+# Phrases after which a free-form answer names the actor it attributes the incident to.
+_TRIGGERS = (
+    re.compile(r"(?i)\battribut(?:e|ed|es|ing|able)\b[^.\n]{0,80}?\bto\s+"),
+    re.compile(r"(?i)\battribution\s+(?:of\s+[^.\n]{0,60}?\s+)?to\s+"),
+    re.compile(r"(?i)\b(?:threat\s+actor|actor|group|culprit|perpetrator|adversary|attacker)s?\b[^.\n]{0,150}?"
+               r"\b(?:is|was|are|would\s+be|appears\s+to\s+be|seems\s+to\s+be)\s+"),
+    re.compile(r"(?i)\bresponsible\s+(?:for\s+[^.\n]{0,80}?\s+)?(?:is|was)\s+"),
+    re.compile(r"(?i)(?<!also\s)\b(?:known|tracked|identified)\s+as\s+"),
+    re.compile(r"(?i)\b(?:point(?:s|ing)?|lead(?:s|ing)?)\s+(?:towards?|to)\s+"),
+    re.compile(r"(?i)\b(?:the\s+work|involvement)\s+of\s+"),
 )
+# Words that introduce a name (articles, hedges, nationalities, "threat actor group known as").
+_LEAD = re.compile(
+    r"(?i)^(?:the|a|an|this|likely|most|more|probably|possibly|highly|indeed|very|be|is|was|known|as|called|named|"
+    r"dubbed|tracked|referred|to|identified|group|actor|threat|advanced|persistent|cyber|cyber-espionage|"
+    r"cyberespionage|espionage|hacking|hacker|criminal|cybercriminal|financially|motivated|state|sponsored|"
+    r"state-sponsored|nation-state|sophisticated|notorious|well-known|prolific|infamous|"
+    r"chinese|russian|iranian|north|south|korean|pakistani|indian|vietnamese|israeli|palestinian|turkish|"
+    r"lebanese|belarusian|ukrainian|syrian|arabic|middle|eastern|nigerian|brazilian|american|western|"
+    r"[a-z]+-(?:based|linked|aligned|nexus|backed|sponsored|affiliated|speaking))$"
+)
+_GENERIC = frozenset({"apt", "group", "threat", "actor", "unknown", "placeholder", "none", "n/a", "na", "it", "they",
+                      "advanced", "persistent", "we", "i", "ransomware", "malware", "report", "incident"})
+_NAME_TOKEN = re.compile(r"^[A-Z0-9][A-Za-z0-9\-_.&']*$")
+_AFFIXES = re.compile(r"^\s*the\s+|\s+(?:threat\s+group|apt\s+group|group|team|gang|threat\s+actor)\s*$")
 _FILLER = re.compile(
     r"(?i)^(?:(?:likely|most\s+likely|probably|possibly|the|a|an)\s+)+|"
     r"\s+(?:threat\s+actor|threat\s+group|apt\s+group|group|actor|gang|team)$"
 )
-
-
-_AFFIXES = re.compile(r"^\s*the\s+|\s+(?:threat\s+group|apt\s+group|group|team|gang|threat\s+actor)\s*$")
 
 
 def normalise_name(name: str) -> str:
@@ -57,34 +73,78 @@ def clean_candidate(raw: str) -> str:
     return text[:MAX_NAME_CHARS]
 
 
+def _only_names(text: str) -> bool:
+    """True when ``text`` (parentheticals aside) holds name tokens only, joined by spaces or slashes."""
+    words = re.split(r"[\s/]+", re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", text))
+    return all(not w.strip(".,;:!?") or _NAME_TOKEN.match(w.strip(".,;:!?")) for w in words)
+
+
+def name_at_start(text: str, whole: bool = False) -> str | None:
+    """The actor name ``text`` starts with, after lead-in words (``the Chinese APT group known as``).
+
+    A name is a run of up to six capitalised or digit-bearing tokens (``Lazarus Group``,
+    ``APT-C-36``, ``MUSTANG PANDA``); it ends at punctuation, a parenthesis, a slash or a
+    lowercase word. With ``whole``, the name must be all that ``text`` holds. None when
+    there is no name, or it is a redaction (``[PLACEHOLDER]``) or a generic word.
+    """
+    tokens = re.sub(r"[*`_\"“”‘’]+", "", text[: MAX_NAME_CHARS * 4]).split()
+    index = 0
+    while index < len(tokens) and _LEAD.match(tokens[index].rstrip(",")):
+        follows_digits = index + 1 < len(tokens) and tokens[index + 1][:1].isdigit()
+        if tokens[index].lower() == "apt" and follows_digits:
+            break
+        index += 1
+    name: list[str] = []
+    for token in tokens[index:index + 6]:
+        part, slash, _ = token.partition("/")
+        core = part.rstrip(".,;:!?")
+        if not _NAME_TOKEN.match(core) or core.lower() in ("and", "or"):
+            break
+        name.append(core)
+        if slash or core != part:
+            break
+    if not name or (whole and not _only_names(" ".join(tokens[index:]))):
+        return None
+    cleaned = clean_candidate(" ".join(name))
+    if not normalise_name(cleaned) or cleaned.lower() in _GENERIC or all(w.lower() in _GENERIC for w in name):
+        return None
+    return cleaned
+
+
+def _stated_attribution(body: str) -> str | None:
+    """The first name that follows an attribution phrase (earliest in the text), or None."""
+    starts = sorted({match.end() for pattern in _TRIGGERS for match in pattern.finditer(body)})
+    for start in starts:
+        if body.startswith("[", start):
+            continue
+        found = name_at_start(body[start:start + MAX_NAME_CHARS * 2].split("\n", 1)[0])
+        if found is not None:
+            return found
+    return None
+
+
 def extract_actor(text: str) -> str | None:
     """The threat actor a free-form attribution names, or None.
 
-    Looks, in order, for a labelled line (``Threat actor: X``, ``Answer: X``), a stated
-    attribution (``attribute this incident to X``, ``the threat actor is X``) and finally
-    a short last line (six words at most).
+    Looks, in order, for a labelled line (``Threat actor: X``, ``Answer: X``), the first
+    stated attribution (``attributed to the threat actor group known as X``, ``the threat
+    actor is indeed the X``, ``most likely X (Y)``) and finally a last line that is only a
+    name. A redacted name (``[PLACEHOLDER]``) or a phrase that is no name gives None.
     """
     if not text:
         return None
     body = tail(text)
     tagged = [value for value in _TAG.findall(body) if value.strip()]
-    candidates: list[str] = [tagged[-1]] if tagged else []
-    if not candidates:
-        for pattern in _PHRASES:
-            match = pattern.search(body)
-            if match:
-                candidates.append(match.group(1))
-                break
-    if not candidates:
-        answer = last_answer_value(body)
-        line = answer if answer is not None else last_nonempty_line(body)
-        if line is not None and len(line.split()) <= 6:
-            candidates.append(line)
-    for raw in candidates:
-        cleaned = clean_candidate(raw)
-        if normalise_name(cleaned):
-            return cleaned
-    return None
+    if tagged:
+        found = name_at_start(tagged[-1]) or name_at_start(tagged[-1].split(",")[0], whole=True)
+        if found is not None:
+            return found
+    found = _stated_attribution(body)
+    if found is not None:
+        return found
+    answer = last_answer_value(body)
+    line = answer if answer is not None else last_nonempty_line(body)
+    return name_at_start(line, whole=True) if line is not None and len(line.split()) <= 6 else None
 
 
 class AliasTable:
@@ -117,6 +177,11 @@ class AliasTable:
 
         Raises ValueError naming the file and what is wrong with it.
         """
+        return cls(cls.groups_from_json(path))
+
+    @staticmethod
+    def groups_from_json(path: str | Path) -> list[list[str]]:
+        """The alias groups of a JSON alias file (see :meth:`from_json`); ValueError naming what is wrong."""
         source = Path(path)
         if not source.is_file():
             raise ValueError(f"alias table {source}: no such file")
@@ -126,7 +191,7 @@ class AliasTable:
             data = json.loads(source.read_text(encoding="utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise ValueError(f"alias table {source}: not valid JSON ({exc})") from None
-        return cls(_groups_from(data, source))
+        return _groups_from(data, source)
 
 
 def _groups_from(data: object, source: Path) -> list[list[str]]:
@@ -143,3 +208,39 @@ def _groups_from(data: object, source: Path) -> list[list[str]]:
             raise ValueError(f"alias table {source}: entry {index} is not a list of strings")
         groups.append(group)
     return groups
+
+
+Tier = Literal["correct", "plausible", "incorrect"]
+DROPPED_ENTRIES = frozenset({"nan", ""})
+
+
+def table_groups(table: Mapping[str, Iterable[str]]) -> list[list[str]]:
+    """``{actor: [names]}`` as groups ``[actor, *names]``, without the literal ``'nan'`` entries.
+
+    The upstream tables hold ``'nan'`` (a spreadsheet's empty cell) under several actors;
+    read as a name it would chain unrelated actors through one ``nan`` node.
+    """
+    return [[name for name in (actor, *names) if normalise_name(name) not in DROPPED_ENTRIES]
+            for actor, names in table.items()]
+
+
+class ActorRelations:
+    """The CTI-TAA tiers: ``correct`` (the truth or an alias of it), ``plausible`` (a related group).
+
+    Both tiers follow chains, as the authors' evaluation does (a breadth-first search over
+    aliases, then over aliases and related groups together): two names are aliases when
+    alias entries link them, related when alias or related entries do.
+    """
+
+    def __init__(self, aliases: Iterable[Iterable[str]] = (), related: Iterable[Iterable[str]] = ()) -> None:
+        alias_groups = [list(group) for group in aliases]
+        self.aliases = AliasTable(alias_groups)
+        self.related = AliasTable([*alias_groups, *(list(group) for group in related)])
+
+    def tier(self, predicted: str, truth: str) -> Tier:
+        """How ``predicted`` relates to ``truth``: the same actor, a related one, or neither."""
+        if self.aliases.same_actor(predicted, truth):
+            return "correct"
+        if self.related.same_actor(predicted, truth):
+            return "plausible"
+        return "incorrect"

@@ -15,6 +15,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "list": ("harness.cli.listing:list_command", "List tasks, adapters, methods or suites."),
     "show": ("harness.cli.show:show_command", "Print the summary table of a run."),
     "rescore": ("harness.cli.rescore:rescore_command", "Re-score a run's log with the current scorers."),
+    "import": ("harness.cli.import_outputs:import_command", "Import outputs produced elsewhere as a scored run."),
     "sweep": ("harness.cli.sweep:sweep_command", "Run methods over a range of total token budgets, one run per point."),
     "serve": ("harness.cli.serve:serve_command", "Serve any model spec over an OpenAI-compatible HTTP API."),
     "export": ("harness.cli.export:export_group", "Export suite tasks for other harnesses (lm-eval)."),

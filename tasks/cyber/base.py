@@ -1,7 +1,9 @@
 """Task bases shared by the cyber family: one option letter, one CWE id, one CVSS vector.
 
-Each base scores the answer on the model's last line (the CTI-Bench protocol) and never
-raises on model output: an answer that cannot be parsed is ``unscored``.
+Each base reads the answer from the model's last line (the CTI-Bench protocol), falling
+back where the published extraction does: a letter alone on the first line, the last full
+``CWE-<n>`` or the last full 8-metric CVSS vector anywhere. None raises on model output:
+an answer that cannot be parsed is ``unscored``.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ class LetterChoiceTask(Task):
         """Right when the letter on the last line is the target."""
         answer = extract_choice(output.text, self.letters)
         if answer is None:
-            return Score.unscored(f"no single option letter ({', '.join(self.letters)}) on the last line")
+            return Score.unscored(f"no single option letter ({', '.join(self.letters)}) on the last or first line")
         return Score.of(answer == sample.target, answer=answer,
                         explanation=f"expected {sample.target}, got {answer}")
 
@@ -64,7 +66,7 @@ class CweTask(Task):
         """Right when the one CWE id on the last line is the target."""
         answer = extract_cwe(output.text)
         if answer is None:
-            return Score.unscored("no single CWE id on the last line")
+            return Score.unscored("no CWE id on the last line or anywhere (or several on the last line)")
         return Score.of(answer == sample.target, answer=answer,
                         explanation=f"expected {sample.target}, got {answer}")
 

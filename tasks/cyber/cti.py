@@ -1,32 +1,65 @@
 """CTI-Bench: multiple choice (CTI-MCQ), CVE to CWE (CTI-RCM) and CVSS prediction (CTI-VSP).
 
-Each row's own ``Prompt`` column is the model input (the original protocol); the answer is
-read from the last line of the output. See ``ctibench_data`` for where the TSVs come from.
+The published protocol is the default (xashru/cti-bench ``evaluation/model-prediction.ipynb``):
+each row's own ``Prompt`` column as the user message after the system prompt "You are a
+cybersecurity expert specializing in cyberthreat intelligence.", temperature 0, top_p 1,
+seed 42 and 2048 tokens for every task. Answers are extracted as the authors' cells do,
+leniently where they are strict only by accident (see ``tasks.cyber.base``).
+
+Metrics name the paper's number: ``accuracy`` is the published accuracy of each task
+(CTI-MCQ: every row in the denominator, a refusal or unreadable answer counts wrong;
+CTI-RCM: only answers that name a CWE in the denominator), with the other reading beside
+it (``accuracy_scored`` for MCQ, ``accuracy_all`` for RCM). ``ceiling_accuracy`` and
+``duplicate_conflict_rows`` say how far duplicated prompts with different ground truths
+cap any deterministic model. See ``ctibench_data`` for where the TSVs come from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import ClassVar
 
 from pydantic import Field
 
 from harness.errors import ConfigError
-from harness.task import Task, TaskArgs
-from harness.types import Sample
+from harness.task import (
+    GenerationSettings,
+    Metric,
+    Task,
+    TaskArgs,
+    accuracy_over_answered,
+    accuracy_over_scored,
+)
+from harness.types import Message, MetricValue, Sample, SampleResult
 from scorers.choice import normalise_letters
 from scorers.cti_ids import normalise_cwe
 from scorers.cvss_score import InvalidVector, parse_cvss3
 from tasks.cyber.base import CvssVectorTask, CweTask, LetterChoiceTask
 from tasks.cyber.ctibench_data import Row, load_subset
+from tasks.cyber.metrics import conflict_metrics
+from tasks.cyber.prompts import CTI_SYSTEM_PROMPT
 
-DATA_HELP = ("folder with the CTI-Bench cti-*.tsv files, or one .tsv file; default ../shared/data/cti-bench "
-             "if present, else $FRONTIER_CTIBENCH_DATA, else the hub dataset AI4Sec/cti-bench (online only)")
+DATA_HELP = ("a CTI-Bench checkout (data/cti-*.tsv, evaluation/...), a folder with the cti-*.tsv files, or one "
+             ".tsv file; 'hub' or 'hub:<id>' for the hub dataset (online only); default $FRONTIER_CTIBENCH_DATA, "
+             "else the hub dataset AI4Sec/cti-bench")
+PROTOCOL_HELP = ("send the paper's system prompt (the published protocol); with false the prompt goes alone as "
+                 "one user message. Differences from the paper: Gemini and LLaMA were sent the system prompt "
+                 "and the question joined by a space as one prompt, not as a system message")
+PUBLISHED_SETTINGS = GenerationSettings(max_tokens=2048, temperature=0.0, top_p=1.0, seed=42)
 
 
 class CtiArgs(TaskArgs):
     """Arguments shared by the CTI-Bench tasks."""
 
     data: str | None = Field(None, description=DATA_HELP)
+    system_prompt: bool = Field(True, description=PROTOCOL_HELP)
+
+
+def prompt_text(sample: Sample) -> str:
+    """The user prompt of a CTI-Bench sample (its input without the system message)."""
+    if isinstance(sample.input, str):
+        return sample.input
+    return "\n".join(m.content or "" for m in sample.input if m.role == "user")
 
 
 class CtiRows(Task):
@@ -34,6 +67,7 @@ class CtiRows(Task):
 
     subset: str = ""
     required: Sequence[str] = ("Prompt", "GT")
+    settings: ClassVar[GenerationSettings] = PUBLISHED_SETTINGS
 
     def rows(self) -> list[Row]:
         """The subset's rows, checked for the required columns."""
@@ -44,6 +78,12 @@ class CtiRows(Task):
         """The row's ground truth in the scorer's form; ConfigError naming the row if invalid."""
         raise NotImplementedError
 
+    def model_input(self, prompt: str) -> str | tuple[Message, ...]:
+        """The paper's system prompt then ``prompt`` (or ``prompt`` alone with ``-T system_prompt=false``)."""
+        if not getattr(self.args, "system_prompt", True):
+            return prompt
+        return (Message(role="system", content=CTI_SYSTEM_PROMPT), Message(role="user", content=prompt))
+
     def samples(self) -> Iterator[Sample]:
         """One sample per row, input the row's original prompt."""
         for index, row in enumerate(self.rows()):
@@ -51,8 +91,8 @@ class CtiRows(Task):
             if not prompt:
                 raise ConfigError(f"CTI-Bench {self.subset} row {index}: empty Prompt")
             metadata = {"row": index, "url": row.get("URL", "")}
-            yield Sample(id=f"{self.subset}-{index:04d}", input=prompt, target=self.target_of(row, index),
-                         metadata=metadata)
+            yield Sample(id=f"{self.subset}-{index:04d}", input=self.model_input(prompt),
+                         target=self.target_of(row, index), metadata=metadata)
 
     def bad_row(self, index: int, message: str) -> ConfigError:
         """The error for an invalid row."""
@@ -60,12 +100,18 @@ class CtiRows(Task):
 
 
 class CtiMcqTask(CtiRows, LetterChoiceTask):
-    """CTI-MCQ: ATT&CK, CAPEC and CWE knowledge; one letter A-D on the last line."""
+    """CTI-MCQ: ATT&CK, CAPEC and CWE knowledge; one letter A-D on the last line (else the first line)."""
 
-    description = "CTI-Bench CTI-MCQ: cyber threat intelligence multiple choice (accuracy)"
-    version = "1"
+    description = ("CTI-Bench CTI-MCQ: cyber threat intelligence multiple choice (accuracy: the paper's, every row; "
+                   "accuracy_scored: answers with a letter)")
+    version = "2"
     Args = CtiArgs
     subset = "cti-mcq"
+
+    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+        """The paper's accuracy (every row), accuracy over parsed letters, and the duplicate-prompt ceiling."""
+        kept = list(results)
+        return {**super().aggregate(kept, seed=seed), **conflict_metrics(kept)}
 
     def target_of(self, row: Row, index: int) -> str:
         """The GT letter in uppercase (upstream has a lowercase ``b``)."""
@@ -75,13 +121,29 @@ class CtiMcqTask(CtiRows, LetterChoiceTask):
         return letter
 
 
-class CtiRcmTask(CtiRows, CweTask):
-    """CTI-RCM: map a CVE description to its CWE; the CWE id on the last line."""
+RCM_METRICS: tuple[Metric, ...] = (
+    Metric("accuracy", accuracy_over_scored, "the paper's accuracy: over answers that name a CWE"),
+    Metric("accuracy_all", accuracy_over_answered, "over every row; an answer naming no CWE counts wrong"),
+)
 
-    description = "CTI-Bench CTI-RCM: CVE description to CWE (accuracy)"
-    version = "1"
+
+class CtiRcmTask(CtiRows, CweTask):
+    """CTI-RCM: map a CVE description to its CWE; the CWE id on the last line, else the last one anywhere."""
+
+    description = ("CTI-Bench CTI-RCM: CVE description to CWE (accuracy: the paper's, over answers naming a CWE; "
+                   "accuracy_all: every row)")
+    version = "2"
     Args = CtiArgs
     subset = "cti-rcm"
+
+    def metrics(self) -> tuple[Metric, ...]:
+        """The paper's accuracy (over CWE answers) first, the all-rows reading beside it."""
+        return RCM_METRICS
+
+    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+        """Both accuracies and the duplicate-prompt ceiling."""
+        kept = list(results)
+        return {**super().aggregate(kept, seed=seed), **conflict_metrics(kept)}
 
     def target_of(self, row: Row, index: int) -> str:
         """The GT as ``CWE-<n>``."""
@@ -94,15 +156,16 @@ class CtiRcmTask(CtiRows, CweTask):
 class CtiRcm2021Task(CtiRcmTask):
     """CTI-RCM on the 2021 CVEs (upstream's ``cti-rcm-2021.tsv``)."""
 
-    description = "CTI-Bench CTI-RCM-2021: 2021 CVE descriptions to CWE (accuracy)"
+    description = ("CTI-Bench CTI-RCM-2021: 2021 CVE descriptions to CWE (accuracy: the paper's, over answers "
+                   "naming a CWE; accuracy_all: every row)")
     subset = "cti-rcm-2021"
 
 
 class CtiVspTask(CtiRows, CvssVectorTask):
     """CTI-VSP: predict the CVSS v3.1 vector; mean absolute deviation of base scores."""
 
-    description = "CTI-Bench CTI-VSP: CVSS v3 vector prediction (MAD of base scores)"
-    version = "1"
+    description = "CTI-Bench CTI-VSP: CVSS v3 vector prediction (mad: the paper's MAD of base scores, valid vectors)"
+    version = "2"
     Args = CtiArgs
     subset = "cti-vsp"
 

@@ -1,6 +1,7 @@
 """CTI-ATE: extract the MITRE ATT&CK techniques a report describes.
 
-The last line of the answer lists technique ids separated by commas; sub-techniques are
+The last line of the answer lists technique ids separated by commas (else the last list of
+ids: one per line, in a code block, or before a closing sentence); sub-techniques are
 mapped to their parent (the protocol asks for main techniques only). Each sample scores
 its set F1; the task reports F1 averaged over samples and micro F1 over pooled counts.
 """
@@ -10,11 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from harness.task import GenerationSettings
 from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
 from scorers.cti_ids import extract_techniques, technique_ids
 from scorers.set_f1 import match_sets
-from tasks.cyber.cti import CtiArgs, CtiRows
+from tasks.cyber.cti import CtiArgs, CtiRows, prompt_text
 from tasks.cyber.ctibench_data import Row
 from tasks.cyber.metrics import set_metrics
 
@@ -23,10 +23,9 @@ class CtiAteTask(CtiRows):
     """CTI-ATE: ATT&CK technique extraction, scored by set F1 (macro and micro)."""
 
     description = "CTI-Bench CTI-ATE: ATT&CK technique extraction (set F1, macro and micro)"
-    version = "1"
+    version = "2"
     Args = CtiArgs
     subset = "cti-ate"
-    settings = GenerationSettings(max_tokens=2048, temperature=0.0)
 
     def target_of(self, row: Row, index: int) -> list[str]:
         """The GT technique ids as a list, sub-techniques mapped to their parent."""
@@ -39,7 +38,7 @@ class CtiAteTask(CtiRows):
         """Set F1 of the ids on the last line against the GT; unscored when the line has none."""
         predicted = extract_techniques(output.text)
         if predicted is None:
-            return Score.unscored("no ATT&CK technique id (Tnnnn) on the last line")
+            return Score.unscored("no ATT&CK technique id (Tnnnn) on the last line or in a list of ids")
         truth = [str(t) for t in (sample.target or [])]
         match = match_sets(predicted, truth)
         return Score(value=match.f1, correct=match.exact, answer=", ".join(predicted),
@@ -53,7 +52,7 @@ class CtiAteTask(CtiRows):
 
     def random_output(self, sample: Sample, request: GenerateRequest, rng: random.Random) -> str:
         """A random handful of the technique ids the prompt lists."""
-        listed = technique_ids(sample.input if isinstance(sample.input, str) else "") or ["T1059"]
+        listed = technique_ids(prompt_text(sample)) or ["T1059"]
         return ", ".join(rng.sample(listed, k=min(len(listed), rng.randint(1, 6))))
 
     def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:

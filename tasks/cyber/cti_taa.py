@@ -1,84 +1,131 @@
 """CTI-TAA: attribute a redacted threat report to a threat actor.
 
 The ground truth comes from upstream's responses file (``GT`` column, row-aligned with
-``cti-taa.tsv``). The actor named in the answer is compared with the truth after name
-normalisation, optionally through an alias table (``-T aliases=FILE.json``).
+``cti-taa.tsv``). The actor named in the answer is read from the free-form text (the
+first stated attribution) and related to the truth through the authors' tables
+(``alias_dict`` and ``related_dict`` from upstream ``evaluation/``, JSON or pickle, read
+without running code; their literal ``'nan'`` entries are dropped): ``correct`` when it
+is the truth or an alias, ``plausible`` when it is a related group. ``accuracy`` is the
+paper's correct tier and ``plausible_accuracy`` its plausible tier (correct or
+plausible), both over every row, as the authors' notebook counts them.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cached_property
+from pathlib import Path
 
 from pydantic import Field
 
 from harness.errors import ConfigError
-from harness.task import GenerationSettings, TaskArgs
-from harness.types import GenerateRequest, Output, Sample, Score
-from scorers.threat_actor import AliasTable, extract_actor
-from tasks.cyber.cti import DATA_HELP, CtiRows
-from tasks.cyber.ctibench_data import load_taa_truth
+from harness.task import TaskArgs
+from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
+from scorers.threat_actor import ActorRelations, AliasTable, extract_actor, table_groups
+from tasks.cyber.cti import DATA_HELP, PROTOCOL_HELP, CtiRows
+from tasks.cyber.ctibench_data import data_path, load_taa_truth, locate
+from tasks.cyber.metrics import proportion
 from tasks.cyber.prompts import TAA_FINAL_LINE
+from tasks.cyber.taa_tables import load_tables
 
 KNOWN_ACTORS: tuple[str, ...] = (
     "APT28", "APT29", "APT41", "Lazarus Group", "Sandworm", "FIN7", "Turla", "Kimsuky", "OilRig", "MuddyWater",
 )
+NO_TABLES = "none"
 
 
 class CtiTaaArgs(TaskArgs):
     """Arguments of ``cyber/cti-taa``."""
 
     data: str | None = Field(None, description=DATA_HELP)
+    system_prompt: bool = Field(True, description=PROTOCOL_HELP)
     responses: str | None = Field(None, description="cti-taa-responses.tsv (ground truth in column GT); "
                                                      "default: looked for beside the TAA data")
-    aliases: str | None = Field(None, description="JSON alias table: {name: [aliases]} or [[name, alias, ...]]")
-    final_line: bool = Field(False, description="append an instruction to end with 'Threat actor: <name>'")
+    tables: str | None = Field(None, description="folder with the authors' alias_dict and related_dict (.json or "
+                                                 ".pickle); default: the data folder, its evaluation/ or tables/; "
+                                                 "'none' to compare names without them (no plausible tier)")
+    aliases: str | None = Field(None, description="extra JSON alias table: {name: [aliases]} or [[name, alias, ...]]")
+    final_line: bool = Field(False, description="append an instruction to end with 'Threat actor: <name>' "
+                                                "(not in the paper)")
 
 
 class CtiTaaTask(CtiRows):
-    """CTI-TAA: threat actor attribution, exact match of normalised names (aliases optional)."""
+    """CTI-TAA: threat actor attribution, the paper's correct and plausible tiers."""
 
-    description = "CTI-Bench CTI-TAA: threat actor attribution (accuracy on normalised names)"
-    version = "1"
+    description = ("CTI-Bench CTI-TAA: threat actor attribution (accuracy: the paper's correct tier; "
+                   "plausible_accuracy: its plausible tier; authors' alias and related tables)")
+    version = "2"
     Args = CtiTaaArgs
     subset = "cti-taa"
     required = ("Prompt",)
-    settings = GenerationSettings(max_tokens=2048, temperature=0.0)
+
+    def _table_roots(self) -> list[Path]:
+        """Where the authors' tables are looked for: the data folder, and the TAA file's folder and its parent."""
+        args: CtiTaaArgs = self.args  # type: ignore[assignment]
+        roots: list[Path] = []
+        chosen = data_path(args.data)
+        if chosen is not None and chosen[0].is_dir():
+            roots.append(chosen[0])
+        taa = locate(args.data, self.subset)
+        if taa is not None:
+            roots += [taa.parent, taa.parent.parent]
+        return roots
 
     @cached_property
-    def alias_table(self) -> AliasTable:
-        """The alias table from ``-T aliases``, or an empty one."""
+    def relations(self) -> ActorRelations:
+        """The authors' tables (unless ``-T tables=none``) merged with any ``-T aliases`` table."""
         args: CtiTaaArgs = self.args  # type: ignore[assignment]
-        if not args.aliases:
-            return AliasTable()
-        try:
-            return AliasTable.from_json(args.aliases)
-        except ValueError as exc:
-            raise ConfigError(f"cyber/cti-taa: -T aliases: {exc}") from None
+        alias_groups: list[list[str]] = []
+        related_groups: list[list[str]] = []
+        if args.tables != NO_TABLES:
+            folder = Path(args.tables).expanduser() if args.tables else None
+            aliases, related = load_tables(folder, self._table_roots())
+            alias_groups, related_groups = table_groups(aliases), table_groups(related)
+        if args.aliases:
+            try:
+                alias_groups += AliasTable.groups_from_json(args.aliases)
+            except ValueError as exc:
+                raise ConfigError(f"cyber/cti-taa: -T aliases: {exc}") from None
+        return ActorRelations(alias_groups, related_groups)
 
     def samples(self) -> Iterator[Sample]:
         """One sample per report, the truth taken from the responses file."""
         args: CtiTaaArgs = self.args  # type: ignore[assignment]
         rows = self.rows()
         truth = load_taa_truth(args.data, args.responses, len(rows))
-        _ = self.alias_table  # read the alias file now so that a bad one fails before any model call
+        _ = self.relations  # read the tables now so that a bad one fails before any model call
         for index, (row, actor) in enumerate(zip(rows, truth)):
             prompt = row["Prompt"].strip()
             if not prompt:
                 raise self.bad_row(index, "empty Prompt")
             if args.final_line:
                 prompt += TAA_FINAL_LINE
-            yield Sample(id=f"{self.subset}-{index:04d}", input=prompt, target=actor,
+            yield Sample(id=f"{self.subset}-{index:04d}", input=self.model_input(prompt), target=actor,
                          metadata={"row": index, "url": row.get("URL", "")})
 
     def score(self, sample: Sample, output: Output) -> Score:
-        """Right when the named actor is the truth or one of its aliases."""
+        """Correct when the named actor is the truth or an alias; details carry the tier."""
         actor = extract_actor(output.text)
         if actor is None:
-            return Score.unscored("no threat actor name found in the answer")
-        right = self.alias_table.same_actor(actor, str(sample.target))
-        return Score.of(right, answer=actor, explanation=f"expected {sample.target}, got {actor}")
+            return Score.unscored("no threat actor named in the answer", tier="incorrect")
+        tier = self.relations.tier(actor, str(sample.target))
+        return Score.of(tier == "correct", answer=actor, explanation=f"expected {sample.target}, got {actor} ({tier})",
+                        tier=tier)
+
+    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+        """The paper's two tiers over every row, and the correct tier over answers naming an actor."""
+        rows = scored = correct = plausible = 0
+        for result in results:
+            if result.score.outcome == "error":
+                continue
+            rows += 1
+            scored += result.score.outcome == "scored"
+            tier = result.score.details.get("tier")
+            correct += tier == "correct"
+            plausible += tier in ("correct", "plausible")
+        return {"accuracy": proportion(correct, rows), "plausible_accuracy": proportion(plausible, rows),
+                "accuracy_scored": proportion(correct, scored)}
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The truth on a labelled last line."""

@@ -4,11 +4,15 @@
   exact base-vector match and the share of invalid vectors over all rows.
 - Technique extraction: per-sample F1 averaged over samples (over all rows and over
   parsed answers) and micro precision, recall and F1 from pooled counts.
+- Duplicated prompts with different ground truths: how many rows they cover and the
+  accuracy ceiling they leave a deterministic model (one answer per distinct prompt).
 """
 
 from __future__ import annotations
 
+import json
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from harness.types import MetricValue, SampleResult
@@ -103,4 +107,29 @@ def set_metrics(results: Iterable[SampleResult], seed: int = 0) -> dict[str, Met
         "precision_micro": ratio_metric(tp, p_den, seed=seed),
         "recall_micro": ratio_metric(tp, r_den, seed=seed),
         "exact_set": proportion(exact, len(f1_all)),
+    }
+
+
+def conflict_metrics(results: Iterable[SampleResult]) -> dict[str, MetricValue]:
+    """``duplicate_conflict_rows`` and ``ceiling_accuracy`` over the rows of a run.
+
+    Rows whose model input is the same but whose targets differ cannot all be answered
+    right by a model that gives one answer per input: at best the most common target of
+    each such group. The ceiling is the share of rows left answerable.
+    """
+    groups: dict[str, Counter[str]] = {}
+    for result in results:
+        key = json.dumps(result.model_dump(mode="json", include={"input"}), sort_keys=True)
+        groups.setdefault(key, Counter())[json.dumps(result.target, sort_keys=True)] += 1
+    rows = sum(sum(counts.values()) for counts in groups.values())
+    conflicting = [counts for counts in groups.values() if len(counts) > 1]
+    covered = sum(sum(counts.values()) for counts in conflicting)
+    lost = sum(sum(counts.values()) - max(counts.values()) for counts in conflicting)
+    if rows == 0:
+        return {"duplicate_conflict_rows": MetricValue(value=None, n=0, method="empty"),
+                "ceiling_accuracy": MetricValue(value=None, n=0, method="empty")}
+    return {
+        "duplicate_conflict_rows": MetricValue(value=float(covered), n=rows, method=f"count ({len(conflicting)} groups)"),
+        "ceiling_accuracy": MetricValue(value=(rows - lost) / rows, n=rows, ci_low=(rows - lost) / rows,
+                                        ci_high=(rows - lost) / rows, method="exact"),
     }

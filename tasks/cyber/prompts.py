@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 
 from harness.types import Message
 
+CTI_SYSTEM_PROMPT = "You are a cybersecurity expert specializing in cyberthreat intelligence."
+
 VSP_INSTRUCTIONS = (
     "Analyze the following CVE description and calculate the CVSS v3.1 Base Score. Determine the values for "
     "each base metric: AV, AC, PR, UI, S, C, I, and A. Summarize each metric's value and provide the final "

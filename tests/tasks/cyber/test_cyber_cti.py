@@ -10,15 +10,19 @@ import pytest
 from harness.errors import ConfigError
 from harness.types import GenerateRequest, Output, Sample
 from tasks.cyber import FAMILY
+from tasks.cyber.cti import prompt_text
+from tasks.cyber.prompts import CTI_SYSTEM_PROMPT
 
 CTI_TASKS = ("cyber/cti-mcq", "cyber/cti-rcm", "cyber/cti-vsp", "cyber/cti-ate", "cyber/cti-taa")
 ROWS = {"cyber/cti-mcq": 40, "cyber/cti-rcm": 40, "cyber/cti-vsp": 40, "cyber/cti-ate": 10, "cyber/cti-taa": 5}
 
 
 def make(name: str, **args: object):
-    """Build a task of the family."""
+    """Build a task of the family (TAA without the authors' tables, which the development sample lacks)."""
     entry = FAMILY.resolve(name)
     assert entry is not None, name
+    if name == "cyber/cti-taa":
+        args.setdefault("tables", "none")
     return entry.create(**args)
 
 
@@ -47,7 +51,8 @@ def test_ground_truth_as_last_line_scores_one_on_every_row(cti: Path, name: str)
     assert len(samples) == len(gts) == ROWS[name]
     assert len({s.id for s in samples}) == len(samples)
     for sample, gt in zip(samples, gts):
-        assert isinstance(sample.input, str) and len(sample.input) > 50
+        assert sample.input[0].role == "system" and sample.input[0].content == CTI_SYSTEM_PROMPT
+        assert len(prompt_text(sample)) > 50
         result = score(task, sample, f"Let me analyse the text step by step.\nSome reasoning here.\n{gt}")
         assert result.outcome == "scored" and result.value == 1.0, (sample.id, gt, result)
         oracle = task.reference_output(sample, GenerateRequest(messages=sample.messages()))
@@ -57,7 +62,9 @@ def test_ground_truth_as_last_line_scores_one_on_every_row(cti: Path, name: str)
 def test_mcq_prompt_is_the_original_and_lowercase_gt_is_handled(cti: Path, tmp_path: Path) -> None:
     task = make("cyber/cti-mcq", data=str(cti))
     samples = list(task.samples())
-    assert samples[0].input.startswith("You are given a multiple-choice question (MCQ)")
+    assert prompt_text(samples[0]).startswith("You are given a multiple-choice question (MCQ)")
+    assert make("cyber/cti-mcq", data=str(cti), system_prompt=False).rows()[0]["Prompt"].strip() \
+        == next(iter(make("cyber/cti-mcq", data=str(cti), system_prompt=False).samples())).input
     lines = (cti / "cti-mcq.tsv").read_text(encoding="utf-8").splitlines()
     assert lines[1].endswith("\tB")
     (tmp_path / "cti-mcq.tsv").write_text("\n".join([lines[0], lines[1][:-1] + "b"]) + "\n", encoding="utf-8")
@@ -129,7 +136,8 @@ def test_taa_alias_table_and_final_line_instruction(cti: Path, tmp_path: Path) -
     aliases.write_text('{"MUSTANG PANDA": ["TA416", "RedDelta"]}')
     task = make("cyber/cti-taa", data=str(cti), aliases=str(aliases), final_line=True)
     sample = list(task.samples())[1]
-    assert sample.input.endswith("'Threat actor: <name>' naming the single threat actor you attribute the incident to.")
+    assert prompt_text(sample).endswith("'Threat actor: <name>' naming the single threat actor you attribute the "
+                                        "incident to.")
     assert score(task, sample, "Analysis...\nThreat actor: RedDelta").value == 1.0
     assert score(task, sample, "Analysis...\nThreat actor: APT41").value == 0.0
     bad = tmp_path / "bad.json"
@@ -138,10 +146,20 @@ def test_taa_alias_table_and_final_line_instruction(cti: Path, tmp_path: Path) -
         list(make("cyber/cti-taa", data=str(cti), aliases=str(bad)).samples())
 
 
-def test_data_may_be_one_file_and_the_default_folder_is_used(cti: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_data_may_be_one_file_and_no_default_depends_on_the_working_directory(
+        cti: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(list(make("cyber/cti-rcm", data=str(cti / "cti-rcm.tsv")).samples())) == 40
-    monkeypatch.chdir(cti.parents[2] / "main")
-    assert len(list(make("cyber/cti-mcq").samples())) == 40
+    checkout = tmp_path / "main"
+    checkout.mkdir()
+    (tmp_path / "shared" / "data").mkdir(parents=True)
+    (tmp_path / "shared" / "data" / "cti-bench").symlink_to(cti)
+    monkeypatch.chdir(checkout)
+    monkeypatch.delenv("FRONTIER_CTIBENCH_DATA", raising=False)
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    with pytest.raises(ConfigError, match=r"hub \(AI4Sec/cti-bench\) is unavailable offline"):
+        list(make("cyber/cti-mcq").samples())
+    with pytest.raises(ConfigError, match=r"hub \(someone/mirror\) is unavailable offline"):
+        list(make("cyber/cti-mcq", data="hub:someone/mirror").samples())
 
 
 def test_env_var_then_offline_hub_error(cti: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

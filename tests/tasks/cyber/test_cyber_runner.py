@@ -13,6 +13,8 @@ from harness.suites import load_suite
 from harness.testing.openai_server import OpenAIServer, Reply
 from harness.types import Output, SampleResult, Score
 from tasks.cyber import FAMILY
+from tasks.cyber.cti import prompt_text
+from tasks.cyber.prompts import CTI_SYSTEM_PROMPT
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -74,10 +76,12 @@ def test_ate_macro_and_micro_f1_on_hand_made_sets(shared_data: Path) -> None:
 
 def test_cti_mcq_through_a_loopback_openai_server(shared_data: Path) -> None:
     task = FAMILY.resolve("cyber/cti-mcq").create(data=str(shared_data / "cti-bench"))
-    answers = {s.input: s.target for s in task.samples()}
+    answers = {prompt_text(s): s.target for s in task.samples()}
     wrong = {"A": "B", "B": "C", "C": "D", "D": "A"}
+    bodies: list[dict] = []
 
     def responder(body: dict) -> Reply:
+        bodies.append(body)
         prompt = body["messages"][-1]["content"]
         letter = answers[prompt]
         index = list(answers).index(prompt)
@@ -94,6 +98,9 @@ def test_cti_mcq_through_a_loopback_openai_server(shared_data: Path) -> None:
     metrics = task.aggregate(results)
     assert metrics["accuracy"].value == pytest.approx(20 / 40)
     assert metrics["accuracy_scored"].value == pytest.approx(20 / 30)
+    # the published request protocol: the paper's system prompt, temperature 0, top_p 1, seed 42, 2048 tokens
+    assert all(b["messages"][0] == {"role": "system", "content": CTI_SYSTEM_PROMPT} for b in bodies)
+    assert {(b["temperature"], b["top_p"], b["seed"], b["max_tokens"]) for b in bodies} == {(0.0, 1.0, 42, 2048)}
 
 
 def test_cyber_suite_is_valid_and_names_family_tasks() -> None:

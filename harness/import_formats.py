@@ -1,0 +1,241 @@
+"""Readers of model outputs produced elsewhere: JSONL records, a TSV column, CTI-Bench raw logs.
+
+Each reader returns :class:`ImportedText` entries keyed either by sample id or by row
+(the sample's position in its task, counted from 0), with the source line each came from,
+so that every later error can name it. Duplicate keys are refused here; matching the keys
+with a task's samples is :mod:`harness.importing`'s job.
+
+The TSV reader is strict: one record per physical line. A quote that opens a field and is
+never closed would otherwise swallow the following lines and shift every later row, so a
+record spanning several lines is an error naming the line where it starts.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from harness.errors import ConfigError
+
+ImportFormat = Literal["jsonl", "tsv", "cti-log"]
+FORMATS: tuple[ImportFormat, ...] = ("jsonl", "tsv", "cti-log")
+MAX_IMPORT_BYTES = 2_000_000_000
+MAX_FIELD_CHARS = 50_000_000
+
+_LOG_MARKER = re.compile(r"^#####(\d{1,9})#####$")
+
+
+@dataclass(frozen=True)
+class ImportedText:
+    """One imported output: ``sample_id`` or ``row`` (from 0) says which sample; ``line`` where it was read."""
+
+    text: str
+    line: int
+    sample_id: str | None = None
+    row: int | None = None
+
+    def key(self) -> str:
+        """``id:<sample id>`` or ``row:<n>``: what the entry answers."""
+        return f"id:{self.sample_id}" if self.sample_id is not None else f"row:{self.row}"
+
+
+def _checked_size(path: Path) -> None:
+    """ConfigError when ``path`` is missing or too large to import."""
+    if not path.is_file():
+        raise ConfigError(f"import: {path} does not exist or is not a file")
+    if path.stat().st_size > MAX_IMPORT_BYTES:
+        raise ConfigError(f"import: {path} is larger than {MAX_IMPORT_BYTES} bytes")
+
+
+def _read_text(path: Path) -> str:
+    """The file as UTF-8 text (a byte-order mark dropped); ConfigError naming the file otherwise."""
+    _checked_size(path)
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"import: {path} is not UTF-8 text: {exc}") from None
+
+
+def guess_format(path: Path) -> ImportFormat:
+    """The format of ``path`` from its suffix, else from its first line (a ``#####1#####`` marker)."""
+    suffix = path.suffix.lower()
+    if suffix in (".jsonl", ".ndjson"):
+        return "jsonl"
+    if suffix in (".tsv", ".tab"):
+        return "tsv"
+    _checked_size(path)
+    with path.open("rb") as handle:
+        first = handle.readline(200).decode("utf-8", "replace").strip().lstrip("\ufeff")
+    if _LOG_MARKER.match(first):
+        return "cti-log"
+    if first.startswith("{"):
+        return "jsonl"
+    raise ConfigError(f"import: cannot tell the format of {path}; pass --format ({', '.join(FORMATS)})")
+
+
+def refuse_duplicates(entries: Sequence[ImportedText], origin: str) -> None:
+    """ConfigError listing the keys given more than once (with their lines)."""
+    first_line: dict[str, int] = {}
+    clashes: list[str] = []
+    for entry in entries:
+        key = entry.key()
+        if key in first_line:
+            clashes.append(f"{key} (lines {first_line[key]} and {entry.line})")
+        else:
+            first_line[key] = entry.line
+    if clashes:
+        raise ConfigError(f"import: {origin} answers the same sample twice: {'; '.join(clashes[:5])}"
+                          + (f" and {len(clashes) - 5} more" if len(clashes) > 5 else ""))
+
+
+def _jsonl_entry(record: object, path: Path, number: int) -> ImportedText:
+    """One JSONL record as an entry; ConfigError naming the line when it is malformed."""
+    where = f"import: {path}:{number}"
+    if not isinstance(record, dict):
+        raise ConfigError(f"{where}: expected a JSON object, got {type(record).__name__}")
+    text = record.get("text")
+    if not isinstance(text, str):
+        raise ConfigError(f"{where}: 'text' must be a string")
+    sample_id, row = record.get("sample_id"), record.get("row")
+    if (sample_id is None) == (row is None):
+        raise ConfigError(f"{where}: give exactly one of 'sample_id' and 'row'")
+    if sample_id is not None and not isinstance(sample_id, str):
+        raise ConfigError(f"{where}: 'sample_id' must be a string")
+    if row is not None and (isinstance(row, bool) or not isinstance(row, int) or row < 0):
+        raise ConfigError(f"{where}: 'row' must be an integer >= 0 (the sample's position, from 0)")
+    return ImportedText(text=text, line=number, sample_id=sample_id, row=row)
+
+
+def read_jsonl(path: Path) -> list[ImportedText]:
+    """Entries of a JSONL file of ``{"sample_id": ..., "text": ...}`` or ``{"row": n, "text": ...}``."""
+    entries: list[ImportedText] = []
+    for number, line in enumerate(_read_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            raise ConfigError(f"import: {path}:{number} is not valid JSON: {str(exc)[:200]}") from None
+        entries.append(_jsonl_entry(record, path, number))
+    refuse_duplicates(entries, str(path))
+    return entries
+
+
+def iter_tsv_records(text: str, origin: str) -> Iterator[tuple[int, list[str]]]:
+    """``(line, fields)`` for each record of tab-separated ``text``; blank lines are skipped.
+
+    Quoting follows pandas' and the csv module's rules (a field that starts with ``"`` may
+    hold tabs and ``""``; text after its closing quote is kept), but a record must end on
+    the line it starts: ConfigError names the line of a quote that runs on or never closes.
+    """
+    csv.field_size_limit(MAX_FIELD_CHARS)
+    reader = csv.reader(text.splitlines(keepends=True), delimiter="\t")
+    previous = 0
+    while True:
+        start = previous + 1
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise ConfigError(f"{origin}: line {start}: malformed quoting ({exc}); a field that starts with "
+                              "a double quote must end with one on the same line") from None
+        if reader.line_num - previous > 1:
+            raise ConfigError(f"{origin}: line {start}: a quoted field runs over {reader.line_num - previous} "
+                              "lines (an unbalanced double quote?); every record must be on one line")
+        previous = reader.line_num
+        if fields:
+            yield start, fields
+
+
+def read_tsv_table(text: str, origin: str) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    """The header and the ``(line, row)`` records of a strict TSV; ConfigError on a ragged row."""
+    records = iter_tsv_records(text, origin)
+    first = next(records, None)
+    if first is None:
+        raise ConfigError(f"{origin}: empty file (no header line)")
+    header = [name.strip() for name in first[1]]
+    rows: list[tuple[int, dict[str, str]]] = []
+    for line, fields in records:
+        if len(fields) > len(header):
+            raise ConfigError(f"{origin}: line {line} has {len(fields)} fields but the header has {len(header)}")
+        padded = fields + [""] * (len(header) - len(fields))
+        rows.append((line, dict(zip(header, padded))))
+    return header, rows
+
+
+def read_tsv_column(path: Path, column: str | None) -> list[ImportedText]:
+    """One entry per data row of ``column`` (row i answers sample i, from 0), or per ``sample_id``.
+
+    A ``sample_id`` column, when present, keys the rows by id instead of position.
+    """
+    header, rows = read_tsv_table(_read_text(path), f"import: {path}")
+    texts = [c for c in header if c != "sample_id"]
+    if column is None:
+        if len(texts) != 1:
+            raise ConfigError(f"import: {path} has columns {header}; pass --column to choose one")
+        column = texts[0]
+    if column not in header:
+        raise ConfigError(f"import: {path} has no column {column!r}; it has {header}")
+    keyed = "sample_id" in header
+    entries = [ImportedText(text=row[column], line=line, sample_id=row["sample_id"] if keyed else None,
+                            row=None if keyed else index)
+               for index, (line, row) in enumerate(rows)]
+    refuse_duplicates(entries, str(path))
+    return entries
+
+
+def read_cti_log(path: Path) -> list[ImportedText]:
+    """Entries of a CTI-Bench raw log: ``#####<row, from 1>#####`` lines, each followed by its text.
+
+    The upstream writer puts two newlines after each text; they are removed. Text before
+    the first marker is an error, and so is a marker given twice.
+    """
+    lines = _read_text(path).split("\n")
+    entries: list[ImportedText] = []
+    current: tuple[int, int] | None = None
+    body: list[str] = []
+
+    def flush() -> None:
+        if current is not None:
+            text = "\n".join(body)
+            text = text[:-2] if text.endswith("\n\n") else text.rstrip("\n")
+            entries.append(ImportedText(text=text, line=current[1], row=current[0] - 1))
+
+    for number, line in enumerate(lines, start=1):
+        marker = _LOG_MARKER.match(line.rstrip("\r"))
+        if marker:
+            flush()
+            row = int(marker.group(1))
+            if row < 1:
+                raise ConfigError(f"import: {path}:{number}: rows are counted from 1, got #####{row}#####")
+            current, body = (row, number), []
+        elif current is None:
+            if line.strip():
+                raise ConfigError(f"import: {path}:{number}: text before the first #####1##### marker")
+        else:
+            body.append(line)
+    flush()
+    if not entries:
+        raise ConfigError(f"import: {path} has no #####<row>##### markers")
+    refuse_duplicates(entries, str(path))
+    return entries
+
+
+def read_outputs(path: Path, fmt: ImportFormat | None = None, column: str | None = None) -> list[ImportedText]:
+    """The entries of ``path`` in format ``fmt`` (guessed when None)."""
+    chosen = fmt or guess_format(path)
+    if column is not None and chosen != "tsv":
+        raise ConfigError(f"import: --column applies to TSV files, not {chosen}")
+    if chosen == "jsonl":
+        return read_jsonl(path)
+    if chosen == "tsv":
+        return read_tsv_column(path, column)
+    if chosen == "cti-log":
+        return read_cti_log(path)
+    raise ConfigError(f"import: unknown format {chosen!r}; choose one of {', '.join(FORMATS)}")

@@ -1,0 +1,160 @@
+"""Import outputs produced elsewhere into a normal run directory, scored by the task's own scorers.
+
+The run's ``config.json`` names the model ``import/<label>`` and records the source file
+(path, format, column, SHA-256). Each sample's output is the imported text, logged as one
+call with role ``import``; the task scores it exactly as it scores a model's answer, so
+``frontier show``, ``rescore``, ``report`` and ``submit`` work on the directory.
+
+Every imported entry must answer a sample of the task: an unknown id or a row beyond the
+task's samples is an error, and so is a sample answered twice. A sample the source does not
+answer is an error too, unless ``allow_missing``: then it is logged with an ``error``
+outcome (``no output imported``), counted in the summary and never scored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ConfigError
+from harness.import_formats import ImportedText, ImportFormat, guess_format, read_outputs
+from harness.plan import PreparedTask, RunPlan, TaskPlan, build_task, config_of
+from harness.types import CallRecord, Generation, GenerateRequest, Output, RunSummary, Sample, SampleResult, Score
+
+IMPORT_ROLE = "import"
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import did: results written now, samples already in the run, samples with no output."""
+
+    summary: RunSummary
+    written: int
+    already_logged: int
+    missing: int
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file's bytes, read in chunks."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def match_entries(samples: Sequence[Sample], entries: Sequence[ImportedText],
+                  origin: str) -> tuple[dict[str, ImportedText], list[str]]:
+    """Each sample id with the entry that answers it, and the ids no entry answers.
+
+    ConfigError for an entry naming no sample, or two entries answering one sample (one by id,
+    one by row).
+    """
+    index_of = {sample.id: index for index, sample in enumerate(samples)}
+    matched: dict[str, ImportedText] = {}
+    unknown: list[str] = []
+    for entry in entries:
+        if entry.sample_id is not None:
+            sample_id = entry.sample_id if entry.sample_id in index_of else None
+        else:
+            assert entry.row is not None
+            sample_id = samples[entry.row].id if entry.row < len(samples) else None
+        if sample_id is None:
+            unknown.append(f"{entry.key()} (line {entry.line})")
+            continue
+        if sample_id in matched:
+            raise ConfigError(f"import: {origin} answers sample {sample_id} twice "
+                              f"(lines {matched[sample_id].line} and {entry.line})")
+        matched[sample_id] = entry
+    if unknown:
+        raise ConfigError(f"import: {origin} has {len(unknown)} output(s) for no sample of the task "
+                          f"({len(samples)} samples, rows counted from 0): {', '.join(unknown[:5])}")
+    missing = [sample.id for sample in samples if sample.id not in matched]
+    return matched, missing
+
+
+def import_config(plan: RunPlan, prepared: list[PreparedTask], source: dict[str, Any]) -> dict[str, Any]:
+    """The run config of an import: the plan's, plus the source, with the hash covering both."""
+    config = config_of(plan, prepared)
+    body = {k: v for k, v in config.items() if k not in ("harness_version", "config_hash", "created_at")}
+    body["import"] = source
+    digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+    return {**config, "import": source, "config_hash": digest}
+
+
+def imported_result(entry: PreparedTask, sample: Sample, text: str | None, label: str, score: Score,
+                    line: int | None) -> SampleResult:
+    """The logged result of one sample: the imported text as output and as one ``import`` call."""
+    request = GenerateRequest(messages=sample.messages(), **entry.settings.model_dump())
+    from harness.cache import request_key
+
+    calls = () if text is None else (
+        CallRecord(request_key=request_key(request), generation=Generation(text=text, model=label),
+                   role=IMPORT_ROLE),)
+    return SampleResult(sample_id=sample.id, task=entry.task.name, input=sample.input, target=sample.target,
+                        output=Output(text=text or ""), score=score, calls=calls, cost_usd=None,
+                        cost_known=False, metadata=sample.metadata,
+                        method_data={} if line is None else {"import_line": line})
+
+
+async def _scores(entry: PreparedTask, pairs: list[tuple[Sample, str]]) -> list[Score]:
+    """The task's scores of the imported texts, in order (a CPU-heavy task through the local pool)."""
+    from contextlib import nullcontext
+
+    from harness.executors.local_pool import local_pool_scoring
+    from harness.executors.scoring import score_safely
+
+    with local_pool_scoring() if entry.task.cpu_heavy else nullcontext():
+        return list(await asyncio.gather(*(score_safely(entry.task, s, Output(text=t)) for s, t in pairs)))
+
+
+def import_outputs(task_plan: TaskPlan, source: Path, out_dir: Path, label: str | None = None,
+                   fmt: ImportFormat | None = None, column: str | None = None,
+                   allow_missing: bool = False, seed: int = 0) -> ImportReport:
+    """Write ``out_dir`` as a run of ``task_plan`` whose outputs are read from ``source``, and score it.
+
+    Importing the same source again into the same directory adds nothing; a directory
+    holding another run (or another source) is refused untouched, as ``frontier run`` does.
+    """
+    from harness.runner import limited_samples, summarize_run
+    from harness.store import RunStore, result_key
+
+    chosen = fmt or guess_format(source)
+    entries = read_outputs(source, chosen, column)
+    entry = build_task(task_plan)
+    samples = limited_samples(entry.task, task_plan.limit)
+    matched, missing = match_entries(samples, entries, str(source))
+    if missing and not allow_missing:
+        raise ConfigError(f"import: {source} has no output for {len(missing)} of {len(samples)} sample(s) "
+                          f"(first: {', '.join(missing[:5])}); pass --allow-missing to log them as errors")
+    name = label or f"{source.stem}{':' + column if column else ''}"
+    plan = RunPlan(model=f"import/{name}", tasks=(task_plan,), seed=seed)
+    origin = {"source": str(source.resolve()), "format": chosen, "column": column, "sha256": file_sha256(source),
+              "entries": len(entries), "allow_missing": allow_missing}
+    config = import_config(plan, [entry], origin)
+    store = RunStore(out_dir)
+    done = store.open(config)
+    started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    todo = [s for s in samples if result_key(entry.task.name, s.id) not in done]
+    complete = False
+    try:
+        answered = [(s, matched[s.id].text) for s in todo if s.id in matched]
+        scores = iter(asyncio.run(_scores(entry, answered)))
+        for sample in todo:
+            found = matched.get(sample.id)
+            score = next(scores) if found is not None else Score.error(
+                f"no output imported for this sample (not in {source.name})", stage="model")
+            store.append(imported_result(entry, sample, None if found is None else found.text, name, score,
+                                         None if found is None else found.line))
+        complete = True
+    finally:
+        store.close()
+        store.write_summary(summarize_run(store, plan, [entry], config["config_hash"], started_at, complete))
+    return ImportReport(summary=store.read_summary(), written=len(todo), already_logged=len(samples) - len(todo),
+                        missing=len(missing))
