@@ -38,12 +38,17 @@ _TRIGGERS = (
 # Words that introduce a name (articles, hedges, nationalities, "threat actor group known as").
 _LEAD = re.compile(
     r"(?i)^(?:the|a|an|this|likely|most|more|probably|possibly|highly|indeed|very|be|is|was|known|as|called|named|"
-    r"dubbed|tracked|referred|to|identified|group|actor|threat|advanced|persistent|cyber|cyber-espionage|"
+    r"dubbed|tracked|referred|to|identified|group|actor|threat|apt|\(apt\)|advanced|persistent|cyber|cyber-espionage|"
     r"cyberespionage|espionage|hacking|hacker|criminal|cybercriminal|financially|motivated|state|sponsored|"
     r"state-sponsored|nation-state|sophisticated|notorious|well-known|prolific|infamous|"
     r"chinese|russian|iranian|north|south|korean|pakistani|indian|vietnamese|israeli|palestinian|turkish|"
-    r"lebanese|belarusian|ukrainian|syrian|arabic|middle|eastern|nigerian|brazilian|american|western|"
+    r"lebanese|belarusian|ukrainian|syrian|arabic|middle|eastern|nigerian|brazilian|american|western|asian|"
+    r"african|european|latin|southeast|east|west|central|"
     r"[a-z]+-(?:based|linked|aligned|nexus|backed|sponsored|affiliated|speaking))$"
+)
+_REDACTED_ALIAS = re.compile(
+    r"(?i)^\[[^\]\n]{1,40}\]\s*,?\s*(?:\(\s*)?(?:(?:also|formerly|previously)\s+(?:known|referred\s+to|tracked)\s+as|"
+    r"aka|a\.k\.a\.|which\s+is\s+the\s+(?:new|current)\s+name\s+(?:for|of))\s+"
 )
 _GENERIC = frozenset({"apt", "group", "threat", "actor", "unknown", "placeholder", "none", "n/a", "na", "it", "they",
                       "advanced", "persistent", "we", "i", "ransomware", "malware", "report", "incident"})
@@ -97,7 +102,7 @@ def name_at_start(text: str, whole: bool = False) -> str | None:
     name: list[str] = []
     for token in tokens[index:index + 6]:
         part, slash, _ = token.partition("/")
-        core = part.rstrip(".,;:!?")
+        core = part.rstrip(".,;:!?)]")
         if not _NAME_TOKEN.match(core) or core.lower() in ("and", "or"):
             break
         name.append(core)
@@ -112,12 +117,20 @@ def name_at_start(text: str, whole: bool = False) -> str | None:
 
 
 def _stated_attribution(body: str) -> str | None:
-    """The first name that follows an attribution phrase (earliest in the text), or None."""
+    """The first name that follows an attribution phrase (earliest in the text), or None.
+
+    A redacted name (``[PLACEHOLDER]``) counts only through the name the answer gives it
+    (``[PLACEHOLDER], also known as PHOSPHORUS``).
+    """
     starts = sorted({match.end() for pattern in _TRIGGERS for match in pattern.finditer(body)})
     for start in starts:
-        if body.startswith("[", start):
+        window = body[start:start + MAX_NAME_CHARS * 2].split("\n", 1)[0]
+        redacted = _REDACTED_ALIAS.match(window)
+        if redacted is not None:
+            window = window[redacted.end():]
+        elif window.startswith("["):
             continue
-        found = name_at_start(body[start:start + MAX_NAME_CHARS * 2].split("\n", 1)[0])
+        found = name_at_start(window)
         if found is not None:
             return found
     return None

@@ -55,3 +55,19 @@ def test_ground_truth_letters_are_normalised() -> None:
     assert normalise_letters(" CA ") == "AC"
     assert normalise_letters("E") is None
     assert normalise_letters("") is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("A\n\nExplanation: execution prevention blocks applications from unknown sources.", "A"),
+    ("C) John the Ripper\nIt cracks password hashes offline.", "C"),
+    ("**B**\n\nThe other options do not apply here.", "B"),
+    ("The correct answer is:\n\nB) T1059", "B"),
+])
+def test_a_lone_letter_on_the_first_line_followed_by_an_explanation(text: str, expected: str) -> None:
+    assert extract_choice(text) == expected
+
+
+@pytest.mark.parametrize("text", ["A good option is missing.\nI cannot say.", "A, B\nBoth apply.",
+                                  "I would pick\nan answer later"])
+def test_a_first_line_that_is_no_lone_letter_stays_unscored(text: str) -> None:
+    assert extract_choice(text) is None

@@ -119,3 +119,14 @@ def test_random_garbage_never_crashes() -> None:
                 parse_cvss3(raw)
             except InvalidVector:
                 pass
+
+
+def test_the_full_vector_one_line_earlier_beats_a_fragment_in_the_last_line() -> None:
+    text = ("CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H\n"
+            "The attack vector is network (AV:N) because the service listens remotely.")
+    assert find_cvss_vector(text) == "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"
+    two = "First guess AV:L/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H, revised:\nAV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"
+    assert find_cvss_vector(two) == "AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"
+    assert find_cvss_vector("Only a fragment: AV:N") == "AV:N"  # kept so that it is reported invalid
+    with pytest.raises(InvalidVector):
+        parse_cvss3(find_cvss_vector("Only a fragment: AV:N"))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scorers.threat_actor import AliasTable, extract_actor, normalise_name
+from scorers.threat_actor import ActorRelations, AliasTable, extract_actor, normalise_name, table_groups
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -52,3 +52,44 @@ def test_bad_alias_files_are_named(tmp_path: Path, content: str, message: str) -
         AliasTable.from_json(path)
     with pytest.raises(ValueError, match="no such file"):
         AliasTable.from_json(tmp_path / "missing.json")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Based on the TTPs, I would attribute this cyber incident to APT28 with moderate confidence.", "APT28"),
+    ("Reviewing the tooling again, the threat actor is indeed the Lazarus Group.", "Lazarus"),
+    ("The overlap in infrastructure points to Dragonfly/Energetic Bear.", "Dragonfly"),
+    ("The actor responsible is most likely OilRig (APT33), given the Iranian targeting.", "OilRig"),
+    ("the incident can be attributed to the threat actor group known as APT41. APT41 is a Chinese group.", "APT41"),
+    ("it is likely attributed to the Chinese APT group Mustang Panda, based on PlugX.", "Mustang Panda"),
+    ("the incident is attributed to the threat actor group known as [PLACEHOLDER], which is the new name for "
+     "PHOSPHORUS, an Iranian nation-state actor.", "PHOSPHORUS"),
+    ("The group responsible for this activity is APT-C-36, also known as Blind Eagle.", "APT-C-36"),
+])
+def test_attribution_in_free_form_answers(text: str, expected: str) -> None:
+    assert extract_actor(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "The group is known for using a mix of custom and publicly available tools.\nMore analysis follows here today.",
+    "Therefore, the incident can be attributed to the threat actor group [PLACEHOLDER].",
+    "it is likely attributed to the Chinese APT group [PLACEHOLDER], a South Asian threat actor.",
+    "The [PLACEHOLDER] APT group is a South Asian threat actor known for targeting energy firms.",
+    "Thanks for reading!\nHope this helps",
+    "attributed to " + "the " * 50_000,
+    "group is " * 100_000,
+])
+def test_no_name_is_unscored_rather_than_a_fragment(text: str) -> None:
+    assert extract_actor(text) is None
+
+
+def test_correct_and_plausible_tiers_follow_chains_without_nan() -> None:
+    aliases = table_groups({"APT28": ["Fancy Bear", "Sofacy"], "Sofacy": ["Sednit"], "Kimsuky": ["nan"],
+                            "Andariel": ["nan"]})
+    related = table_groups({"Lazarus": ["Andariel", "nan"], "APT28": ["nan"], "Turla": ["Snake"]})
+    relations = ActorRelations(aliases, related)
+    assert relations.tier("Sednit", "APT28") == "correct"  # through Sofacy
+    assert relations.tier("apt 28", "Fancy Bear") == "correct"
+    assert relations.tier("Andariel", "Lazarus Group") == "plausible"
+    assert relations.tier("Kimsuky", "Andariel") == "incorrect"  # a shared 'nan' links nothing
+    assert relations.tier("Turla", "APT28") == "incorrect"
+    assert relations.tier("", "APT28") == "incorrect"

@@ -1,0 +1,170 @@
+"""CTI-Bench reproduced from the authors' published outputs, through ``frontier import``.
+
+The authors' extracted answers of five models (``evaluation/responses/*.tsv``, one column per
+model) give exactly the numbers of their evaluation notebook; the raw ChatGPT-3.5 logs give them
+within the issue's tolerances. TAA's plausible tier is the notebook's once the tables' literal
+``'nan'`` entries are dropped (with them: 62/86/74/80/36).
+"""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+from harness.errors import ConfigError
+from harness.importing import import_outputs
+from harness.plan import TaskPlan
+from harness.types import TaskSummary
+from tasks.cyber import FAMILY
+from tasks.cyber.taa_tables import read_table
+
+MODELS = ("ChatGPT-3.5", "ChatGPT-4", "Gemini-1.5", "LLAMA3-70B", "LLAMA3-8B")
+PUBLISHED = {  # task: (metric, the authors' number per model, scale)
+    "cti-mcq": ("accuracy", (54.12, 71.00, 65.44, 65.76, 61.32), 100),
+    "cti-rcm": ("accuracy", (67.20, 72.00, 66.63, 65.90, 44.70), 100),
+    "cti-rcm-2021": ("accuracy", (62.70, 68.00, 65.03, 60.76, 48.30), 100),
+    "cti-vsp": ("mad", (1.5743, 1.3100, 1.0911, 1.8292, 1.9076), 1),
+    "cti-taa": ("accuracy", (44, 52, 38, 52, 28), 100),
+}
+TAA_PLAUSIBLE = (62, 84, 72, 78, 36)
+RAW_GPT3 = {"cti-mcq": ("accuracy", 54.12, 0.2, 100), "cti-rcm": ("accuracy", 67.20, 0.2, 100),
+            "cti-rcm-2021": ("accuracy", 62.70, 0.2, 100), "cti-vsp": ("mad", 1.5743, 0.005, 1),
+            "cti-taa": ("accuracy", 44, 6, 100)}
+
+
+@pytest.fixture(scope="module")
+def published(shared_data: Path) -> Path:
+    folder = shared_data / "cti-bench-published"
+    if not folder.is_dir():
+        pytest.skip(f"{folder} not found")
+    return folder
+
+
+_IMPORTED: dict[tuple[str, str, str | None], TaskSummary] = {}
+
+
+def imported(published: Path, out: Path, subset: str, source: Path, column: str | None = None) -> TaskSummary:
+    """Import ``source`` as a run of ``cyber/<subset>`` on the full upstream data and return its summary.
+
+    Each (subset, source, column) is imported once per test session; later tests reuse its summary.
+    """
+    key = (subset, str(source), column)
+    if key not in _IMPORTED:
+        report = import_outputs(TaskPlan(f"cyber/{subset}", {"data": str(published)}), source, out, column=column)
+        _IMPORTED[key] = report.summary.tasks[f"cyber/{subset}"]
+    return _IMPORTED[key]
+
+
+@pytest.mark.parametrize("subset", list(PUBLISHED))
+def test_extracted_answers_of_five_models_give_the_authors_numbers(published: Path, tmp_path: Path,
+                                                                    subset: str) -> None:
+    metric, numbers, scale = PUBLISHED[subset]
+    source = published / "responses" / f"{subset}-responses.tsv"
+    for model, number in zip(MODELS, numbers):
+        summary = imported(published, tmp_path / model, subset, source, column=model)
+        assert summary.metrics[metric].value * scale == pytest.approx(number, abs=0.005 if scale == 100 else 5e-5), \
+            (subset, model)
+        if subset == "cti-taa":
+            plausible = TAA_PLAUSIBLE[MODELS.index(model)]
+            assert summary.metrics["plausible_accuracy"].value * 100 == pytest.approx(plausible), model
+
+
+def test_the_paper_denominators_refusals_kept_for_mcq_non_cwe_answers_dropped_for_rcm(published: Path,
+                                                                                    tmp_path: Path) -> None:
+    mcq = imported(published, tmp_path / "mcq", "cti-mcq", published / "responses" / "cti-mcq-responses.tsv",
+                   "Gemini-1.5")
+    assert mcq.counts["unscored"] == 4 and mcq.metrics["accuracy"].n == 2500  # four 'X' refusals count wrong
+    assert mcq.metrics["accuracy_scored"].n == 2496
+    rcm = imported(published, tmp_path / "rcm", "cti-rcm", published / "responses" / "cti-rcm-responses.tsv",
+                   "Gemini-1.5")
+    assert rcm.metrics["accuracy"].n == 923 and rcm.metrics["accuracy_all"].n == 1000  # 77 'Error' answers
+    assert rcm.metrics["accuracy_all"].value == pytest.approx(615 / 1000)
+
+
+@pytest.mark.parametrize("subset", list(RAW_GPT3))
+def test_raw_chatgpt35_logs_reproduce_within_tolerance(published: Path, tmp_path: Path, subset: str) -> None:
+    metric, number, tolerance, scale = RAW_GPT3[subset]
+    summary = imported(published, tmp_path / "raw", subset, published / "logs" / "gpt3" / f"{subset}.txt")
+    assert sum(summary.counts.values()) == {"cti-mcq": 2500, "cti-taa": 50}.get(subset, 1000)
+    assert summary.metrics[metric].value * scale == pytest.approx(number, abs=tolerance), subset
+
+
+def test_duplicate_prompts_with_conflicting_truth_cap_the_score(published: Path, tmp_path: Path) -> None:
+    rcm = imported(published, tmp_path / "rcm", "cti-rcm", published / "responses" / "cti-rcm-responses.tsv",
+                   "ChatGPT-4")
+    assert rcm.metrics["duplicate_conflict_rows"].value == 4 and rcm.metrics["duplicate_conflict_rows"].method.startswith(
+        "count (1 groups)")
+    assert rcm.metrics["ceiling_accuracy"].value == pytest.approx(998 / 1000)  # CWE-120, -121 x2, -122
+    rcm21 = imported(published, tmp_path / "rcm21", "cti-rcm-2021",
+                     published / "responses" / "cti-rcm-2021-responses.tsv", "ChatGPT-4")
+    assert rcm21.metrics["duplicate_conflict_rows"].value == 9
+    assert rcm21.metrics["duplicate_conflict_rows"].method == "count (4 groups)"
+    assert rcm21.metrics["ceiling_accuracy"].value == pytest.approx(996 / 1000)
+
+
+def test_taa_tables_from_the_pickles_through_the_data_only_unpickler(published: Path, tmp_path: Path) -> None:
+    aliases = read_table(published / "tables" / "alias_dict.json")
+    related = read_table(published / "tables" / "related_dict.json")
+    evaluation = tmp_path / "evaluation"
+    evaluation.mkdir()
+    for name, table in (("alias_dict", aliases), ("related_dict", related)):
+        (evaluation / f"{name}.pickle").write_bytes(pickle.dumps(table, protocol=4))
+    assert read_table(evaluation / "alias_dict.pickle") == aliases
+    task = FAMILY.resolve("cyber/cti-taa").create(data=str(published), tables=str(tmp_path))
+    sample = next(iter(task.samples()))
+    assert task.relations.tier("APT36", sample.target) in ("correct", "plausible", "incorrect")
+    assert task.relations.tier("Rattlesnake", "SideCopy") == FAMILY.resolve("cyber/cti-taa").create(
+        data=str(published)).relations.tier("Rattlesnake", "SideCopy")
+
+
+class _Boom:
+    def __reduce__(self) -> tuple:
+        return (exec, ("raise SystemExit('pickle code ran')",))
+
+
+@pytest.mark.parametrize("payload, message", [
+    (pickle.dumps({"apt28": _Boom()}), r"refused to load builtins\.exec"),
+    (pickle.dumps({"apt28": ["fancy bear", 3]}), "is not a list of strings"),
+    (pickle.dumps(["apt28"]), "expected a mapping"),
+    (b"\x80\x04not a pickle", "not a pickle of plain data"),
+])
+def test_hostile_or_malformed_pickles_are_refused_without_running_code(tmp_path: Path, payload: bytes,
+                                                                       message: str) -> None:
+    path = tmp_path / "alias_dict.pickle"
+    path.write_bytes(payload)
+    with pytest.raises(ConfigError, match=message):
+        read_table(path)
+
+
+def test_nan_entries_no_longer_chain_unrelated_actors(published: Path) -> None:
+    task = FAMILY.resolve("cyber/cti-taa").create(data=str(published))
+    related = read_table(published / "tables" / "related_dict.json")
+    via_nan = sorted(actor for actor, names in related.items() if "nan" in names)
+    assert len(via_nan) >= 2
+    assert task.relations.tier(via_nan[0], via_nan[1]) == "incorrect"
+    assert task.relations.tier("Fancy Bear", "APT28") == "correct"
+
+
+def test_taa_without_tables_is_a_clear_error_unless_declined(published: Path, tmp_path: Path) -> None:
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    for name in ("cti-taa.tsv", "cti-taa-responses.tsv"):
+        (flat / name).write_bytes((published / "data" / name).read_bytes())
+    with pytest.raises(ConfigError, match=r"alias and related tables .* -T tables=FOLDER"):
+        list(FAMILY.resolve("cyber/cti-taa").create(data=str(flat)).samples())
+    assert len(list(FAMILY.resolve("cyber/cti-taa").create(data=str(flat), tables="none").samples())) == 50
+
+
+def test_a_cti_tsv_with_an_unbalanced_quote_fails_with_the_line_number(published: Path, tmp_path: Path) -> None:
+    lines = (published / "data" / "cti-rcm.tsv").read_text(encoding="utf-8").splitlines()[:11]
+    url, description, *rest = lines[4].split("\t")
+    lines[4] = "\t".join([url, '"' + description, *rest])
+    (tmp_path / "cti-rcm.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"cti-rcm\.tsv: line 5: .*(quoted field runs over|malformed quoting)"):
+        list(FAMILY.resolve("cyber/cti-rcm").create(data=str(tmp_path)).samples())
+    lines[4] = "\t".join([url, '"Quoted title" ' + description, *rest])  # closed on its line: read as pandas does
+    (tmp_path / "cti-rcm.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    samples = list(FAMILY.resolve("cyber/cti-rcm").create(data=str(tmp_path)).samples())
+    assert len(samples) == 10 and samples[9].metadata["url"] == lines[10].split("\t")[0]
