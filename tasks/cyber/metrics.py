@@ -117,10 +117,12 @@ def conflict_metrics(results: Iterable[SampleResult]) -> dict[str, MetricValue]:
     right by a model that gives one answer per input: at best the most common target of
     each such group. The ceiling is the share of rows left answerable.
     """
-    groups: dict[str, Counter[str]] = {}
+    groups: dict[object, Counter[str]] = {}
     for result in results:
-        key = json.dumps(result.model_dump(mode="json", include={"input"}), sort_keys=True)
-        groups.setdefault(key, Counter())[json.dumps(result.target, sort_keys=True)] += 1
+        key = result.input if isinstance(result.input, str) else tuple(
+            (m.role, m.content, m.name, m.tool_call_id, m.tool_calls) for m in result.input)
+        target = result.target if isinstance(result.target, str) else json.dumps(result.target, sort_keys=True)
+        groups.setdefault(key, Counter())[target] += 1
     rows = sum(sum(counts.values()) for counts in groups.values())
     conflicting = [counts for counts in groups.values() if len(counts) > 1]
     covered = sum(sum(counts.values()) for counts in conflicting)
