@@ -21,6 +21,19 @@ def request_key(request: GenerateRequest) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+UNUSABLE_FINISH_REASONS = frozenset({"error"})
+
+
+def is_usable_answer(generation: Generation) -> bool:
+    """True when ``generation`` is an answer worth replaying: text or tool calls, and not an error finish.
+
+    A transient bad HTTP 200 (``content: null``, an empty message, a body cut at the size cap,
+    a server-side error finish) fails this check, so it is neither stored nor served.
+    """
+    has_answer = bool(generation.text.strip()) or bool(generation.tool_calls)
+    return has_answer and generation.finish_reason not in UNUSABLE_FINISH_REASONS
+
+
 def default_cache_path() -> Path:
     """``$FRONTIER_CACHE_DIR/responses.sqlite``, else ``~/.cache/frontier-evals/responses.sqlite``."""
     base = os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "frontier-evals"
@@ -43,7 +56,7 @@ class ResponseCache:
         )
 
     def get(self, adapter: str, key: str) -> Generation | None:
-        """The cached generation, or None (an unreadable entry counts as a miss)."""
+        """The cached generation, or None: an unreadable or unusable entry counts as a miss and is dropped."""
         with self._lock:
             row = self._db.execute(
                 "SELECT generation FROM responses WHERE adapter = ? AND key = ?", (adapter, key)
@@ -51,12 +64,19 @@ class ResponseCache:
         if row is None:
             return None
         try:
-            return Generation.model_validate_json(row[0])
+            generation = Generation.model_validate_json(row[0])
         except ValueError:
+            generation = None
+        if generation is None or not is_usable_answer(generation):
+            with self._lock:
+                self._db.execute("DELETE FROM responses WHERE adapter = ? AND key = ?", (adapter, key))
             return None
+        return generation
 
     def put(self, adapter: str, key: str, generation: Generation) -> None:
-        """Store ``generation``; the first answer for a key wins."""
+        """Store ``generation`` if it is a usable answer; the first answer for a key wins."""
+        if not is_usable_answer(generation):
+            return
         with self._lock:
             self._db.execute(
                 "INSERT OR IGNORE INTO responses VALUES (?, ?, ?, ?)",

@@ -58,16 +58,20 @@ class CallingAdapter:
                 return await asyncio.wait_for(self.inner.generate(request), self.timeout_s), attempt
             except (TransientError, asyncio.TimeoutError) as exc:
                 reason = str(exc) or f"no answer within {self.timeout_s} s"
+                if attempt >= self.retry.max_retries:
+                    raise AdapterError(f"gave up after {attempt} retries; last failure: {reason}") from None
                 context = active_sample()
                 if context is not None:
                     context.retries += 1
-                if attempt >= self.retry.max_retries:
-                    raise AdapterError(f"gave up after {attempt} retries; last failure: {reason}") from None
                 await asyncio.sleep(self.retry.delay(attempt, self._rng))
                 attempt += 1
 
     async def generate(self, request: GenerateRequest) -> Generation:
-        """Answer from the cache or the model, and log the call in the current sample."""
+        """Answer from the cache or the model, and log the call in the current sample.
+
+        Only usable answers are cached (see :func:`harness.cache.is_usable_answer`), so a
+        transient bad HTTP 200 is never replayed to a later run.
+        """
         key = request_key(request)
         use_cache = self.cache is not None and (self.force_cache or request.is_deterministic())
         generation = self.cache.get(self.name, key) if use_cache and self.cache else None

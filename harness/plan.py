@@ -66,9 +66,14 @@ def build_task(plan: TaskPlan) -> PreparedTask:
     return PreparedTask(task, plan, settings)
 
 
-def config_of(plan: RunPlan, prepared: list[PreparedTask]) -> dict[str, Any]:
-    """The JSON config of a run; ``config_hash`` covers everything that shapes its results."""
-    body = {
+def config_of(plan: RunPlan, prepared: list[PreparedTask],
+              sample_digests: dict[str, str] | None = None) -> dict[str, Any]:
+    """The JSON config of a run; ``config_hash`` covers everything that shapes its results.
+
+    ``sample_digests`` (task name to the digest of its loaded samples) is recorded as
+    ``samples`` so that a resume over changed data is refused.
+    """
+    body: dict[str, Any] = {
         "model": plan.model,
         "methods": list(plan.methods),
         "suite": plan.suite,
@@ -79,6 +84,8 @@ def config_of(plan: RunPlan, prepared: list[PreparedTask]) -> dict[str, Any]:
             for p in prepared
         ],
     }
+    if sample_digests is not None:
+        body["samples"] = dict(sample_digests)
     digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
     return {**body, "harness_version": __version__, "config_hash": digest,
             "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}

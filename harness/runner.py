@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import math
 import time
 import traceback
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from itertools import islice
 from pathlib import Path
+from typing import Any
 
 from harness import __version__
 from harness.adapters.base import MethodAdapter, ModelAdapter
@@ -42,6 +44,7 @@ class RunOptions:
     cache_path: Path | None = None
     force_cache: bool = False
     progress: bool = True
+    retry_errors: bool = False
 
 
 def sample_seed(seed: int, task: str, sample_id: str) -> int:
@@ -95,15 +98,54 @@ async def run_items(items: Iterable[WorkItem], model: ModelAdapter, seed: int, c
     await asyncio.gather(*(worker() for _ in range(max(1, concurrency))))
 
 
-def limited_samples(task: Task, limit: int | None) -> list[Sample]:
-    """The first ``limit`` samples of ``task``; duplicate ids are a configuration error."""
+def _sample_identity(sample: Sample) -> bytes:
+    """The canonical bytes of what a sample is scored on: its id, input and target."""
+    try:
+        return sample.model_dump_json(include={"id", "input", "target"}).encode()
+    except ValueError:
+        body = sample.model_dump(mode="python", include={"id", "input", "target"})
+        return json.dumps(body, sort_keys=True, default=repr).encode()
+
+
+def load_samples(task: Task, limit: int | None) -> tuple[list[Sample], str]:
+    """The first ``limit`` samples of ``task`` and their digest (SHA-256 over ids, inputs and targets).
+
+    The digest is computed in the same pass that loads the samples; duplicate ids are a
+    configuration error.
+    """
     samples = list(islice(task.samples(), limit))
     seen: set[str] = set()
+    digest = hashlib.sha256()
     for sample in samples:
         if sample.id in seen:
             raise ConfigError(f"task {task.name}: duplicate sample id {sample.id!r}; ids must be unique to resume")
         seen.add(sample.id)
-    return samples
+        digest.update(_sample_identity(sample) + b"\n")
+    return samples, "sha256:" + digest.hexdigest()
+
+
+def limited_samples(task: Task, limit: int | None) -> list[Sample]:
+    """The first ``limit`` samples of ``task``; duplicate ids are a configuration error."""
+    return load_samples(task, limit)[0]
+
+
+@dataclass(frozen=True)
+class LoadedRun:
+    """A plan's tasks built, their samples loaded once, and the config that fingerprints both."""
+
+    prepared: list[PreparedTask]
+    samples: dict[str, list[Sample]]
+    config: dict[str, Any]
+
+
+def load_run(plan: RunPlan) -> LoadedRun:
+    """Build the plan's tasks, load each task's samples once and make the run's config from them."""
+    prepared = [build_task(task_plan) for task_plan in plan.tasks]
+    samples: dict[str, list[Sample]] = {}
+    digests: dict[str, str] = {}
+    for entry in prepared:
+        samples[entry.task.name], digests[entry.task.name] = load_samples(entry.task, entry.plan.limit)
+    return LoadedRun(prepared, samples, config_of(plan, prepared, digests))
 
 
 async def evaluate(task: Task, adapter: ModelAdapter, limit: int | None = None, seed: int = 0,
@@ -150,11 +192,13 @@ def summarize_run(store: RunStore, plan: RunPlan, prepared: list[PreparedTask], 
     )
 
 
-def _pending(prepared: list[PreparedTask], done: set[str]) -> tuple[list[WorkItem], int]:
+def _pending(prepared: list[PreparedTask], done: set[str],
+             samples: dict[str, list[Sample]] | None = None) -> tuple[list[WorkItem], int]:
     items: list[WorkItem] = []
     skipped = 0
     for entry in prepared:
-        for sample in limited_samples(entry.task, entry.plan.limit):
+        loaded = samples[entry.task.name] if samples is not None else limited_samples(entry.task, entry.plan.limit)
+        for sample in loaded:
             if result_key(entry.task.name, sample.id) in done:
                 skipped += 1
             else:
@@ -163,18 +207,26 @@ def _pending(prepared: list[PreparedTask], done: set[str]) -> tuple[list[WorkIte
 
 
 async def execute(plan: RunPlan, out_dir: Path, options: RunOptions = RunOptions()) -> RunSummary:
-    """Run ``plan`` into ``out_dir``, skipping samples it already logged; returns the summary."""
-    prepared = [build_task(task_plan) for task_plan in plan.tasks]
-    config = config_of(plan, prepared)
+    """Run ``plan`` into ``out_dir``, skipping samples it already logged; returns the summary.
+
+    The directory is locked for the whole run; with ``options.retry_errors`` samples whose
+    last record is an ``error`` run again.
+    """
+    loaded = load_run(plan)
+    prepared, config = loaded.prepared, loaded.config
     model = build_model(plan, options)
     store = RunStore(out_dir)
-    done = store.open(config)
+    try:
+        done = store.open(config, retry_errors=options.retry_errors)
+    except BaseException:
+        await _close(model)
+        raise
     started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     complete = False
     try:
         for entry in prepared:
-            await plan_methods(model, limited_samples(entry.task, entry.plan.limit), task=entry.task)
-        items, skipped = _pending(prepared, done)
+            await plan_methods(model, loaded.samples[entry.task.name], task=entry.task)
+        items, skipped = _pending(prepared, done, loaded.samples)
         with RunProgress(total=len(items) + skipped, done=skipped, enabled=options.progress) as progress:
             def record(result: SampleResult) -> None:
                 store.append(result)
@@ -186,9 +238,12 @@ async def execute(plan: RunPlan, out_dir: Path, options: RunOptions = RunOptions
                 await run_items(items, model, plan.seed, options.concurrency, record)
         complete = True
     finally:
-        store.close()
-        await _close(model)
-        store.write_summary(summarize_run(store, plan, prepared, config["config_hash"], started_at, complete))
+        try:
+            store.close_log()
+            await _close(model)
+            store.write_summary(summarize_run(store, plan, prepared, config["config_hash"], started_at, complete))
+        finally:
+            store.close()
     return store.read_summary()
 
 

@@ -17,6 +17,9 @@ from typing import Any
 from harness.errors import ConfigError
 from harness.plan import TaskPlan
 
+MAX_SUITE_BYTES = 1024 * 1024
+MAX_MESSAGE_CHARS = 300
+
 
 @dataclass(frozen=True)
 class Suite:
@@ -56,13 +59,22 @@ def _where(error: Any) -> str:
     return parts or "(top level)"
 
 
+def _short(message: str) -> str:
+    """A schema error message cut to ``MAX_MESSAGE_CHARS`` (jsonschema quotes the offending value whole)."""
+    return message if len(message) <= MAX_MESSAGE_CHARS else message[:MAX_MESSAGE_CHARS] + "... (cut)"
+
+
 def parse_suite(data: Any, path: Path) -> Suite:
     """Validate suite data and build it; ConfigError naming the wrong field otherwise."""
     import jsonschema
 
-    errors = sorted(jsonschema.Draft202012Validator(_schema()).iter_errors(data), key=lambda e: list(e.absolute_path))
+    try:
+        errors = sorted(jsonschema.Draft202012Validator(_schema()).iter_errors(data),
+                        key=lambda e: [str(part) for part in e.absolute_path])
+    except RecursionError:
+        raise ConfigError(f"suite {path} is nested too deeply") from None
     if errors:
-        lines = "\n".join(f"  {_where(e)}: {e.message}" for e in errors[:10])
+        lines = "\n".join(f"  {_where(e)[:200]}: {_short(e.message)}" for e in errors[:10])
         raise ConfigError(f"suite {path} is invalid:\n{lines}")
     defaults = data.get("defaults", {})
     tasks = tuple(
@@ -80,7 +92,7 @@ def parse_suite(data: Any, path: Path) -> Suite:
 
 def load_suite(name_or_path: str) -> Suite:
     """A suite by name (``smoke``) or by path (``my/suite.yaml``)."""
-    import yaml
+    from harness.safe_yaml import load_bounded
 
     path = Path(name_or_path)
     if not path.is_file():
@@ -88,8 +100,10 @@ def load_suite(name_or_path: str) -> Suite:
         if name_or_path not in suites:
             raise ConfigError(f"unknown suite {name_or_path!r}; known: {', '.join(suites) or 'none'}")
         path = suites[name_or_path]
+    if path.stat().st_size > MAX_SUITE_BYTES:
+        raise ConfigError(f"suite {path} is larger than {MAX_SUITE_BYTES:,} bytes")
     try:
-        data = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"suite {path} is not valid YAML: {exc}") from None
-    return parse_suite(data, path)
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"suite {path} cannot be read: {exc}") from None
+    return parse_suite(load_bounded(text, f"suite {path}"), path)

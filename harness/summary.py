@@ -18,11 +18,13 @@ def summarize_task(task: Task, results: Callable[[], Iterable[SampleResult]], se
     counts = dict.fromkeys(OUTCOMES, 0)
     usage = Usage()
     costs: list[float] = []
-    cost_known, retries = True, 0
+    cost_known, retries, calls, cached_calls = True, 0, 0, 0
     for result in _only(results(), task.name):
         counts[result.score.outcome] += 1
         usage = usage + result.usage
         retries += result.retries
+        calls += len(result.calls)
+        cached_calls += sum(1 for call in result.calls if call.cached)
         if result.cost_usd is not None:
             costs.append(result.cost_usd)
         cost_known = cost_known and result.cost_known
@@ -34,4 +36,6 @@ def summarize_task(task: Task, results: Callable[[], Iterable[SampleResult]], se
         cost_usd=math.fsum(costs) if costs else None,
         cost_known=cost_known and sum(counts.values()) > 0,
         retries=retries,
+        calls=calls,
+        cached_calls=cached_calls,
     )

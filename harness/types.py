@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 JsonDict = dict[str, Any]
 Outcome = Literal["scored", "unscored", "error"]
@@ -174,7 +174,12 @@ class Output(Record):
 
 
 class SampleResult(Record):
-    """One line of ``samples.jsonl``: a sample, what the model did and how it scored."""
+    """One line of ``samples.jsonl``: a sample, what the model did and how it scored.
+
+    Each text is stored once: serialised, a call whose generation text equals
+    ``output.text`` carries ``"text": null`` in its generation, and reading the record
+    back restores the text (so ``model_validate_json(r.model_dump_json()) == r`` holds).
+    """
 
     sample_id: str
     task: str
@@ -190,6 +195,37 @@ class SampleResult(Record):
     latency_s: float = 0.0
     metadata: JsonDict = Field(default_factory=dict)
     method_data: JsonDict = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _restore_output_text(cls, data: Any) -> Any:
+        """Put ``output.text`` back into the generations that were stored without their text."""
+        if not isinstance(data, dict) or not isinstance(data.get("calls"), (list, tuple)):
+            return data
+        output = data.get("output")
+        text = output.get("text") if isinstance(output, dict) else getattr(output, "text", None)
+        if not isinstance(text, str):
+            return data
+        calls = []
+        for call in data["calls"]:
+            generation = call.get("generation") if isinstance(call, dict) else None
+            if isinstance(generation, dict) and "text" in generation and generation["text"] is None:
+                call = {**call, "generation": {**generation, "text": text}}
+            calls.append(call)
+        return {**data, "calls": calls}
+
+    @model_serializer(mode="wrap")
+    def _store_output_text_once(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """Drop from each generation a text that is ``output.text`` again (see the class docstring)."""
+        data = handler(self)
+        text = self.output.text
+        if not text or not isinstance(data, dict) or not isinstance(data.get("calls"), list):
+            return data
+        for call, dumped in zip(self.calls, data["calls"]):
+            generation = dumped.get("generation") if isinstance(dumped, dict) else None
+            if call.generation.text == text and isinstance(generation, dict) and "text" in generation:
+                generation["text"] = None
+        return data
 
 
 class MetricValue(Record):
@@ -211,6 +247,8 @@ class TaskSummary(Record):
     cost_usd: float | None
     cost_known: bool = True
     retries: int = 0
+    calls: int = 0
+    cached_calls: int = 0
 
 
 class RunSummary(Record):

@@ -78,7 +78,7 @@ def build_command(submissions_dir: Path, runs_dir: Path | None, output: Path, sk
                   workers: int) -> None:
     """Build the static site from every *.json submission under SUBMISSIONS_DIR."""
     from leaderboard.runs import RunFormatError, find_runs, load_run
-    from leaderboard.site import build_site, default_workers, plot_context
+    from leaderboard.site import SiteError, build_site, default_workers, plot_context
     from leaderboard.validate import validate_files
 
     files = _submission_files(submissions_dir)
@@ -97,10 +97,20 @@ def build_command(submissions_dir: Path, runs_dir: Path | None, output: Path, sk
     runs = []
     if runs_dir is not None:
         try:
-            runs = [load_run(path) for path in find_runs(runs_dir)]
+            found = find_runs(runs_dir)
         except RunFormatError as exc:
             _fail(f"error: {exc}")
-    summary = build_site([data for _, data in valid], output, runs, workers=workers)
+        for path in found:
+            try:
+                runs.append(load_run(path))
+            except RunFormatError as exc:
+                if not skip_invalid:
+                    _fail(f"error: {exc}")
+                click.echo(f"skipped run: {exc}", err=True)
+    try:
+        summary = build_site([data for _, data in valid], output, runs, workers=workers)
+    except SiteError as exc:
+        _fail(f"error: {exc}")
     click.echo(f"wrote {summary.out_dir}/index.html: {summary.submissions} submission(s), {summary.tasks} task "
                f"page(s), {summary.models} model page(s), {summary.plots} plot file(s)")
 
@@ -119,7 +129,7 @@ def report_command(run_dirs: tuple[Path, ...], output: Path) -> None:
       frontier report runs/quickstart/* -o runs/quickstart/site
     """
     from leaderboard.runs import RunFormatError, load_run
-    from leaderboard.site import build_site
+    from leaderboard.site import SiteError, build_site
     from leaderboard.submission import SubmissionError, build_submission
     from leaderboard.validate import validate_submission
 
@@ -135,5 +145,8 @@ def report_command(run_dirs: tuple[Path, ...], output: Path) -> None:
         if issues:
             _fail(f"error: the summary of {run_dir} is inconsistent:\n" + "\n".join(f"  {i}" for i in issues))
         submissions.append(submission)
-    summary = build_site(submissions, output, runs)
+    try:
+        summary = build_site(submissions, output, runs)
+    except SiteError as exc:
+        _fail(f"error: {exc}")
     click.echo(f"wrote {summary.out_dir}/index.html ({len(submissions)} run(s), {summary.tasks} task page(s))")

@@ -1,8 +1,8 @@
 """Read a run directory: ``config.json``, ``summary.json`` and a streamed ``samples.jsonl``.
 
 ``samples.jsonl`` is never loaded whole: :func:`iter_samples` yields one
-:class:`harness.types.SampleResult` at a time and tolerates a truncated last line (a run
-killed mid-write); a malformed line anywhere else is an error naming the file and line.
+:class:`harness.types.SampleResult` at a time through the harness's one log reader
+(:mod:`harness.runlog`), so the leaderboard and the harness read a log the same way.
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ def _read_json_object(path: Path) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise RunFormatError(f"{path}: not valid JSON ({exc})") from exc
+    except RecursionError:
+        raise RunFormatError(f"{path}: not valid JSON (nested too deeply)") from None
     if not isinstance(data, dict):
         raise RunFormatError(f"{path}: expected a JSON object, got {type(data).__name__}")
     return data
@@ -74,44 +76,28 @@ def load_run(path: str | Path) -> RunDir:
     try:
         summary = RunSummary.model_validate(raw_summary)
     except ValidationError as exc:
-        raise RunFormatError(f"{root / 'summary.json'}: {exc}") from exc
+        raise RunFormatError(f"{root / 'summary.json'}: {str(exc)[:500]}") from exc
+    except RecursionError:
+        raise RunFormatError(f"{root / 'summary.json'}: nested too deeply") from None
     return RunDir(path=root, config=config, summary=summary)
 
 
 def iter_samples(path: str | Path) -> Iterator[SampleResult]:
-    """Stream the records of a ``samples.jsonl`` file (or a run directory holding one).
+    """Stream the records of a ``samples.jsonl`` file (or a run directory holding one), each sample once.
 
-    Blank lines are skipped; a last line that does not parse and has no newline after it is
-    a write cut short and is ignored; any other bad line raises :class:`RunFormatError`.
+    The harness's own reader and policy (:mod:`harness.runlog`): blank lines are skipped, a
+    torn last line is ignored, any other bad line raises :class:`RunFormatError` naming the
+    file and line, and a sample logged twice keeps its last record.
     """
+    from harness.runlog import LogFormatError, iter_results
+
     file = Path(path)
     if file.is_dir():
         file = file / "samples.jsonl"
-    if not file.is_file():
-        return
-    with file.open("rb") as handle:
-        pending: tuple[int, bytes] | None = None
-        for number, line in enumerate(handle, start=1):
-            if pending is not None:
-                yield _parse_line(file, *pending)
-            pending = (number, line) if line.strip() else None
-        if pending is None:
-            return
-        number, line = pending
-        try:
-            yield _parse_line(file, number, line)
-        except RunFormatError:
-            if line.endswith(b"\n"):
-                raise
-
-
-def _parse_line(file: Path, number: int, line: bytes) -> SampleResult:
     try:
-        return SampleResult.model_validate_json(line)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first.get("loc", ()))
-        raise RunFormatError(f"{file}:{number}: not a sample result ({where}: {first.get('msg')})") from exc
+        yield from iter_results(file)
+    except LogFormatError as exc:
+        raise RunFormatError(str(exc)) from None
 
 
 def find_runs(root: str | Path) -> list[Path]:

@@ -10,8 +10,10 @@ that allows only the site's own script, styles and images.
 from __future__ import annotations
 
 import json
+import os
 import shutil
-from dataclasses import dataclass
+import tempfile
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,10 @@ from leaderboard.views import model_sections, records, slug, suite_sections, tas
 
 PACKAGE = Path(__file__).parent
 GENERATOR_VERSION = "1"
+
+
+class SiteError(ValueError):
+    """The site cannot be written where it was asked to be."""
 
 
 @dataclass(frozen=True)
@@ -215,11 +221,54 @@ def build_site(submissions: list[dict[str, Any]], out_dir: str | Path, runs: lis
     """Write the site for validated ``submissions`` into ``out_dir``; ``runs`` feed the sample browser.
 
     ``workers`` > 1 draws the plots in that many processes, forked from a warm fork server
-    (:func:`plot_context`) and fed each plot as soon as its data is known.
+    (:func:`plot_context`) and fed each plot as soon as its data is known. The site is built
+    in a fresh folder beside ``out_dir`` and swapped in whole, so no page of an earlier build
+    survives; a folder that is not an earlier site is never replaced.
     """
     if not submissions:
         raise ValueError("no submissions to build a site from")
-    out = Path(out_dir)
+    target = Path(out_dir)
+    _check_replaceable(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.building-"))
+    try:
+        summary = _build_into(staging, submissions, runs, page_size, workers)
+        _swap_in(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return replace(summary, out_dir=target)
+
+
+SITE_MARKER = "leaderboard.json"
+
+
+def _check_replaceable(target: Path) -> None:
+    """A build replaces ``target`` whole: allowed when it is absent, empty, or a site an earlier build wrote."""
+    if not target.exists():
+        return
+    if not target.is_dir():
+        raise SiteError(f"{target} exists and is not a directory")
+    if any(target.iterdir()) and not (target / SITE_MARKER).is_file():
+        raise SiteError(f"{target} is neither empty nor a site built before (no {SITE_MARKER}); "
+                         "refusing to replace it - choose another output folder")
+
+
+def _swap_in(staging: Path, target: Path) -> None:
+    """Put the freshly built ``staging`` in place of ``target``; the old site (stale pages and all) is removed."""
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}.old-{os.getpid()}")
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(target, old)
+    os.replace(staging, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _build_into(out: Path, submissions: list[dict[str, Any]], runs: list[RunDir], page_size: int,
+                workers: int) -> SiteSummary:
+    """Write every page, plot and the JSON export into the fresh folder ``out``."""
     for sub in ("tasks", "models", "samples", "plots"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     shutil.copytree(PACKAGE / "static", out / "static", dirs_exist_ok=True)

@@ -112,6 +112,8 @@ def parse_submission(text: str, file: str = "<submission>") -> tuple[Any, list[I
         data = decoder.loads(text)
     except json.JSONDecodeError as exc:
         return None, [Issue(file, "$", f"not valid JSON: {exc}")]
+    except RecursionError:
+        return None, [Issue(file, "$", "not valid JSON: nested too deeply")]
     issues: list[Issue] = []
     if not decoder.non_finite and not decoder.duplicates:
         return data, issues
@@ -262,7 +264,10 @@ def load_submission(path: str | Path) -> tuple[dict[str, Any] | None, list[Issue
     data, issues = parse_submission(text, str(file))
     if data is None or issues:
         return None, issues
-    issues = validate_submission(data, str(file))
+    try:
+        issues = validate_submission(data, str(file))
+    except RecursionError:
+        issues = [Issue(str(file), "$", "nested too deeply to validate")]
     return (None if issues else data), issues
 
 

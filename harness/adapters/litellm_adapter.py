@@ -11,7 +11,7 @@ import os
 import time
 from typing import Any
 
-from harness.adapters.openai_format import generation_from_openai, request_to_openai
+from harness.adapters.openai_format import enforce_max_tokens, generation_from_openai, request_to_openai
 from harness.errors import AdapterError, ConfigError, TransientError
 from harness.types import Generation, GenerateRequest
 
@@ -75,7 +75,8 @@ class LiteLLMAdapter:
         except Exception as exc:  # noqa: BLE001 - anything else from litellm is a permanent failure
             raise AdapterError(f"{type(exc).__name__}: {str(exc)[:500]}") from None
         body = response.model_dump() if hasattr(response, "model_dump") else dict(response)
-        return generation_from_openai(body, latency_s=time.perf_counter() - started, cost_usd=self._cost(response))
+        generation = generation_from_openai(body, latency_s=time.perf_counter() - started, cost_usd=self._cost(response))
+        return enforce_max_tokens(generation, request.max_tokens)
 
 
 def create(spec: str, **options: Any) -> LiteLLMAdapter:

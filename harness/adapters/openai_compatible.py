@@ -13,12 +13,50 @@ import time
 from typing import Any
 
 from harness.adapters.base import PROMPT_LOGPROBS_FLAG
-from harness.adapters.openai_format import generation_from_openai, request_to_openai
+from harness.adapters.openai_format import enforce_max_tokens, generation_from_openai, request_to_openai
 from harness.errors import AdapterError, ConfigError, TransientError
 from harness.types import Generation, GenerateRequest, Message, TokenLogprob, Usage
 
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
 API_KEY_ENV = "OPENAI_COMPATIBLE_API_KEY"
+MAX_RESPONSE_ENV = "FRONTIER_MAX_RESPONSE_BYTES"
+DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+
+
+def max_response_bytes() -> int:
+    """The cap on one response body: ``$FRONTIER_MAX_RESPONSE_BYTES``, else 8 MiB."""
+    raw = os.environ.get(MAX_RESPONSE_ENV)
+    if not raw:
+        return DEFAULT_MAX_RESPONSE_BYTES
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{MAX_RESPONSE_ENV} must be a number of bytes, got {raw!r}") from None
+    if value < 1024:
+        raise ConfigError(f"{MAX_RESPONSE_ENV} must be at least 1024 bytes, got {value}")
+    return value
+
+
+async def read_capped(response: Any, cap: int, source: str) -> bytes:
+    """The body of an aiohttp response, read no further than ``cap`` bytes.
+
+    A longer body is cut there and the call fails with an AdapterError that records the
+    cut (a model that ignores ``max_tokens`` must not fill the memory and the log).
+    """
+    declared = response.content_length
+    if declared is not None and declared > cap:
+        raise AdapterError(f"response from {source} is {declared:,} bytes, over the {cap:,}-byte cap "
+                           f"(not read; raise {MAX_RESPONSE_ENV} to accept it)")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.content.iter_chunked(65536):
+        size += len(chunk)
+        if size > cap:
+            raise AdapterError(f"response from {source} exceeds the {cap:,}-byte cap (cut after {size:,} bytes; "
+                               f"raise {MAX_RESPONSE_ENV} to accept it)")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
 def render_chatml(messages: tuple[Message, ...]) -> str:
     """Messages in the ChatML template, ending with an open assistant turn (for ``/completions``)."""
     parts = [f"<|im_start|>{m.role}\n{m.content or ''}<|im_end|>\n" for m in messages]
@@ -51,8 +89,10 @@ class OpenAICompatibleAdapter:
 
     capabilities = frozenset({"chat", "tools", "logprobs", "prompt_logprobs"})
 
-    def __init__(self, model: str, base_url: str, api_key: str | None = None, max_connections: int = 512) -> None:
+    def __init__(self, model: str, base_url: str, api_key: str | None = None, max_connections: int = 512,
+                 max_body_bytes: int | None = None) -> None:
         self.model = model
+        self.max_body_bytes = max_body_bytes or max_response_bytes()
         self.base_url = base_url.rstrip("/")
         self.name = f"openai-compatible/{model}@{self.base_url}"
         self.api_key = api_key if api_key is not None else os.environ.get(API_KEY_ENV)
@@ -78,7 +118,7 @@ class OpenAICompatibleAdapter:
         payload = request_to_openai(request)
         payload["model"] = self.model
         body, latency = await self._post("chat/completions", payload)
-        return generation_from_openai(body, latency_s=latency)
+        return enforce_max_tokens(generation_from_openai(body, latency_s=latency), request.max_tokens)
 
     async def _prompt_logprobs(self, request: GenerateRequest) -> Generation:
         """Score the final assistant message under the messages before it through ``/completions``.
@@ -105,7 +145,7 @@ class OpenAICompatibleAdapter:
         started = time.perf_counter()
         try:
             async with self._client().post(f"{self.base_url}/{path}", data=json.dumps(payload)) as response:
-                raw = await response.read()
+                raw = await read_capped(response, self.max_body_bytes, self.base_url)
                 status = response.status
         except (aiohttp.ClientConnectionError, aiohttp.ClientPayloadError, asyncio.TimeoutError) as exc:
             raise TransientError(f"connection to {self.base_url} failed: {type(exc).__name__}: {exc}") from None

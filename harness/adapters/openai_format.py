@@ -6,6 +6,7 @@ responses have the same shape once dumped to a dict.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from harness.errors import AdapterError
@@ -63,6 +64,24 @@ def _usage(raw: dict[str, Any] | None) -> Usage:
     )
 
 
+def tool_arguments_text(arguments: object) -> str:
+    """A tool call's arguments as JSON text, whatever shape the server sent them in.
+
+    A string is kept exactly as sent (the tool parses it and reports bad JSON); an object
+    or any other JSON value that some servers and proxies send is serialised canonically
+    (sorted keys, no spaces), so the tool runs with, and the log records, what the model
+    asked for. Only absent arguments (``null`` or missing) become ``{}``.
+    """
+    if isinstance(arguments, str):
+        return arguments
+    if arguments is None:
+        return "{}"
+    try:
+        return json.dumps(arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise AdapterError(f"malformed response: tool call arguments are not JSON ({exc})") from None
+
+
 def _tool_calls(raw: list[dict[str, Any]] | None) -> tuple[ToolCall, ...]:
     calls = []
     for index, call in enumerate(raw or []):
@@ -70,9 +89,8 @@ def _tool_calls(raw: list[dict[str, Any]] | None) -> tuple[ToolCall, ...]:
         name = function.get("name")
         if not isinstance(name, str):
             raise AdapterError(f"malformed response: tool call {index} has no function name")
-        arguments = function.get("arguments")
         calls.append(ToolCall(id=str(call.get("id") or f"call_{index}"), name=name,
-                              arguments=arguments if isinstance(arguments, str) else "{}"))
+                              arguments=tool_arguments_text(function.get("arguments"))))
     return tuple(calls)
 
 
@@ -110,3 +128,27 @@ def generation_from_openai(body: Any, latency_s: float = 0.0, cost_usd: float | 
         )
     except (AttributeError, TypeError, KeyError, ValueError) as exc:
         raise AdapterError(f"malformed response: {exc}") from None
+
+
+MAX_CHARS_PER_TOKEN = 16
+
+
+def enforce_max_tokens(generation: Generation, max_tokens: int | None) -> Generation:
+    """The generation held to ``max_tokens`` where the server ignored it, cut and marked ``finish_reason: length``.
+
+    When the server reports more completion tokens than asked for, the text keeps the
+    same share of its characters; when it reports none, a text longer than
+    ``MAX_CHARS_PER_TOKEN`` characters a token is cut there. The reported usage is kept
+    (it is what was billed).
+    """
+    if not max_tokens or max_tokens < 1 or not generation.text:
+        return generation
+    reported = generation.usage.output_tokens - generation.usage.reasoning_tokens
+    text = generation.text
+    if reported > max_tokens:
+        keep = len(text) * max_tokens // reported
+    elif reported <= 0 and len(text) > max_tokens * MAX_CHARS_PER_TOKEN:
+        keep = max_tokens * MAX_CHARS_PER_TOKEN
+    else:
+        return generation
+    return generation.model_copy(update={"text": text[:keep], "finish_reason": "length"})

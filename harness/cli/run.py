@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from harness.cli.executor import executor_options, run_plan
-from harness.cli.options import parse_key_values
+from harness.cli.options import coerce_sequences, parse_key_values
 from harness.errors import ConfigError
 
 EPILOG = """\b
@@ -29,7 +29,9 @@ Examples:
 \b
 A run directory holds config.json, samples.jsonl (one result a line) and
 summary.json. Rerunning the same configuration into the same --out resumes it:
-logged samples are skipped, so an interrupted run never repeats or loses work.
+logged samples are skipped, so an interrupted run never repeats or loses work
+(a directory killed before its config.json was written starts afresh). One
+process at a time holds a run directory; --retry-errors reruns errored samples.
 Responses of deterministic requests (temperature 0 or a fixed seed) are cached
 in SQLite ($FRONTIER_CACHE_DIR, default ~/.cache/frontier-evals).
 """
@@ -58,8 +60,9 @@ def _apply_task_args(plans: tuple[Any, ...], args: dict[str, Any], from_suite: b
         return plans
     updated, used = [], set()
     for plan in plans:
-        fields = resolve_task(plan.name).arguments().model_fields
-        accepted = {k: v for k, v in args.items() if not from_suite or k in fields}
+        model = resolve_task(plan.name).arguments()
+        fields = model.model_fields
+        accepted = coerce_sequences(model, {k: v for k, v in args.items() if not from_suite or k in fields})
         used.update(accepted)
         updated.append(replace(plan, args={**plan.args, **accepted}))
     unused = set(args) - used
@@ -115,6 +118,8 @@ def default_out_dir(plan: Any) -> Path:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of random baselines, methods and CIs.")
 @click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>_<what>_<model>).")
 @click.option("--resume", is_flag=True, help="Continue the run in --out with its logged configuration.")
+@click.option("--retry-errors", is_flag=True, help="Run again the samples whose logged outcome is 'error' "
+              "(after an outage, say); their first record stays in the log as history, the new one counts.")
 @click.option("--max-tokens", type=click.IntRange(min=1), help="Override every task's max_tokens.")
 @click.option("--temperature", type=click.FloatRange(min=0), help="Override every task's temperature.")
 @click.option("--cache/--no-cache", default=True, show_default=True, help="Use the response cache.")
@@ -130,7 +135,7 @@ def default_out_dir(plan: Any) -> Path:
 def run_command(suite: str | None, tasks: tuple[str, ...], model: str | None, task_arg: tuple[str, ...],
                 methods: tuple[str, ...], limit: int | None, trials: int | None, concurrency: int, seed: int,
                 out: Path | None,
-                resume: bool, max_tokens: int | None, temperature: float | None, cache: bool, force_cache: bool,
+                resume: bool, retry_errors: bool, max_tokens: int | None, temperature: float | None, cache: bool, force_cache: bool,
                 timeout: float, max_retries: int, retry_base: float, progress: bool, executor: str,
                 ray_address: str | None, ray_workers: int | None) -> None:
     """Run a suite or tasks against a model and write a run directory."""
@@ -150,14 +155,14 @@ def run_command(suite: str | None, tasks: tuple[str, ...], model: str | None, ta
             task_args["trials"] = str(trials)
         plan = build_plan(suite, tasks, model, methods, task_args, limit, seed,
                           _settings_overrides(max_tokens, temperature))
-        if resume and (out is None or not (out / "config.json").exists()):
+        if resume and (out is None or not out.is_dir()):
             raise ConfigError("--resume needs --out pointing at an existing run directory")
     out_dir = out or default_out_dir(plan)
     options = RunOptions(concurrency=concurrency, retry=RetryPolicy(max_retries=max_retries, base_delay_s=retry_base),
                          request_timeout_s=timeout, cache_path=default_cache_path() if cache else None,
-                         force_cache=force_cache, progress=progress)
+                         force_cache=force_cache, progress=progress, retry_errors=retry_errors)
     summary = run_plan(plan, out_dir, options, executor, ray_address, ray_workers)
     from harness.cli.show import print_summary
 
-    print_summary(summary)
+    print_summary(summary, out_dir)
     click.echo(f"run directory: {out_dir}")

@@ -13,8 +13,8 @@ def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.4f}"
 
 
-def print_summary(summary: RunSummary) -> None:
-    """Print per-task metrics with CIs and counts, tokens and cost."""
+def print_summary(summary: RunSummary, run_dir: Path | None = None) -> None:
+    """Print per-task metrics with CIs and counts, tokens and cost, the cached calls and how to retry errors."""
     from rich.console import Console
     from rich.table import Table
 
@@ -34,9 +34,14 @@ def print_summary(summary: RunSummary) -> None:
     import sys
 
     Console(width=None if sys.stdout.isatty() else 160).print(table)
+    calls = sum(t.calls for t in summary.tasks.values())
+    cached = sum(t.cached_calls for t in summary.tasks.values())
+    click.echo(f"model calls: {calls:,}, of which {cached:,} answered from the response cache")
     errors = sum(t.counts.get("error", 0) for t in summary.tasks.values())
     if errors:
-        click.echo(f"warning: {errors} sample(s) ended in error; see 'score.explanation' in samples.jsonl", err=True)
+        where = f" --out {run_dir}" if run_dir is not None else " --out RUN_DIR"
+        click.echo(f"warning: {errors} sample(s) ended in error; see 'score.explanation' in samples.jsonl. "
+                   f"Retry them with: frontier run --resume --retry-errors{where}", err=True)
 
 
 @click.command("show")
@@ -50,4 +55,4 @@ def show_command(run_dir: Path) -> None:
     """
     from harness.store import RunStore
 
-    print_summary(RunStore(run_dir).read_summary())
+    print_summary(RunStore(run_dir).read_summary(), run_dir)

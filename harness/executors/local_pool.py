@@ -10,7 +10,8 @@ A worker that dies (a scorer crashing the interpreter on some input) breaks the 
 pool in ``concurrent.futures``; the pool is then rebuilt and each score of the batches
 that were in flight is retried alone, so one bad input cannot take others down with it.
 A sample whose scoring keeps killing its worker gets an ``error`` score naming that, and
-the run goes on.
+the run goes on. Workers exit, with the provers they started, when the run's process dies
+(:mod:`harness.executors.parent_watch`), so a run killed with ``kill -9`` leaks none.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from harness.executors.parent_watch import watch_parent
 from harness.executors.scoring import TaskRef, TaskRefs, score_batch_in_worker, score_in_thread, using_scoring
 from harness.types import Output, Sample, Score
 
@@ -93,7 +95,8 @@ class LocalPoolScoring:
             if not batch:
                 continue
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=_context())
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=_context(), initializer=watch_parent,
+                                                 initargs=(os.getpid(),))
             pool = self._pool
             items = [(job.ref, job.sample, job.output) for job in batch]
             try:

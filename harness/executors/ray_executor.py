@@ -20,9 +20,9 @@ from typing import Any
 
 from harness.executors.dispatch import Dispatcher, DispatchStats, Unit, WorkerLost
 from harness.executors.ray_session import ray_session
-from harness.plan import RunPlan, build_task, config_of
+from harness.plan import RunPlan
 from harness.progress import RunProgress
-from harness.runner import RunOptions, _close, _pending, build_model, summarize_run
+from harness.runner import RunOptions, _close, _pending, build_model, load_run, summarize_run
 from harness.store import RunStore
 from harness.types import RunSummary, SampleResult
 
@@ -97,15 +97,15 @@ async def execute_on_ray(plan: RunPlan, out_dir: Path, options: RunOptions = Run
     """
     if workers is not None and workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
-    prepared = [build_task(task_plan) for task_plan in plan.tasks]
-    config = config_of(plan, prepared)
+    loaded = load_run(plan)
+    prepared, config = loaded.prepared, loaded.config
     await _close(build_model(plan, options))
     store = RunStore(out_dir)
-    done = store.open(config)
+    done = store.open(config, retry_errors=options.retry_errors)
     started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     complete = False
     try:
-        items, skipped = _pending(prepared, done)
+        items, skipped = _pending(prepared, done, loaded.samples)
         index = {entry.task.name: position for position, entry in enumerate(prepared)}
         units = [Unit(index[task.name], task.name, sample) for task, sample, _ in items]
         with RunProgress(total=len(units) + skipped, done=skipped, enabled=options.progress) as progress:
@@ -121,8 +121,11 @@ async def execute_on_ray(plan: RunPlan, out_dir: Path, options: RunOptions = Run
                          stats.gave_up, stats.duplicates_dropped)
         complete = True
     finally:
-        store.close()
-        store.write_summary(summarize_run(store, plan, prepared, config["config_hash"], started_at, complete))
+        try:
+            store.close_log()
+            store.write_summary(summarize_run(store, plan, prepared, config["config_hash"], started_at, complete))
+        finally:
+            store.close()
     return store.read_summary()
 
 

@@ -28,7 +28,11 @@ FAULT_KINDS = ("429", "500", "timeout", "truncated", "malformed", "drop")
 
 @dataclass
 class Reply:
-    """What the server answers: text and/or tool calls (``{"name", "arguments"}`` dicts)."""
+    """What the server answers: text and/or tool calls (``{"name", "arguments"}`` dicts).
+
+    ``arguments`` is sent as given: JSON text as OpenAI sends it, or an object as some
+    servers and proxies do.
+    """
 
     text: str = ""
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
@@ -79,6 +83,11 @@ class FaultPlan:
             if roll < edge:
                 return kind
         return None
+
+
+def _arguments_text(arguments: object) -> str:
+    """Tool-call arguments as text (a responder may send them as a JSON object, as some servers do)."""
+    return arguments if isinstance(arguments, str) else json.dumps(arguments)
 
 
 def count_tokens(text: str) -> int:
@@ -205,7 +214,8 @@ class OpenAIServer:
                 {"token": t, "logprob": lp, "top_logprobs": []}
                 for t, lp in zip(tokens, _token_logprobs(tokens, prompt))
             ]}
-        completion_tokens = count_tokens(reply.text) + sum(count_tokens(c.get("arguments", "")) for c in reply.tool_calls)
+        completion_tokens = count_tokens(reply.text) + sum(count_tokens(_arguments_text(c.get("arguments", "")))
+                                                           for c in reply.tool_calls)
         return web.json_response({
             "id": f"chatcmpl-{number}",
             "object": "chat.completion",
