@@ -13,7 +13,8 @@ from harness.suites import load_suite
 from harness.testing.openai_server import OpenAIServer, Reply
 from harness.types import Output, SampleResult, Score
 from tasks.cyber import FAMILY
-from tasks.cyber.cti import prompt_text
+from harness.plan import build_task
+from tasks.cyber.cti import PUBLISHED_SETTINGS, prompt_text
 from tasks.cyber.prompts import CTI_SYSTEM_PROMPT
 
 REPO = Path(__file__).resolve().parents[3]
@@ -110,3 +111,5 @@ def test_cyber_suite_is_valid_and_names_family_tasks() -> None:
         entry = FAMILY.resolve(plan.name)
         assert entry is not None, plan.name
         entry.create(**plan.args)
+        if plan.name.startswith("cyber/cti-"):  # the suite keeps the published generation settings
+            assert build_task(plan).settings == PUBLISHED_SETTINGS, plan.name
