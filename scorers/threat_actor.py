@@ -34,6 +34,7 @@ _TRIGGERS = (
     re.compile(r"(?i)(?<!also\s)\b(?:known|tracked|identified)\s+as\s+"),
     re.compile(r"(?i)\b(?:point(?:s|ing)?|lead(?:s|ing)?)\s+(?:towards?|to)\s+"),
     re.compile(r"(?i)\b(?:the\s+work|involvement)\s+of\s+"),
+    re.compile(r"(?i)\b(?:this|it)\s+(?:is|was)\s+(?:(?:most\s+)?likely|probably|almost\s+certainly)\s+"),
 )
 # Words that introduce a name (articles, hedges, nationalities, "threat actor group known as").
 _LEAD = re.compile(

@@ -64,6 +64,9 @@ def test_bad_alias_files_are_named(tmp_path: Path, content: str, message: str) -
     ("the incident is attributed to the threat actor group known as [PLACEHOLDER], which is the new name for "
      "PHOSPHORUS, an Iranian nation-state actor.", "PHOSPHORUS"),
     ("The group responsible for this activity is APT-C-36, also known as Blind Eagle.", "APT-C-36"),
+    ("Attribution: The incident is most likely the work of Sandworm.", "Sandworm"),
+    ("Having weighed it all, this is most likely Kimsuky, given the lures.", "Kimsuky"),
+    ("## Conclusion\nThe threat actor behind this campaign is **Turla** (also known as Snake).", "Turla"),
 ])
 def test_attribution_in_free_form_answers(text: str, expected: str) -> None:
     assert extract_actor(text) == expected
@@ -75,6 +78,8 @@ def test_attribution_in_free_form_answers(text: str, expected: str) -> None:
     "it is likely attributed to the Chinese APT group [PLACEHOLDER], a South Asian threat actor.",
     "The [PLACEHOLDER] APT group is a South Asian threat actor known for targeting energy firms.",
     "Thanks for reading!\nHope this helps",
+    "This is a sophisticated campaign.\nIt is likely that the actor used phishing.",
+    "Based on the report, the attacker is likely a financially motivated group; I cannot name it.",
     "attributed to " + "the " * 50_000,
     "group is " * 100_000,
 ])
