@@ -1,0 +1,256 @@
+"""The episode as τ²'s ``Orchestrator`` runs it, with both participants behind this project's adapters.
+
+The loop is τ²'s: the agent greets (``Hi! How can I help you today?``), then messages pass
+agent → user, user → agent, and agent/user → environment (every tool call of a message is
+answered by τ²'s ``Environment.get_response``, failures counted as errors). Each pass is one
+step; after a pass that is not addressed to the environment, ``max_steps`` (200) and
+``max_errors`` (10) end the episode, overriding a stop in the same step exactly as τ² does.
+The user ends it with ``###STOP###``, ``###TRANSFER###`` or ``###OUT-OF-SCOPE###``; τ²'s LLM
+agent never stops by itself. A participant whose message is empty or whose tool arguments
+are not a JSON object ends the episode (``agent_error`` / ``user_error``, where τ²'s run
+fails); an adapter that gives up ends it with ``infrastructure_error``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from harness.errors import AdapterError
+from harness.types import Generation, Message, ToolCall
+
+if TYPE_CHECKING:
+    from tau2.data_model.message import AssistantMessage, ToolMessage, UserMessage
+    from tau2.environment.environment import Environment
+
+GREETING = "Hi! How can I help you today?"
+AGENT_INSTRUCTION = """
+You are a customer service agent that helps the user according to the <policy> provided below.
+In each turn you can either:
+- Send a message to the user.
+- Make a tool call.
+You cannot do both at the same time.
+
+Try to be helpful and always follow the policy. Always make sure you generate valid JSON only.
+""".strip()
+STOP_TOKENS = ("###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###")
+SCORED_TERMINATIONS = ("user_stop", "agent_stop")
+MAX_ARGUMENT_CHARS = 65_536
+
+Participant = Callable[[tuple[Message, ...]], Awaitable[Generation]]
+
+
+class ParticipantError(Exception):
+    """A participant's message that τ² cannot take (empty, or tool arguments that are not an object)."""
+
+
+def agent_system_prompt(policy: str) -> str:
+    """τ²'s ``LLMAgent`` system prompt."""
+    return f"<instructions>\n{AGENT_INSTRUCTION}\n</instructions>\n<policy>\n{policy}\n</policy>"
+
+
+def user_system_prompt(guidelines: str, scenario: str) -> str:
+    """τ²'s ``UserSimulator`` system prompt."""
+    return f"{guidelines}\n\n<scenario>\n{scenario}\n</scenario>".strip()
+
+
+def is_user_prompt(messages: tuple[Message, ...]) -> bool:
+    """Whether a request is addressed to the user simulator (its system prompt ends with the scenario)."""
+    return bool(messages) and messages[0].role == "system" and (messages[0].content or "").endswith("</scenario>")
+
+
+def _tool_calls(calls: list | None) -> tuple[ToolCall, ...]:
+    return tuple(ToolCall(id=c.id, name=c.name, arguments=json.dumps(c.arguments)) for c in calls or [])
+
+
+def agent_view(system: str, history: list) -> tuple[Message, ...]:
+    """The agent's request messages from its history, as τ²'s ``to_litellm_messages`` renders them."""
+    from tau2.data_model.message import AssistantMessage, ToolMessage, UserMessage
+
+    out = [Message(role="system", content=system)]
+    for m in history:
+        if isinstance(m, UserMessage):
+            out.append(Message(role="user", content=m.content))
+        elif isinstance(m, AssistantMessage):
+            out.append(Message(role="assistant", content=m.content, tool_calls=_tool_calls(m.tool_calls)))
+        elif isinstance(m, ToolMessage):
+            out.append(Message(role="tool", content=m.content, tool_call_id=m.id))
+    return tuple(out)
+
+
+def user_view(system: str, history: list) -> tuple[Message, ...]:
+    """The user simulator's request messages: τ²'s ``UserState.flip_roles`` (its own turns are 'assistant')."""
+    from tau2.data_model.message import AssistantMessage, ToolMessage, UserMessage
+
+    out = [Message(role="system", content=system)]
+    for m in history:
+        if isinstance(m, UserMessage):
+            out.append(Message(role="assistant", content=m.content, tool_calls=_tool_calls(m.tool_calls)))
+        elif isinstance(m, AssistantMessage):
+            out.append(Message(role="user", content=m.content))
+        elif isinstance(m, ToolMessage):
+            out.append(Message(role="tool", content=m.content, tool_call_id=m.id))
+    return tuple(out)
+
+
+def to_tau2_message(generation: Generation, role: str) -> AssistantMessage | UserMessage:
+    """A generation as τ²'s message of ``role``; ParticipantError where τ² would fail."""
+    from pydantic import ValidationError
+    from tau2.data_model.message import AssistantMessage, UserMessage
+    from tau2.data_model.message import ToolCall as Tau2ToolCall
+
+    requestor = "user" if role == "user" else "assistant"
+    calls = []
+    for call in generation.tool_calls:
+        if len(call.arguments) > MAX_ARGUMENT_CHARS:
+            raise ParticipantError(f"{role} tool call {call.name!r}: arguments over {MAX_ARGUMENT_CHARS} characters")
+        try:
+            arguments = json.loads(call.arguments)
+            calls.append(Tau2ToolCall(id=call.id, name=call.name, arguments=arguments, requestor=requestor))
+        except (json.JSONDecodeError, RecursionError, ValidationError) as exc:
+            raise ParticipantError(f"{role} tool call {call.name!r}: arguments are not a JSON object: "
+                                   f"{str(exc)[:200]}") from None
+    kind = UserMessage if role == "user" else AssistantMessage
+    message = kind(role=role, content=generation.text or None, tool_calls=calls or None,
+                   cost=generation.cost_usd, usage=generation.usage.model_dump())
+    if not (message.has_text_content() or message.is_tool_call()):
+        raise ParticipantError(f"{role} sent an empty message (no text and no tool calls)")
+    return message
+
+
+def is_user_stop(message: UserMessage) -> bool:
+    """τ²'s ``UserSimulator.is_stop``."""
+    return not message.is_tool_call() and any(token in (message.content or "") for token in STOP_TOKENS)
+
+
+@dataclass
+class Episode:
+    """What happened, in τ²'s terms: the trajectory, how it ended, steps and errors."""
+
+    trajectory: list = field(default_factory=list)
+    termination: str = ""
+    steps: int = 0
+    errors: int = 0
+    error: str | None = None
+
+
+@dataclass
+class EpisodeRunner:
+    """τ²'s orchestration state machine over one environment, one agent and one user."""
+
+    env: Environment
+    agent: Participant
+    user: Participant
+    agent_system: str
+    user_system: str
+    max_steps: int = 200
+    max_errors: int = 10
+    episode: Episode = field(default_factory=Episode)
+
+    async def run(self) -> Episode:
+        """Run to the end; never raises for model, participant or tool failures."""
+        from tau2.data_model.message import AssistantMessage
+
+        greeting = AssistantMessage(role="assistant", content=GREETING, cost=0.0)
+        self.episode.trajectory = [greeting]
+        self.agent_history, self.user_history = [greeting], []
+        self.message: object = greeting
+        self.sender, self.receiver = "agent", "user"
+        self.env.sync_tools()
+        done = False
+        while not done:
+            try:
+                done = await self._step()
+            except ParticipantError as exc:
+                reason = "user_error" if self.receiver == "user" else "agent_error"
+                return self._end(reason, str(exc))
+            except AdapterError as exc:
+                return self._end("infrastructure_error", f"{self.receiver}: {exc}")
+            self.episode.steps += 1
+            self.env.sync_tools()
+            if self.receiver == "env":
+                continue
+            if self.episode.steps >= self.max_steps:
+                done, self.episode.termination = True, "max_steps"
+            if self.episode.errors >= self.max_errors:
+                done, self.episode.termination = True, "too_many_errors"
+        return self.episode
+
+    def _end(self, reason: str, error: str) -> Episode:
+        self.episode.termination, self.episode.error = reason, error
+        return self.episode
+
+    def _deliver(self, history: list) -> None:
+        if isinstance(self.message, list):
+            history.extend(self.message)
+        else:
+            history.append(self.message)
+
+    async def _step(self) -> bool:
+        """One pass of τ²'s ``Orchestrator.step``; True when the episode is over."""
+        if self.receiver == "user":
+            self._deliver(self.user_history)
+            generation = await self.user(user_view(self.user_system, self.user_history))
+            message = to_tau2_message(generation, "user")
+            self.user_history.append(message)
+            stop = is_user_stop(message)
+            if stop:
+                self.episode.termination = "user_stop"
+            return self._sent(message, "user", stop)
+        if self.receiver == "agent":
+            self._deliver(self.agent_history)
+            generation = await self.agent(agent_view(self.agent_system, self.agent_history))
+            message = to_tau2_message(generation, "assistant")
+            self.agent_history.append(message)
+            return self._sent(message, "agent", False)
+        responses: list[ToolMessage] = []
+        for call in self.message.tool_calls:  # type: ignore[attr-defined]
+            response = self.env.get_response(call)
+            self.episode.errors += bool(response.error)
+            responses.append(response)
+        self.episode.trajectory.extend(responses)
+        self.message = responses if len(responses) > 1 else responses[0]
+        self.sender, self.receiver = "env", self.sender
+        return False
+
+    def _sent(self, message: AssistantMessage | UserMessage, sender: str, stop: bool) -> bool:
+        self.episode.trajectory.append(message)
+        self.message = message
+        self.sender = sender
+        if message.is_tool_call():
+            self.receiver = "env"
+        else:
+            self.receiver = "agent" if sender == "user" else "user"
+        return stop
+
+
+def dump_trajectory(trajectory: list) -> list[dict]:
+    """The trajectory as JSON-ready dicts (τ²'s message models, timestamps and raw data left out)."""
+    out = []
+    for index, message in enumerate(trajectory):
+        data = message.model_dump(mode="json", exclude={"timestamp", "raw_data"})
+        data["turn_idx"] = index
+        out.append(data)
+    return out
+
+
+def load_trajectory(data: object) -> list:
+    """τ² messages from logged dicts; ValueError naming the first bad message."""
+    from pydantic import TypeAdapter, ValidationError
+    from tau2.data_model.message import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+
+    if not isinstance(data, list):
+        raise ValueError("the logged trajectory is not a list")
+    kinds = {"assistant": AssistantMessage, "user": UserMessage, "tool": ToolMessage, "system": SystemMessage}
+    out = []
+    for index, item in enumerate(data):
+        kind = kinds.get(item.get("role")) if isinstance(item, dict) else None
+        if kind is None:
+            raise ValueError(f"logged message #{index} has no known role")
+        try:
+            out.append(TypeAdapter(kind).validate_python(item))
+        except ValidationError as exc:
+            raise ValueError(f"logged message #{index}: {str(exc)[:200]}") from None
+    return out

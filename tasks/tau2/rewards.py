@@ -1,0 +1,236 @@
+"""Rewards of a τ² episode: the official one (τ²'s ``evaluate_simulation``) and a strict one beside it.
+
+``reward`` is τ²'s ``evaluate_simulation`` with ``EvaluationType.ALL`` (``ALL_WITH_NL_ASSERTIONS``
+when NL assertions are judged): 0 unless the user or agent stopped; 1 without evaluation
+criteria; else the product over the task's ``reward_basis`` of the DB check (the trajectory's
+tool calls replayed on a fresh environment against the gold actions replayed on another,
+agent and user database hashes), the ENV_ASSERTION checks, ACTION (every gold action matched
+by name and the arguments on the predicted call's keys, or on ``compare_args``), COMMUNICATE
+(each info string, lower-cased, inside an agent message lower-cased with commas removed)
+and NL_ASSERTION. τ²'s own component evaluators compute ACTION and COMMUNICATE; the
+environment check is τ²'s code with the databases loaded once per process and the gold
+end state hashed once per task.
+
+``reward_strict`` is the official reward times these rules (see the README):
+
+- ``no_inaction``: where the gold actions change no state, an episode with no successful
+  agent tool call fails (tau2-bench #384: refusals and hand-offs pass on an unchanged DB);
+- ``no_unrelated_write``: the agent database must end as the gold actions leave it, even
+  where DB is not in the basis (#459: a telecom run that suspends an uninvolved line);
+- ``communicate_commas``: a COMMUNICATE string is matched with commas removed on both sides
+  (τ² removes them only from the message, so ``"1,628"`` can never match);
+- NL assertions, when judged, count even where NL_ASSERTION is not in the basis.
+
+Criteria outside the basis (ACTION, COMMUNICATE, ENV_ASSERTION) are evaluated and reported
+in ``outside_basis`` without changing either reward.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from tasks.tau2.episode import SCORED_TERMINATIONS
+
+if TYPE_CHECKING:
+    from tau2.data_model.simulation import RewardInfo
+    from tau2.data_model.tasks import Task as Tau2Task
+    from tau2.environment.environment import Environment
+
+    from tasks.tau2.domains import DomainData
+
+
+class NeedsJudge(Exception):
+    """NL assertions are in the task's reward basis but no judge evaluated them."""
+
+
+@dataclass(frozen=True)
+class GoldState:
+    """Hashes of a task's initial and gold end states (agent and user databases)."""
+
+    initial: tuple[str | None, str | None]
+    gold: tuple[str | None, str | None]
+
+    @property
+    def changes_state(self) -> bool:
+        """Whether the gold actions change any database."""
+        return self.initial != self.gold
+
+
+@dataclass(frozen=True)
+class Rewards:
+    """Both rewards of an episode, τ²'s breakdown, and what the strict rules and outside-basis checks found."""
+
+    reward: float
+    reward_strict: float
+    breakdown: dict[str, float]
+    strict_failures: tuple[str, ...] = ()
+    outside_basis: dict[str, float] = field(default_factory=dict)
+    note: str = ""
+
+
+def _initial_kwargs(task: Tau2Task) -> dict:
+    state = task.initial_state
+    return {"initialization_data": state.initialization_data if state else None,
+            "initialization_actions": state.initialization_actions if state else None}
+
+
+def _hashes(env: Environment) -> tuple[str | None, str | None]:
+    return env.get_db_hash(), env.get_user_db_hash()
+
+
+class Evaluator:
+    """Evaluates trajectories of one domain; databases loaded once, gold states hashed once per task."""
+
+    def __init__(self, domain: DomainData) -> None:
+        self.domain = domain
+        self._gold: dict[str, GoldState] = {}
+
+    def gold_state(self, task: Tau2Task) -> GoldState:
+        """The task's initial and gold hashes, as τ²'s ``EnvironmentEvaluator`` builds the gold environment."""
+        key = hashlib.sha256(task.model_dump_json().encode()).hexdigest()
+        if key not in self._gold:
+            env = self.domain.environment()
+            history = (task.initial_state.message_history if task.initial_state else None) or []
+            env.set_state(message_history=history, **_initial_kwargs(task))
+            initial = _hashes(env)
+            for action in gold_actions_of(task):
+                try:
+                    env.make_tool_call(tool_name=action.name, requestor=action.requestor, **action.arguments)
+                except Exception:  # noqa: BLE001 - τ² logs a failing gold action (a warning) and goes on
+                    continue
+            self._gold[key] = GoldState(initial=initial, gold=_hashes(env))
+        return self._gold[key]
+
+    def replay(self, task: Tau2Task, trajectory: list) -> Environment:
+        """A fresh environment with the trajectory's tool calls replayed (τ²'s ``set_state``; ValueError on mismatch)."""
+        env = self.domain.environment()
+        env.set_state(message_history=trajectory, **_initial_kwargs(task))
+        return env
+
+    def environment_reward(self, task: Tau2Task, env: Environment | None, gold: GoldState) -> RewardInfo:
+        """τ²'s ``EnvironmentEvaluator.calculate_reward`` on a replayed environment."""
+        from tau2.data_model.simulation import DBCheck, EnvAssertionCheck, RewardInfo
+        from tau2.data_model.tasks import RewardType
+
+        criteria = task.evaluation_criteria
+        if env is None:
+            return RewardInfo(reward=1.0, db_check=DBCheck(db_match=True, db_reward=1.0),
+                              info={"note": "No expected actions or env assertions"})
+        db_match = _hashes(env) == gold.gold
+        db_reward = 1.0 if db_match else 0.0
+        checks, assertion_reward = [], 1.0
+        for assertion in criteria.env_assertions or []:
+            met = env.run_env_assertion(assertion, raise_assertion_error=False)
+            checks.append(EnvAssertionCheck(env_assertion=assertion, met=met, reward=1.0 if met else 0.0))
+            assertion_reward *= 1.0 if met else 0.0
+        reward, breakdown = 1.0, {}
+        if RewardType.DB in criteria.reward_basis:
+            breakdown[RewardType.DB] = db_reward
+            reward *= db_reward
+        if RewardType.ENV_ASSERTION in criteria.reward_basis:
+            breakdown[RewardType.ENV_ASSERTION] = assertion_reward
+            reward *= assertion_reward
+        return RewardInfo(reward=reward, db_check=DBCheck(db_match=db_match, db_reward=db_reward),
+                          env_assertions=checks, reward_basis=criteria.reward_basis, reward_breakdown=breakdown)
+
+    def evaluate(self, task: Tau2Task, trajectory: list, termination: str,
+                 nl_met: list[bool] | None = None) -> Rewards:
+        """Both rewards of a trajectory; NeedsJudge when NL assertions are in the basis and ``nl_met`` is None."""
+        from tau2.evaluator.evaluator_action import ActionEvaluator
+        from tau2.evaluator.evaluator_communicate import CommunicateEvaluator
+
+        if termination not in SCORED_TERMINATIONS:
+            return Rewards(0.0, 0.0, {}, note=f"Simulation terminated prematurely. Termination reason: {termination}")
+        criteria = task.evaluation_criteria
+        gold = self.gold_state(task)
+        if criteria is None:
+            failures = strict_rules(self, task, trajectory, None, gold)
+            return Rewards(1.0, 0.0 if failures else 1.0, {}, failures, note="No evaluation criteria")
+        needs_env = criteria.actions is not None or criteria.env_assertions is not None
+        env = self.replay(task, trajectory) if needs_env else None
+        env_info = self.environment_reward(task, env, gold)
+        action_info = ActionEvaluator.calculate_reward(task=task, full_trajectory=trajectory)
+        communicate_info = CommunicateEvaluator.calculate_reward(task=task, full_trajectory=trajectory)
+        basis = {b.value for b in criteria.reward_basis}
+        if "NL_ASSERTION" in basis and nl_met is None:
+            raise NeedsJudge("NL assertions are part of the reward basis: pass -T judge_model=<adapter spec>")
+        nl_reward = None if nl_met is None else (1.0 if all(nl_met) else 0.0)
+        breakdown: dict[str, float] = {}
+        if basis & {"DB", "ENV_ASSERTION"}:
+            breakdown.update({getattr(k, "value", str(k)): v for k, v in (env_info.reward_breakdown or {}).items()})
+        if "ACTION" in basis:
+            breakdown["ACTION"] = action_info.reward
+        if "NL_ASSERTION" in basis and nl_reward is not None:
+            breakdown["NL_ASSERTION"] = nl_reward
+        if "COMMUNICATE" in basis:
+            breakdown["COMMUNICATE"] = communicate_info.reward
+        reward = _product(breakdown.values())
+        strict_parts = dict(breakdown)
+        if "COMMUNICATE" in basis:
+            strict_parts["COMMUNICATE"] = 1.0 if communicated_without_commas(task, trajectory) else 0.0
+        if nl_reward is not None:
+            strict_parts["NL_ASSERTION"] = nl_reward
+        failures = strict_rules(self, task, trajectory, env, gold)
+        strict = 0.0 if failures else _product(strict_parts.values())
+        outside = outside_basis(basis, env_info, action_info.reward, communicate_info.reward)
+        if nl_reward is not None and "NL_ASSERTION" not in basis:
+            outside["NL_ASSERTION"] = nl_reward
+        return Rewards(reward, strict, breakdown, failures, outside)
+
+
+def _product(values: Iterable[float]) -> float:
+    product = 1.0
+    for value in values:
+        product *= value
+    return product
+
+
+def gold_actions_of(task: Tau2Task) -> list:
+    """The task's gold actions (none without evaluation criteria)."""
+    return list(task.evaluation_criteria.actions or []) if task.evaluation_criteria is not None else []
+
+
+def outside_basis(basis: set[str], env_info: RewardInfo, action: float, communicate: float) -> dict[str, float]:
+    """The written criteria that the basis leaves out, evaluated."""
+    out: dict[str, float] = {}
+    if "ACTION" not in basis:
+        out["ACTION"] = action
+    if "COMMUNICATE" not in basis:
+        out["COMMUNICATE"] = communicate
+    if "ENV_ASSERTION" not in basis and env_info.env_assertions:
+        out["ENV_ASSERTION"] = 1.0 if all(c.met for c in env_info.env_assertions) else 0.0
+    if "DB" not in basis and env_info.db_check is not None:
+        out["DB"] = env_info.db_check.db_reward
+    return out
+
+
+def communicated_without_commas(task: Tau2Task, trajectory: list) -> bool:
+    """COMMUNICATE with commas removed from the info string as well as from the agent's messages."""
+    from tau2.data_model.message import AssistantMessage
+
+    infos = (task.evaluation_criteria.communicate_info or []) if task.evaluation_criteria else []
+    texts = [m.content.lower().replace(",", "") for m in trajectory
+             if isinstance(m, AssistantMessage) and m.has_text_content()]
+    return all(any(info.lower().replace(",", "") in text for text in texts) for info in infos)
+
+
+def successful_agent_calls(trajectory: list) -> int:
+    """How many agent tool calls the environment answered without an error."""
+    from tau2.data_model.message import ToolMessage
+
+    return sum(1 for m in trajectory if isinstance(m, ToolMessage) and m.requestor == "assistant" and not m.error)
+
+
+def strict_rules(evaluator: Evaluator, task: Tau2Task, trajectory: list, env: Environment | None,
+                 gold: GoldState) -> tuple[str, ...]:
+    """The strict rules an episode breaks (``no_inaction``, ``no_unrelated_write``)."""
+    failures = []
+    if not gold.changes_state and successful_agent_calls(trajectory) == 0:
+        failures.append("no_inaction")
+    replayed = env if env is not None else evaluator.replay(task, trajectory)
+    if replayed.get_db_hash() != gold.gold[0]:
+        failures.append("no_unrelated_write")
+    return tuple(failures)

@@ -1,0 +1,153 @@
+"""τ² tasks end to end: oracle and idle agents through the runner, LLM agent and user over loopback HTTP,
+the ``frontier run`` command, and hostile records and data."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.adapters import resolve_adapter
+from harness.errors import ConfigError
+from harness.runner import evaluate
+from harness.testing.openai_server import OpenAIServer, Reply
+from harness.types import Message, Output
+from tasks.tau2 import FAMILY
+from tasks.tau2.library import resolve_data_root
+from tasks.tau2.scripted import oracle_reply, opening_text, scripted_user_reply
+
+ENV = {**os.environ, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+
+
+def _task(name: str, **args: Any):
+    return FAMILY.resolve(name).create(**args)
+
+
+def _basis_allows(task) -> bool:
+    """Whether a perfect agent can get τ²'s reward 1: COMMUNICATE never matches an info string with a comma."""
+    criteria = task.evaluation_criteria
+    basis = {b.value for b in criteria.reward_basis} if criteria else set()
+    return not ("COMMUNICATE" in basis and any("," in info for info in criteria.communicate_info or []))
+
+
+@pytest.mark.parametrize("name, limit", [("tau2/mock", None), ("tau2/retail", 12), ("tau2/telecom", 12),
+                                         ("tau2/airline", 4)])
+async def test_oracle_gets_official_one_and_idle_agent_strict_zero(name: str, limit: int | None) -> None:
+    task = _task(name)
+    oracle = await evaluate(task, resolve_adapter("builtin/oracle"), limit=limit)
+    scored = [r for r in oracle if r.score.outcome != "error"]
+    assert len(scored) >= min(limit or 7, 7)
+    for result in scored:
+        tau2_task = task.task_of(next(s for s in task.samples() if s.id == result.sample_id))
+        if _basis_allows(tau2_task):
+            assert result.score.value == 1.0, (result.sample_id, result.score.explanation)
+        assert result.output.data["termination"] == "user_stop"
+    idle = await evaluate(task, resolve_adapter("builtin/random", seed=0), limit=limit)
+    assert all(r.score.details.get("reward_strict", 0.0) == 0.0 for r in idle if r.score.outcome != "error")
+    metrics = task.aggregate(oracle)
+    assert {"reward", "reward_strict", "pass^1", "strict/pass^1"} <= set(metrics)
+    assert metrics["reward"].ci_low is not None and metrics["reward"].n == len(scored)
+
+
+async def test_rescoring_a_logged_episode_needs_no_model_and_tampering_is_unscored() -> None:
+    task = _task("tau2/retail")
+    result = (await evaluate(task, resolve_adapter("builtin/oracle"), limit=1))[0]
+    sample = next(iter(task.samples()))
+    assert task.score(sample, result.output) == result.score
+    messages = result.output.data["tau2_messages"]
+    tool = next(i for i, m in enumerate(messages) if m["role"] == "tool")
+    forged = [dict(m) for m in messages]
+    forged[tool]["content"] = "something the tool never said"
+    for data in ({**result.output.data, "tau2_messages": forged}, {**result.output.data, "tau2_messages": "x"},
+                 {**result.output.data, "tau2_messages": [{"role": "wizard"}]},
+                 {**result.output.data, "nl_met": "yes"}):
+        score = task.score(sample, Output(data=data))
+        assert score.outcome == "unscored", score
+    assert task.score(sample, Output(data={"termination": "max_steps", "tau2_messages": messages})).value == 0.0
+
+
+def _loopback_responder(tasks: list) -> Any:
+    """An agent and a user behind one OpenAI-compatible server: the oracle and the scripted user over HTTP."""
+    by_scenario = {str(t.user_scenario): t for t in tasks}
+    by_opening = {opening_text(t): t for t in tasks}
+
+    def respond(body: dict[str, Any]) -> Reply:
+        messages = tuple(Message(role=m["role"], content=m.get("content"), tool_call_id=m.get("tool_call_id"),
+                                 tool_calls=tuple({"id": c["id"], "name": c["function"]["name"],
+                                                   "arguments": c["function"]["arguments"]}
+                                                  for c in m.get("tool_calls") or []))
+                         for m in body["messages"])
+        system = messages[0].content or ""
+        if system.endswith("</scenario>"):
+            task = next(t for s, t in by_scenario.items() if s in system)
+            generation = scripted_user_reply(task, messages)
+        else:
+            assert "<policy>" in system and {t["function"]["name"] for t in body["tools"]} >= {"cancel_pending_order"}
+            task = by_opening[messages[2].content]
+            generation = oracle_reply(task, messages)
+        return Reply(text=generation.text, tool_calls=[{"name": c.name, "arguments": c.arguments}
+                                                       for c in generation.tool_calls])
+
+    return respond
+
+
+def test_frontier_run_on_real_retail_tasks_against_a_loopback_server(tmp_path: Path) -> None:
+    tasks = _task("tau2/retail").tau2_tasks()[:5]
+    with OpenAIServer(_loopback_responder(tasks)) as server:
+        run = tmp_path / "run"
+        done = subprocess.run([sys.executable, "-m", "harness", "run", "--task", "tau2/retail", "--model",
+                               f"openai-compatible/m@{server.base_url}", "--limit", "5", "--out", str(run),
+                               "--no-cache", "--no-progress"], capture_output=True, text=True, env=ENV, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [json.loads(line) for line in (run / "samples.jsonl").read_text().splitlines()]
+    assert len(lines) == 5 and all(line["score"]["value"] == 1.0 for line in lines)
+    assert all({c["role"] for c in line["calls"]} == {"model", "user"} for line in lines)
+    metrics = json.loads((run / "summary.json").read_text())["tasks"]["tau2/retail"]["metrics"]
+    for name in ("reward", "reward_strict", "pass^1"):
+        assert metrics[name]["value"] == 1.0 and metrics[name]["ci_low"] is not None and metrics[name]["n"] == 5
+    config = json.loads((run / "config.json").read_text())
+    assert "tau2_version" in json.dumps(config)
+    assert "reward_strict" in done.stdout
+
+
+async def test_malformed_tool_arguments_end_the_episode_as_an_agent_error() -> None:
+    def respond(body: dict[str, Any]) -> Reply:
+        if body["messages"][0]["content"].endswith("</scenario>"):
+            return Reply(text="I want to cancel my order.")
+        return Reply(tool_calls=[{"name": "cancel_pending_order", "arguments": "{not json"}])
+
+    task = _task("tau2/retail", user_model="scripted")
+    with OpenAIServer(respond) as server:
+        result = (await evaluate(task, resolve_adapter(f"openai-compatible/a@{server.base_url}"), limit=1))[0]
+    assert result.output.data["termination"] == "agent_error"
+    assert result.score.outcome == "scored" and result.score.value == 0.0
+
+
+def test_data_root_from_a_checkout_and_clear_errors_for_bad_data(tmp_path: Path, monkeypatch) -> None:
+    package = resolve_data_root(None)
+    checkout = tmp_path / "tau2-bench" / "data" / "tau2"
+    (checkout / "domains").mkdir(parents=True)
+    (checkout / "domains" / "mock").symlink_to(package / "domains" / "mock")
+    (checkout / "user_simulator").symlink_to(package / "user_simulator")
+    assert resolve_data_root(str(tmp_path / "tau2-bench")) == checkout.resolve()
+    monkeypatch.setenv("TAU2_DATA_DIR", str(tmp_path / "tau2-bench"))
+    assert resolve_data_root(None) == checkout.resolve()
+    with pytest.raises(ConfigError, match="no τ² data"):
+        resolve_data_root(str(tmp_path / "nowhere"))
+    bad = tmp_path / "bad" / "domains" / "mock"
+    bad.mkdir(parents=True)
+    for name in ("db.json", "policy.md", "split_tasks.json"):
+        (bad / name).symlink_to(package / "domains" / "mock" / name)
+    tasks = json.loads((package / "domains" / "mock" / "tasks.json").read_text())
+    tasks[0]["initial_state"] = {"initialization_data": {"agent_data": {"no_such_table": {}}}}
+    (bad / "tasks.json").write_text(json.dumps(tasks))
+    with pytest.raises(ConfigError, match="unknown table.*no_such_table"):
+        list(_task("tau2/mock", tau2_data=str(tmp_path / "bad")).samples())
+    (bad / "tasks.json").write_text("[" * 5000)
+    with pytest.raises(ConfigError, match="not valid JSON"):
+        list(_task("tau2/mock", tau2_data=str(tmp_path / "bad"), split="base").samples())
