@@ -7,7 +7,9 @@ first stated attribution) and related to the truth through the authors' tables
 without running code; their literal ``'nan'`` entries are dropped): ``correct`` when it
 is the truth or an alias, ``plausible`` when it is a related group. ``accuracy`` is the
 paper's correct tier and ``plausible_accuracy`` its plausible tier (correct or
-plausible), both over every row, as the authors' notebook counts them.
+plausible), both over every row, as the authors' notebook counts them. An optional
+extractor model (``-T extractor=<adapter spec>``) is asked which actor each answer names;
+its reading is logged as its own call and reported apart (``llm_accuracy``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 from pydantic import Field
 
 from harness.errors import ConfigError
-from harness.task import TaskArgs
+from harness.task import SolveContext, TaskArgs
 from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
 from scorers.threat_actor import ActorRelations, AliasTable, extract_actor, table_groups
 from tasks.cyber.cti import DATA_HELP, PROTOCOL_HELP, CtiRows
@@ -48,6 +50,9 @@ class CtiTaaArgs(TaskArgs):
     aliases: str | None = Field(None, description="extra JSON alias table: {name: [aliases]} or [[name, alias, ...]]")
     final_line: bool = Field(False, description="append an instruction to end with 'Threat actor: <name>' "
                                                 "(not in the paper)")
+    extractor: str | None = Field(None, description="optional adapter spec asked which actor each answer names; "
+                                                    "logged as an 'extractor' call and reported apart as "
+                                                    "llm_accuracy and llm_plausible_accuracy")
 
 
 class CtiTaaTask(CtiRows):
@@ -104,18 +109,41 @@ class CtiTaaTask(CtiRows):
             yield Sample(id=f"{self.subset}-{index:04d}", input=self.model_input(prompt), target=actor,
                          metadata={"row": index, "url": row.get("URL", "")})
 
+    async def solve(self, sample: Sample, ctx: SolveContext) -> Output:
+        """One generation; with ``-T extractor``, the extractor model is also asked which actor it names."""
+        generation = await ctx.generate(sample.messages())
+        args: CtiTaaArgs = self.args  # type: ignore[assignment]
+        if not args.extractor:
+            return Output(text=generation.text)
+        from tasks.cyber.taa_extractor import ask_extractor
+
+        return Output(text=generation.text, data={"llm_extraction": await ask_extractor(args.extractor, generation.text)})
+
     def score(self, sample: Sample, output: Output) -> Score:
-        """Correct when the named actor is the truth or an alias; details carry the tier."""
+        """Correct when the named actor is the truth or an alias; details carry the tier (and the extractor's)."""
+        extra = self._extractor_details(sample, output)
         actor = extract_actor(output.text)
         if actor is None:
-            return Score.unscored("no threat actor named in the answer", tier="incorrect")
+            return Score.unscored("no threat actor named in the answer", tier="incorrect", **extra)
         tier = self.relations.tier(actor, str(sample.target))
         return Score.of(tier == "correct", answer=actor, explanation=f"expected {sample.target}, got {actor} ({tier})",
-                        tier=tier)
+                        tier=tier, **extra)
+
+    def _extractor_details(self, sample: Sample, output: Output) -> dict[str, str | None]:
+        """``llm_actor`` and ``llm_tier`` when the extractor model was asked, else nothing."""
+        extraction = (output.data or {}).get("llm_extraction")
+        if not isinstance(extraction, dict):
+            return {}
+        if extraction.get("error"):
+            return {"llm_error": str(extraction["error"])[:300]}
+        actor = extraction.get("actor")
+        if not isinstance(actor, str) or not actor.strip():
+            return {"llm_actor": None, "llm_tier": "incorrect"}
+        return {"llm_actor": actor[:120], "llm_tier": self.relations.tier(actor, str(sample.target))}
 
     def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
         """The paper's two tiers over every row, and the correct tier over answers naming an actor."""
-        rows = scored = correct = plausible = 0
+        rows = scored = correct = plausible = asked = llm_correct = llm_plausible = 0
         for result in results:
             if result.score.outcome == "error":
                 continue
@@ -124,8 +152,16 @@ class CtiTaaTask(CtiRows):
             tier = result.score.details.get("tier")
             correct += tier == "correct"
             plausible += tier in ("correct", "plausible")
-        return {"accuracy": proportion(correct, rows), "plausible_accuracy": proportion(plausible, rows),
-                "accuracy_scored": proportion(correct, scored)}
+            llm_tier = result.score.details.get("llm_tier")
+            asked += llm_tier is not None
+            llm_correct += llm_tier == "correct"
+            llm_plausible += llm_tier in ("correct", "plausible")
+        metrics = {"accuracy": proportion(correct, rows), "plausible_accuracy": proportion(plausible, rows),
+                   "accuracy_scored": proportion(correct, scored)}
+        if asked:
+            metrics.update(llm_accuracy=proportion(llm_correct, asked),
+                           llm_plausible_accuracy=proportion(llm_plausible, asked))
+        return metrics
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The truth on a labelled last line."""

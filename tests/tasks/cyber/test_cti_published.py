@@ -168,3 +168,51 @@ def test_a_cti_tsv_with_an_unbalanced_quote_fails_with_the_line_number(published
     (tmp_path / "cti-rcm.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     samples = list(FAMILY.resolve("cyber/cti-rcm").create(data=str(tmp_path)).samples())
     assert len(samples) == 10 and samples[9].metadata["url"] == lines[10].split("\t")[0]
+
+
+def test_llm_extractor_is_logged_as_its_own_call_and_reported_apart(published: Path) -> None:
+    import asyncio
+
+    from harness.adapters import resolve_adapter
+    from harness.runner import evaluate
+    from harness.testing.openai_server import OpenAIServer
+    from tasks.cyber.taa_extractor import EXTRACTOR_PROMPT
+
+    task = FAMILY.resolve("cyber/cti-taa").create(data=str(published))
+    samples = list(task.samples())[:4]
+    texts = {0: "Hard to say, but the attribution is to [PLACEHOLDER].", 1: "It was Mustang Panda.",
+             2: "Most likely the Mustang Panda crew.", 3: "This one is the work of someone unknown."}
+    replies = {0: "NONE", 1: "Mustang Panda", 2: "Mustang Panda", 3: "APT41"}
+    index_of = {s.input[-1].content: i for i, s in enumerate(samples)}
+
+    def responder(body: dict) -> str:
+        content = body["messages"][-1]["content"]
+        if content.startswith(EXTRACTOR_PROMPT):
+            answer = content[len(EXTRACTOR_PROMPT):]
+            return replies[next(i for i, t in texts.items() if t == answer)]
+        return texts[index_of[content]]
+
+    with OpenAIServer(responder) as server:
+        extracting = FAMILY.resolve("cyber/cti-taa").create(data=str(published),
+                                                           extractor="openai-compatible/x@" + server.base_url)
+        results = asyncio.run(evaluate(extracting, resolve_adapter("openai-compatible/m@" + server.base_url), limit=4))
+    assert [sorted(c.role for c in r.calls) for r in results] == [["extractor", "model"]] * 4
+    assert [r.score.details["llm_actor"] for r in results] == [None, "Mustang Panda", "Mustang Panda", "APT41"]
+    metrics = extracting.aggregate(results)
+    assert metrics["llm_accuracy"].value == pytest.approx(2 / 4) and metrics["llm_accuracy"].n == 4
+    # the deterministic score is untouched: these phrasings state no attribution it reads
+    assert [r.score.answer for r in results] == [None] * 4 and metrics["accuracy"].value == 0.0
+
+
+def test_extractor_replies_and_failures_never_count_as_answers() -> None:
+    import asyncio
+
+    from tasks.cyber.taa_extractor import ask_extractor, parse_extraction
+
+    assert parse_extraction("**APT28**\nbecause...") == "APT28"
+    assert [parse_extraction(t) for t in ("NONE", "", "  \n ", "x" * 500, "'none'.")] == [None] * 5
+    from harness.calls import RetryPolicy
+
+    failed = asyncio.run(ask_extractor("openai-compatible/x@http://127.0.0.1:9/v1", "It was APT28.",
+                                       retry=RetryPolicy(max_retries=0)))
+    assert failed["actor"] is None and "extractor call failed" in str(failed["error"])
