@@ -5,17 +5,45 @@ from __future__ import annotations
 import click
 
 
+def describe_task(name: str) -> str:
+    """A task's documentation and its ``-T`` arguments (type, default, description), as printed by ``list tasks NAME``."""
+    import inspect
+
+    from harness.registry import resolve_task
+
+    entry = resolve_task(name)
+    lines = [f"{name}: {entry.description}"]
+    doc = inspect.getdoc(entry.factory) or ""
+    if doc:
+        lines += ["", doc]
+    fields = entry.arguments().model_fields
+    if fields:
+        lines += ["", "Arguments (-T KEY=VALUE):"]
+    for key, field in fields.items():
+        kind = getattr(field.annotation, "__name__", None) or str(field.annotation).replace("typing.", "")
+        lines.append(f"  {key} ({kind}, default {field.default!r}): {field.description or ''}".rstrip(": "))
+    return "\n".join(lines)
+
+
 @click.command("list")
 @click.argument("what", type=click.Choice(["tasks", "adapters", "methods", "suites"]))
-def list_command(what: str) -> None:
-    """List tasks, adapters, methods or suites.
+@click.argument("name", required=False)
+def list_command(what: str, name: str | None) -> None:
+    """List tasks, adapters, methods or suites; 'list tasks NAME' describes one task and its arguments.
 
     \b
     Examples:
       frontier list tasks
+      frontier list tasks cyber/cti-mcq
       frontier list adapters
     """
     from harness import registry
+
+    if name is not None:
+        if what != "tasks":
+            raise click.UsageError("a NAME is accepted only after 'tasks'")
+        click.echo(describe_task(name))
+        return
 
     rows: list[tuple[str, str]]
     if what == "tasks":

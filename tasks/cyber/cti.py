@@ -100,7 +100,15 @@ class CtiRows(Task):
 
 
 class CtiMcqTask(CtiRows, LetterChoiceTask):
-    """CTI-MCQ: ATT&CK, CAPEC and CWE knowledge; one letter A-D on the last line (else the first line)."""
+    """CTI-MCQ: ATT&CK, CAPEC and CWE knowledge; one letter A-D on the last line (else the first line).
+
+    Published protocol: the row's Prompt after the paper's system prompt, temperature 0,
+    top_p 1, seed 42, 2048 tokens. ``accuracy`` is the paper's (all 2,500 rows; a refusal,
+    'X' in the authors' sheet, counts wrong); ``accuracy_scored`` is over answers with a letter.
+    Differences from the paper: the authors finished extraction by hand; here a letter on the
+    last line, the last 'Answer:' line or alone on the first line is read, anything else is
+    unscored (and wrong in ``accuracy``).
+    """
 
     description = ("CTI-Bench CTI-MCQ: cyber threat intelligence multiple choice (accuracy: the paper's, every row; "
                    "accuracy_scored: answers with a letter)")
@@ -128,7 +136,14 @@ RCM_METRICS: tuple[Metric, ...] = (
 
 
 class CtiRcmTask(CtiRows, CweTask):
-    """CTI-RCM: map a CVE description to its CWE; the CWE id on the last line, else the last one anywhere."""
+    """CTI-RCM: map a CVE description to its CWE; the CWE id on the last line, else the last one anywhere.
+
+    Published protocol: the row's Prompt after the paper's system prompt, temperature 0,
+    top_p 1, seed 42, 2048 tokens; the last ``CWE-<n>`` of the answer, as the authors' cell
+    reads it. ``accuracy`` is the paper's (over answers naming a CWE); ``accuracy_all`` counts
+    every row. Differences from the paper: a last line naming several different CWEs is
+    unscored rather than read as its last one; ``CWE-079`` equals ``CWE-79``.
+    """
 
     description = ("CTI-Bench CTI-RCM: CVE description to CWE (accuracy: the paper's, over answers naming a CWE; "
                    "accuracy_all: every row)")
@@ -162,7 +177,15 @@ class CtiRcm2021Task(CtiRcmTask):
 
 
 class CtiVspTask(CtiRows, CvssVectorTask):
-    """CTI-VSP: predict the CVSS v3.1 vector; mean absolute deviation of base scores."""
+    """CTI-VSP: predict the CVSS v3.1 vector; mean absolute deviation of base scores.
+
+    Published protocol: the row's Prompt after the paper's system prompt, temperature 0,
+    top_p 1, seed 42, 2048 tokens; the last full 8-metric vector of the answer. ``mad`` is
+    the paper's (over valid vectors). Differences from the paper: an unprefixed vector is
+    read as CVSS 3.1 (the notebook prefixes 3.0; base scores agree on every published
+    answer), and invalid vectors (``AV:U``) stay invalid where the authors corrected them
+    by hand; ``invalid_rate`` counts them.
+    """
 
     description = "CTI-Bench CTI-VSP: CVSS v3 vector prediction (mad: the paper's MAD of base scores, valid vectors)"
     version = "2"

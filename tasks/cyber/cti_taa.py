@@ -56,7 +56,16 @@ class CtiTaaArgs(TaskArgs):
 
 
 class CtiTaaTask(CtiRows):
-    """CTI-TAA: threat actor attribution, the paper's correct and plausible tiers."""
+    """CTI-TAA: threat actor attribution, the paper's correct and plausible tiers.
+
+    Published protocol: the row's Prompt after the paper's system prompt, temperature 0,
+    top_p 1, seed 42, 2048 tokens; the authors' alias and related tables. ``accuracy`` and
+    ``plausible_accuracy`` are the paper's tiers over every row. Differences from the paper:
+    the authors read each attribution by hand, here the first stated attribution is read
+    (a ``[PLACEHOLDER]`` is no answer); the tables' ``'nan'`` entries are dropped (GPT-4's
+    plausible tier: 84 % instead of 86 %); names are compared without case, punctuation or
+    a trailing "group".
+    """
 
     description = ("CTI-Bench CTI-TAA: threat actor attribution (accuracy: the paper's correct tier; "
                    "plausible_accuracy: its plausible tier; authors' alias and related tables)")

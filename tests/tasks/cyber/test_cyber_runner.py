@@ -113,3 +113,12 @@ def test_cyber_suite_is_valid_and_names_family_tasks() -> None:
         entry.create(**plan.args)
         if plan.name.startswith("cyber/cti-"):  # the suite keeps the published generation settings
             assert build_task(plan).settings == PUBLISHED_SETTINGS, plan.name
+
+
+def test_list_tasks_name_states_the_protocol_and_its_differences_from_the_paper() -> None:
+    from harness.cli.listing import describe_task
+
+    for name in ("cyber/cti-mcq", "cyber/cti-rcm", "cyber/cti-vsp", "cyber/cti-taa"):
+        text = describe_task(name)
+        assert "Published protocol" in text and "Differences from the paper" in text, name
+        assert "system_prompt (bool, default True)" in text and "data (" in text, name
