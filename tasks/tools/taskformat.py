@@ -181,7 +181,12 @@ def load_tasks(path: str | Path) -> list[TauTask]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise TaskFormatError(f"{path}: not valid JSON: {exc}") from None
-    return parse_tasks(data, str(path))
+    except RecursionError:
+        raise TaskFormatError(f"{path}: not valid JSON: nested too deeply") from None
+    try:
+        return parse_tasks(data, str(path))
+    except RecursionError:
+        raise TaskFormatError(f"{path}: nested too deeply to validate") from None
 
 
 def check_against_domain(task: TauTask, domain: Any) -> None:

@@ -81,3 +81,13 @@ def test_dash_t_rejects_a_json_value_that_is_not_a_list() -> None:
 
     with pytest.raises(ConfigError, match="-T domains"):
         build_plan(None, ("longcot/mini",), "builtin/oracle", (), {"domains": '[1, '}, None, 0, {})
+
+
+@pytest.mark.parametrize("depth", [900, 1_000, 100_000])
+def test_a_deeply_nested_tau2_task_file_is_a_clear_error(tmp_path: Path, depth: int) -> None:
+    from tasks.tools.taskformat import TaskFormatError, load_tasks
+
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text('[{"id": "t", "user_scenario": ' + "[" * depth + "]" * depth + "}]")
+    with pytest.raises(TaskFormatError, match=str(tasks)):
+        load_tasks(tasks)
