@@ -24,7 +24,7 @@ from typing import Any
 
 from harness.errors import ConfigError
 from harness.import_formats import ImportedText, ImportFormat, guess_format, read_outputs
-from harness.plan import PreparedTask, RunPlan, TaskPlan, build_task, config_of
+from harness.plan import PreparedTask, RunPlan, TaskPlan
 from harness.types import CallRecord, Generation, GenerateRequest, Output, RunSummary, Sample, SampleResult, Score
 
 IMPORT_ROLE = "import"
@@ -32,12 +32,14 @@ IMPORT_ROLE = "import"
 
 @dataclass(frozen=True)
 class ImportReport:
-    """What an import did: results written now, samples already in the run, samples with no output."""
+    """What an import did: results written now, samples already in the run, samples with no output,
+    and outputs for samples beyond ``--limit`` (left out)."""
 
     summary: RunSummary
     written: int
     already_logged: int
     missing: int
+    outside_limit: int = 0
 
 
 def file_sha256(path: Path) -> str:
@@ -49,22 +51,27 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def match_entries(samples: Sequence[Sample], entries: Sequence[ImportedText],
-                  origin: str) -> tuple[dict[str, ImportedText], list[str]]:
-    """Each sample id with the entry that answers it, and the ids no entry answers.
+def match_entries(samples: Sequence[Sample], entries: Sequence[ImportedText], origin: str,
+                  all_ids: Sequence[str] | None = None) -> tuple[dict[str, ImportedText], list[str], int]:
+    """Each sample id with the entry that answers it, the ids no entry answers, and the entries left out.
 
-    ConfigError for an entry naming no sample, or two entries answering one sample (one by id,
+    ``all_ids`` are the ids of every sample of the task when ``samples`` is only its first
+    few (``--limit``): an entry for one of the others is left out and counted. ConfigError
+    for an entry naming no sample at all, or two entries answering one sample (one by id,
     one by row).
     """
-    index_of = {sample.id: index for index, sample in enumerate(samples)}
+    ids = list(all_ids) if all_ids is not None else [sample.id for sample in samples]
+    known = set(ids)
+    kept = {sample.id for sample in samples}
     matched: dict[str, ImportedText] = {}
     unknown: list[str] = []
+    outside = 0
     for entry in entries:
         if entry.sample_id is not None:
-            sample_id = entry.sample_id if entry.sample_id in index_of else None
+            sample_id = entry.sample_id if entry.sample_id in known else None
         else:
             assert entry.row is not None
-            sample_id = samples[entry.row].id if entry.row < len(samples) else None
+            sample_id = ids[entry.row] if entry.row < len(ids) else None
         if sample_id is None:
             unknown.append(f"{entry.key()} (line {entry.line})")
             continue
@@ -74,14 +81,16 @@ def match_entries(samples: Sequence[Sample], entries: Sequence[ImportedText],
         matched[sample_id] = entry
     if unknown:
         raise ConfigError(f"import: {origin} has {len(unknown)} output(s) for no sample of the task "
-                          f"({len(samples)} samples, rows counted from 0): {', '.join(unknown[:5])}")
+                          f"({len(ids)} samples, rows counted from 0): {', '.join(unknown[:5])}")
+    for sample_id in [k for k in matched if k not in kept]:
+        del matched[sample_id]
+        outside += 1
     missing = [sample.id for sample in samples if sample.id not in matched]
-    return matched, missing
+    return matched, missing, outside
 
 
-def import_config(plan: RunPlan, prepared: list[PreparedTask], source: dict[str, Any]) -> dict[str, Any]:
-    """The run config of an import: the plan's, plus the source, with the hash covering both."""
-    config = config_of(plan, prepared)
+def import_config(config: dict[str, Any], source: dict[str, Any]) -> dict[str, Any]:
+    """A run config (``load_run``'s) plus the import source, with the hash covering both."""
     body = {k: v for k, v in config.items() if k not in ("harness_version", "config_hash", "created_at")}
     body["import"] = source
     digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
@@ -122,22 +131,24 @@ def import_outputs(task_plan: TaskPlan, source: Path, out_dir: Path, label: str 
     Importing the same source again into the same directory adds nothing; a directory
     holding another run (or another source) is refused untouched, as ``frontier run`` does.
     """
-    from harness.runner import limited_samples, summarize_run
+    from harness.runner import limited_samples, load_run, summarize_run
     from harness.store import RunStore, result_key
 
     chosen = fmt or guess_format(source)
     entries = read_outputs(source, chosen, column)
-    entry = build_task(task_plan)
-    samples = limited_samples(entry.task, task_plan.limit)
-    matched, missing = match_entries(samples, entries, str(source))
+    name = label or f"{source.stem}{':' + column if column else ''}"
+    plan = RunPlan(model=f"import/{name}", tasks=(task_plan,), seed=seed)
+    loaded = load_run(plan)
+    entry = loaded.prepared[0]
+    samples = loaded.samples[entry.task.name]
+    all_ids = None if task_plan.limit is None else [s.id for s in limited_samples(entry.task, None)]
+    matched, missing, outside = match_entries(samples, entries, str(source), all_ids)
     if missing and not allow_missing:
         raise ConfigError(f"import: {source} has no output for {len(missing)} of {len(samples)} sample(s) "
                           f"(first: {', '.join(missing[:5])}); pass --allow-missing to log them as errors")
-    name = label or f"{source.stem}{':' + column if column else ''}"
-    plan = RunPlan(model=f"import/{name}", tasks=(task_plan,), seed=seed)
     origin = {"source": str(source.resolve()), "format": chosen, "column": column, "sha256": file_sha256(source),
               "entries": len(entries), "allow_missing": allow_missing}
-    config = import_config(plan, [entry], origin)
+    config = import_config(loaded.config, origin)
     store = RunStore(out_dir)
     done = store.open(config)
     started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -154,7 +165,10 @@ def import_outputs(task_plan: TaskPlan, source: Path, out_dir: Path, label: str 
                                          None if found is None else found.line))
         complete = True
     finally:
-        store.close()
-        store.write_summary(summarize_run(store, plan, [entry], config["config_hash"], started_at, complete))
+        store.close_log()
+        try:
+            store.write_summary(summarize_run(store, plan, [entry], config["config_hash"], started_at, complete))
+        finally:
+            store.close()
     return ImportReport(summary=store.read_summary(), written=len(todo), already_logged=len(samples) - len(todo),
-                        missing=len(missing))
+                        missing=len(missing), outside_limit=outside)

@@ -56,5 +56,6 @@ def import_command(task_name: str, task_arg: tuple[str, ...], source: Path, fmt:
     report = import_outputs(plan, source, out, label=label, fmt=fmt, column=column,  # type: ignore[arg-type]
                             allow_missing=allow_missing, seed=seed)
     print_summary(report.summary)
+    beyond = f", {report.outside_limit} output(s) beyond --limit left out" if report.outside_limit else ""
     click.echo(f"imported {report.written} sample(s) ({report.already_logged} already logged, "
-               f"{report.missing} without output); run directory: {out}")
+               f"{report.missing} without output{beyond}); run directory: {out}")

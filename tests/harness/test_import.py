@@ -76,6 +76,9 @@ def test_rescore_and_show_work_on_an_imported_run(tmp_path: Path, capsys: pytest
     assert RunStore(tmp_path / "run").read_summary().tasks["demo/arith"].metrics["accuracy"].value == pytest.approx(2 / 6)
     main(["show", str(tmp_path / "run")])
     assert "import/a" in capsys.readouterr().out
+    main(["submit", str(tmp_path / "run"), "-o", str(tmp_path / "submission.json")])
+    submission = json.loads((tmp_path / "submission.json").read_text())
+    assert submission["model"] == "import/a" and "demo/arith" in submission["tasks"]
 
 
 @pytest.mark.parametrize("records, message", [
@@ -162,3 +165,17 @@ def test_cli_import_of_a_tsv_with_a_sample_id_column(tmp_path: Path, capsys: pyt
     with pytest.raises(SystemExit):
         main(["import", "--task", "demo/arith", "--from", str(tmp_path / "missing.jsonl"), "--out", str(tmp_path / "x")])
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_limit_leaves_out_outputs_beyond_it_and_counts_them(tmp_path: Path) -> None:
+    source = write_jsonl(tmp_path / "all.jsonl", [{"row": i, "text": t} for i, t in enumerate(answers({0, 1}))])
+    report = import_outputs(TaskPlan("demo/arith", {"n": "6", "steps": "2"}, limit=2), source, tmp_path / "run")
+    assert (report.written, report.outside_limit, report.missing) == (2, 4, 0)
+    assert report.summary.tasks["demo/arith"].metrics["accuracy"].value == 1.0
+
+
+def test_changed_task_data_under_the_same_source_is_refused(tmp_path: Path) -> None:
+    source = write_jsonl(tmp_path / "a.jsonl", [{"row": i, "text": "ANSWER: 1"} for i in range(6)])
+    import_outputs(ARITH, source, tmp_path / "run")
+    with pytest.raises(ConfigError):
+        import_outputs(TaskPlan("demo/arith", {"n": "6", "steps": "3"}), source, tmp_path / "run")
