@@ -56,10 +56,10 @@ def test_a_second_process_on_a_locked_run_directory_is_refused_naming_the_holder
         wait_for(lambda: (run / "samples.jsonl").exists() and (run / "samples.jsonl").stat().st_size > 0)
         second, rescore = start(*args), start("rescore", str(run))
         second_err, rescore_err = second.communicate(60)[1], rescore.communicate(60)[1]
+        assert second.returncode == 2 and f"in use by another frontier process (pid {first.pid})" in second_err
+        assert rescore.returncode == 2 and f"pid {first.pid}" in rescore_err
         assert first.poll() is None, "the first run ended before the others were refused; slow the server down"
         assert first.wait(120) == 0, first.stderr.read()
-    assert second.returncode == 2 and f"in use by another frontier process (pid {first.pid})" in second_err
-    assert rescore.returncode == 2 and f"pid {first.pid}" in rescore_err
     assert sorted(ids(run)) == sorted(set(ids(run))) and len(ids(run)) == 30
     assert not list(run.glob("*.tmp"))
     assert frontier(*args).returncode == 0  # the lock went with its holder
