@@ -13,11 +13,34 @@ from typing import Any
 
 MAX_LITERAL_CHARS = 2_000_000
 MAX_DEPTH = 64
+MAX_RESCANS = 64
 PAIRS = {"[": "]", "{": "}", "(": ")"}
 
 
 class LiteralError(ValueError):
     """A text that is not a bounded JSON or Python literal."""
+
+
+class _Scan:
+    """One left-to-right bracket scan: the stack of open brackets (positions and expected closers)
+    and the quote state, as :func:`balanced_span` would see them from any opener on the stack."""
+
+    def __init__(self) -> None:
+        self.stack: list[tuple[int, str]] = []
+        self.quote: str | None = None
+        self.escaped = False
+
+    def in_quote(self, ch: str) -> bool:
+        """Advance the quote state over ``ch``; True when ``ch`` is quoted text (or a closing quote)."""
+        if self.quote is None:
+            return False
+        if self.escaped:
+            self.escaped = False
+        elif ch == "\\":
+            self.escaped = True
+        elif ch == self.quote:
+            self.quote = None
+        return True
 
 
 def balanced_span(text: str, start: int, limit: int = MAX_LITERAL_CHARS) -> str | None:
@@ -28,51 +51,79 @@ def balanced_span(text: str, start: int, limit: int = MAX_LITERAL_CHARS) -> str 
     """
     if start >= len(text) or text[start] not in PAIRS:
         return None
-    stack: list[str] = []
-    quote: str | None = None
-    escaped = False
-    end = min(len(text), start + limit)
-    for i in range(start, end):
-        ch = text[i]
-        if quote is not None:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = None
-            continue
-        if ch in "\"'" and stack:
-            quote = ch
-        elif ch in PAIRS:
-            stack.append(PAIRS[ch])
-            if len(stack) > MAX_DEPTH:
-                return None
-        elif ch in ")]}":
-            if not stack or ch != stack[-1]:
-                return None
-            stack.pop()
-            if not stack:
-                return text[start:i + 1]
-    return None
+    return first_bracketed(text[start:], text[start], limit)
 
 
 def first_bracketed(text: str, openers: str = "[{", limit: int = MAX_LITERAL_CHARS) -> str | None:
-    """The first balanced ``[...]`` or ``{...}`` (per ``openers``) in ``text``."""
-    for i, ch in enumerate(text[:limit]):
-        if ch in openers:
-            span = balanced_span(text, i, limit)
-            if span is not None:
-                return span
+    """The first balanced ``[...]`` or ``{...}`` (per ``openers``) in ``text``, in linear time.
+
+    The result is that of trying :func:`balanced_span` at each opener in turn, computed in
+    one pass: every opener still open shares the stack top and quote state, so a mismatched
+    closer fails all of them at once and an opener more than MAX_DEPTH below the top fails
+    alone. Openers hidden in a quote of an outer opener that later fails are rescanned from
+    there, at most MAX_RESCANS times (beyond that, None).
+    """
+    end = min(len(text), limit)
+    start = 0
+    for _ in range(MAX_RESCANS):
+        found, rescan = _scan_from(text, start, end, openers)
+        if rescan is None:
+            return found
+        start = rescan
     return None
 
 
-def _depth_ok(text: str) -> bool:
+def _scan_from(text: str, start: int, end: int, openers: str) -> tuple[str | None, int | None]:
+    """(the first balanced span from ``start``, None) or (None, where to rescan from)."""
+    scan = _Scan()
+    closed: list[tuple[int, int]] = []
+    hidden: list[int] = []
+    for i in range(start, end):
+        ch = text[i]
+        if scan.in_quote(ch):
+            if ch in openers:
+                hidden.append(i)
+            continue
+        if ch in "\"'" and scan.stack:
+            scan.quote = ch
+        elif ch in PAIRS:
+            scan.stack.append((i, PAIRS[ch]))
+            if len(scan.stack) > MAX_DEPTH:
+                scan.stack.pop(0)
+        elif ch in ")]}" and scan.stack:
+            opened, closer = scan.stack.pop()
+            if ch != closer:
+                scan.stack.clear()
+            elif text[opened] in openers:
+                closed.append((opened, i + 1))
+        if not scan.stack and (closed or hidden):
+            return _settle(text, closed, hidden)
+    if closed or hidden:
+        return _settle(text, closed, hidden)
+    return None, None
+
+
+def _settle(text: str, closed: list[tuple[int, int]], hidden: list[int]) -> tuple[str | None, int | None]:
+    first_hidden = min(hidden) if hidden else None
+    if closed:
+        opened, closing = min(closed)
+        if first_hidden is None or opened < first_hidden:
+            return text[opened:closing], None
+    return None, first_hidden
+
+
+def depth_ok(text: str, limit: int = MAX_DEPTH) -> bool:
+    """True when brackets outside quoted strings nest at most ``limit`` deep."""
     depth = 0
+    scan = _Scan()
     for ch in text:
-        if ch in "[{(":
+        if scan.in_quote(ch):
+            continue
+        if ch in "\"'":
+            scan.quote = ch
+        elif ch in "[{(":
             depth += 1
-            if depth > MAX_DEPTH:
+            if depth > limit:
                 return False
         elif ch in "]})":
             depth -= 1
@@ -89,7 +140,7 @@ def parse_literal(text: str) -> Any:
         raise LiteralError("empty literal")
     if len(text) > MAX_LITERAL_CHARS:
         raise LiteralError(f"literal longer than {MAX_LITERAL_CHARS} characters")
-    if not _depth_ok(text):
+    if not depth_ok(text):
         raise LiteralError(f"literal nested deeper than {MAX_DEPTH}")
     try:
         return json.loads(text)

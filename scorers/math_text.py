@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-MAX_EXPR_CHARS = 400
+MAX_EXPR_CHARS = 4000
 FUNCTIONS = ("sqrt", "cbrt", "log", "ln", "exp", "sin", "cos", "tan", "atan", "asin", "acos", "abs",
              "factorial", "binomial")
 CONSTANTS = ("pi", "oo")

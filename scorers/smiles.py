@@ -30,8 +30,13 @@ def canonical(smiles: str) -> str | None:
 
 
 def same_molecule(a: str, b: str) -> bool:
-    """True when both strings are valid SMILES of the same molecule (canonical forms equal)."""
-    if a.strip() == b.strip() and canonical(a) is not None:
+    """True when the strings are equal (stripped), or both are valid SMILES of the same molecule.
+
+    Equal text counts even when RDKit cannot parse it: LongCoT's hard3 answers include
+    maximum-common-substructure strings such as ``O=N(O)C1:C:C:C(C:C:CO):C:C:1`` that no
+    parser reads, and an exact reproduction of the reference is right.
+    """
+    if a.strip() == b.strip() and a.strip():
         return True
     ca, cb = canonical(a), canonical(b)
     return ca is not None and ca == cb

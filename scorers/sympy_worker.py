@@ -16,6 +16,7 @@ from typing import Any
 
 WORKER_MEMORY_BYTES = 2 * 1024**3
 EXACT_BITS_LIMIT = 200_000
+SYMBOLIC_EXPONENT_GUESS = 64
 
 
 def _parse(plain: str, evaluate: bool) -> Any:
@@ -40,14 +41,20 @@ def _parse(plain: str, evaluate: bool) -> Any:
 
 
 def _bits(expr: Any) -> float:
-    """A rough upper bound of the binary size of the numbers ``expr`` would evaluate to."""
+    """A rough upper bound of the binary size of the numbers ``expr`` would evaluate to.
+
+    A symbolic exponent (``3^(n+1)``) cannot explode before a value is substituted, so it
+    counts as SYMBOLIC_EXPONENT_GUESS; the substituted checks run under the time limit.
+    """
     import sympy as sp
 
     if expr.is_Integer or expr.is_Rational:
         return float(max(abs(int(expr.p)).bit_length(), abs(int(expr.q)).bit_length(), 1))
     if isinstance(expr, sp.Pow):
         base, exponent = expr.args
-        if exponent.is_number and _bits(exponent) > 64:
+        if not exponent.is_number:
+            return _bits(base) * SYMBOLIC_EXPONENT_GUESS + _bits(exponent)
+        if _bits(exponent) > 64:
             return math.inf
         try:
             power = abs(float(exponent.evalf(20)))

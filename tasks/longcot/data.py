@@ -57,8 +57,8 @@ def parse_question(raw: object, domain: str, split: str, where: str) -> Question
     if isinstance(problem, str):
         try:
             problem = json.loads(problem)
-        except ValueError:
-            raise LongCotDataError(f"{where}: 'problem' is a string that is not JSON") from None
+        except (ValueError, RecursionError):
+            raise LongCotDataError(f"{where}: 'problem' is a string that is not readable JSON") from None
     if not isinstance(problem, dict) or not isinstance(problem.get("template"), str) or not problem["template"]:
         raise LongCotDataError(f"{where}: 'problem' must be an object with a string 'template'")
     if not isinstance(raw["prompt"], str) or not raw["prompt"].strip():
@@ -78,6 +78,8 @@ def read_file(path: Path, domain: str, split: str) -> list[Question]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise LongCotDataError(f"{path}: cannot read LongCoT JSON ({exc})") from None
+    except RecursionError:
+        raise LongCotDataError(f"{path}: JSON nested too deeply to read") from None
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
         raise LongCotDataError(f"{path}: expected an object with a 'questions' list")
     questions = [parse_question(raw, domain, split, f"{path} question #{i}") for i, raw in enumerate(data["questions"])]

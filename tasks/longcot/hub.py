@@ -37,13 +37,15 @@ def without_nulls(value: Any) -> Any:
     return value
 
 
-def _answer(value: Any) -> Any:
+def _answer(value: Any, where: str) -> Any:
     if not isinstance(value, str):
         return value
     try:
         return json.loads(value)
     except ValueError:
         return value
+    except RecursionError:
+        raise LongCotDataError(f"{where}: 'answer' is JSON nested too deeply to read") from None
 
 
 def _domain_of(row: dict[str, Any], where: str) -> str:
@@ -94,7 +96,7 @@ def hub_split(repo: str, split: str) -> dict[str, list[Question]]:
         row = dict(raw)
         if isinstance(row.get("problem"), dict):
             row["problem"] = without_nulls(row["problem"])
-        row["answer"] = _answer(row.get("answer"))
+        row["answer"] = _answer(row.get("answer"), where)
         domain = _domain_of(row, where)
         by_domain.setdefault(domain, []).append(parse_question(row, domain, split, where))
     return by_domain

@@ -1,6 +1,7 @@
 """LongCoT summary metrics: accuracy overall, per domain and per template (each with n and a
-95% CI), accuracy over scored answers, unscored and unresolved rates, judge-assisted accuracy
-(reported separately), and output/reasoning tokens per sample."""
+95% CI), the official and strict verifiers' accuracies side by side, accuracy over scored
+answers, unscored and unresolved rates, judge-assisted accuracy (reported separately), and
+output/reasoning tokens per sample."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from collections.abc import Iterable
 
 from harness.stats import mean_metric
 from harness.types import MetricValue, SampleResult
+
+VERIFIERS = ("official", "strict")
 
 
 def _group_keys(result: SampleResult) -> tuple[str, str]:
@@ -20,7 +23,12 @@ def _group_keys(result: SampleResult) -> tuple[str, str]:
 
 
 def aggregate_results(results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
-    """All LongCoT metrics from streamed results; errors are left out of every accuracy."""
+    """All LongCoT metrics from streamed results; errors are left out of every accuracy.
+
+    ``accuracy`` follows the verifier the run scored with (``-T verifier=``, official by
+    default); ``accuracy_official`` and ``accuracy_strict`` are both reported from each
+    sample's recorded decisions (absent in logs scored before both were recorded).
+    """
     values: dict[str, list[float]] = defaultdict(list)
     for result in results:
         score = result.score
@@ -32,13 +40,18 @@ def aggregate_results(results: Iterable[SampleResult], seed: int = 0) -> dict[st
         domain, template = _group_keys(result)
         for name in ("accuracy", f"accuracy/{domain}", f"accuracy/{domain}/{template}"):
             values[name].append(correct)
+        for verifier in VERIFIERS:
+            status = (score.details or {}).get(verifier)
+            if status is not None:
+                values[f"accuracy_{verifier}"].append(1.0 if status == "correct" else 0.0)
         values["unscored_rate"].append(1.0 if score.outcome == "unscored" else 0.0)
         values["unresolved_rate"].append(1.0 if (score.details or {}).get("unresolved") else 0.0)
         if score.outcome == "scored":
             values["accuracy_scored"].append(correct)
         judged = (score.details or {}).get("judge_equivalent")
         values["accuracy_with_judge"].append(1.0 if correct or judged is True else 0.0)
-    for name in ("accuracy", "accuracy_scored", "unscored_rate", "unresolved_rate", "accuracy_with_judge"):
+    for name in ("accuracy", "accuracy_official", "accuracy_strict", "accuracy_scored", "unscored_rate",
+                 "unresolved_rate", "accuracy_with_judge"):
         values.setdefault(name, [])
     return {name: mean_metric(vals, seed=seed, kind="mean" if name.endswith("_tokens") else "proportion")
             for name, vals in sorted(values.items())}

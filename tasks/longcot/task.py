@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -14,8 +14,11 @@ from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleRe
 from tasks.longcot.data import DOMAINS, Question, load_questions
 from tasks.longcot.metrics import aggregate_results
 from tasks.longcot.render import random_payload, reference_payload, reference_text
+from tasks.longcot.official import verify_official
 from tasks.longcot.verdict import Verdict
 from tasks.longcot.verify import verify
+
+VerifierName = Literal["official", "strict"]
 
 
 class LongCotArgs(TaskArgs):
@@ -29,6 +32,10 @@ class LongCotArgs(TaskArgs):
     per_template: int = Field(0, ge=0, description="keep at most this many questions per template (0: all)")
     judge: str | None = Field(None, description="optional adapter spec asked about unresolved math/chemistry "
                               "answers; its verdicts are reported separately as accuracy_with_judge")
+    verifier: VerifierName = Field("official", description="which decision each sample's score follows: "
+                                   "'official' (LongCoT's own verifier, label-less fallbacks included) or "
+                                   "'strict' (a 'solution =' label required); both are reported, as "
+                                   "accuracy_official and accuracy_strict")
 
 
 def question_of(sample: Sample) -> Question:
@@ -54,7 +61,7 @@ class LongCotTask(Task):
     """LongCoT questions from the real data, verified per template."""
 
     description = "LongCoT long-horizon reasoning (real data), verified per template"
-    version = "1"
+    version = "2"
     Args = LongCotArgs
     settings = GenerationSettings(max_tokens=65536, temperature=0.0)
     cpu_heavy = True
@@ -86,7 +93,7 @@ class LongCotTask(Task):
             return Output(text=generation.text)
         from tasks.longcot.judge import judge_answer
 
-        verdict = await _verify_async(question_of(sample), generation.text)
+        verdict = await _verify_async(question_of(sample), generation.text, args.verifier)
         if verdict.status in ("correct", "wrong"):
             return Output(text=generation.text)
         judged = await judge_answer(args.judge, question_of(sample), generation.text)
@@ -98,16 +105,19 @@ class LongCotTask(Task):
             question = question_of(sample)
         except (KeyError, TypeError) as exc:
             return Score.error(f"sample lacks LongCoT metadata: {exc}")
-        where = {"domain": question.domain, "template": question.template, "split": question.split}
+        where: dict[str, Any] = {"domain": question.domain, "template": question.template, "split": question.split}
+        args: LongCotArgs = self.args  # type: ignore[assignment]
         try:
-            verdict = verify(question, output.text or "")
+            verdicts = {"official": verify_official(question, output.text or ""),
+                        "strict": verify(question, output.text or "")}
         except ValueError as exc:
             return Score.error(f"malformed question {question.uid}: {exc}", **where)
+        where.update({name: verdict.status for name, verdict in verdicts.items()})
         judge = (output.data or {}).get("judge") or {}
         if judge:
             where["judge_equivalent"] = judge.get("equivalent")
             where["judge_reason"] = str(judge.get("reason", ""))[:300]
-        return score_of(verdict, where)
+        return score_of(verdicts[args.verifier], where)
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The gold answer (or a solver's solution for logic puzzles) after ``solution =``."""
@@ -122,10 +132,10 @@ class LongCotTask(Task):
         return aggregate_results(results, seed=seed)
 
 
-async def _verify_async(question: Question, text: str) -> Verdict:
+async def _verify_async(question: Question, text: str, verifier: VerifierName) -> Verdict:
     import asyncio
 
-    return await asyncio.to_thread(verify, question, text)
+    return await asyncio.to_thread(verify_official if verifier == "official" else verify, question, text)
 
 
 def score_of(verdict: Verdict, details: dict[str, Any]) -> Score:

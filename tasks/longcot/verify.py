@@ -36,6 +36,14 @@ def _verifier(domain: str) -> Callable[[Question, str], Verdict]:
     return verify_math
 
 
+def check_template(question: Question) -> None:
+    """Raise ValueError naming the question when its domain or template is not LongCoT's."""
+    if question.domain not in KNOWN_TEMPLATES:
+        raise ValueError(f"{question.uid}: unknown LongCoT domain {question.domain!r}")
+    if question.template not in KNOWN_TEMPLATES[question.domain]:
+        raise ValueError(f"{question.uid}: unknown {question.domain} template {question.template!r}")
+
+
 def verify(question: Question, output: str) -> Verdict:
     """The verdict for ``output``; an output without ``solution =`` is ``unparsed``.
 

@@ -52,14 +52,25 @@ def read_list_items(payload: str) -> list[Any] | None:
     return items if any(items) else None
 
 
-def smiles_token(payload: str) -> str:
-    """The SMILES written first on the answer line (a trailing period or comma dropped)."""
-    value = clean_scalar(payload)
-    token = value.split()[0] if value.split() else ""
-    token = token.strip("'\"`")
-    if canonical(token) is None:
-        token = re.sub(r"[.,;]+$", "", token)
-    return token
+def _as_token(word: str) -> str:
+    token = word.strip("'\"`*")
+    return token if canonical(token) is not None else re.sub(r"[.,;:]+$", "", token)
+
+
+def smiles_token(payload: str, gold: str = "") -> str:
+    """The SMILES of the answer line: its first word, or, when that is no SMILES (prose such as
+    ``The major product is CCO.``), the last word that is one (or that equals ``gold``)."""
+    words = clean_scalar(payload).split()
+    if not words:
+        return ""
+    first = _as_token(words[0])
+    if canonical(first) is not None or first == gold.strip():
+        return first
+    for word in reversed(words[1:]):
+        token = _as_token(word)
+        if canonical(token) is not None or (gold and token == gold.strip()):
+            return token
+    return first
 
 
 def verify_chemistry(question: Question, payload: str) -> Verdict:
@@ -67,23 +78,32 @@ def verify_chemistry(question: Question, payload: str) -> Verdict:
     gold = gold_value(question.answer)
     template = question.template
     if template in SMILES_TEMPLATES or isinstance(gold, str):
-        token = smiles_token(payload)
+        if not isinstance(gold, str):
+            raise ValueError(f"{question.uid}: a {template} answer must be a SMILES string")
+        token = smiles_token(payload, gold)
         if not token:
             return Verdict.unparsed("no SMILES after 'solution ='", payload[:200])
+        if token == gold.strip():
+            return Verdict.check(True, token, "the reference SMILES, exactly")
         if canonical(token) is None:
             return Verdict.check(False, token, "not a valid SMILES")
-        return Verdict.check(same_molecule(token, str(gold)), token, "canonical SMILES compared")
+        return Verdict.check(same_molecule(token, gold), token, "canonical SMILES compared")
     items = read_list_items(payload)
     if items is None:
         return Verdict.unparsed("no list after 'solution ='", payload[:200])
     if template in INT_LIST_TEMPLATES or nested_int_list(gold) is not None:
+        expected = nested_int_list(gold)
+        if expected is None:
+            raise ValueError(f"{question.uid}: a {template} answer must be a list of integers")
         predicted = nested_int_list(items)
-        return Verdict.check(predicted is not None and predicted == nested_int_list(gold), items, "integer list")
+        return Verdict.check(predicted is not None and predicted == expected, items, "integer list")
     if template in STRING_LIST_TEMPLATES or all(isinstance(g, str) for g in gold):
         predicted_names = [str(x).strip().upper() for x in items]
         return Verdict.check(predicted_names == [str(g).strip().upper() for g in gold], items, "residue names")
-    if not isinstance(gold, list) or len(items) != len(gold):
-        return Verdict.check(False, items, f"expected {len(gold) if isinstance(gold, list) else '?'} items")
+    if not isinstance(gold, list):
+        raise ValueError(f"{question.uid}: a {template} answer must be a list, got {type(gold).__name__}")
+    if len(items) != len(gold):
+        return Verdict.check(False, items, f"expected {len(gold)} items")
     for position, (mine, want) in enumerate(zip(items, gold)):
         if isinstance(want, str):
             if not isinstance(mine, str) or not same_molecule(mine.strip().strip("'\""), want):

@@ -119,7 +119,7 @@ def verify_chess(question: Question, payload: str) -> Verdict:
         if predicted is None:
             return Verdict.unparsed("no move dict after 'solution ='", payload[:200])
         if expected is None:
-            return Verdict.check(False, predicted, "the stored answer is not a move dict")
+            raise ValueError(f"{question.uid}: the stored {template} answer is not a move dict")
         ok, why = same_moves(fen, predicted, expected)
         return Verdict.check(ok, json.dumps(predicted), why)
     expected = [str(t) for t in gold] if isinstance(gold, list) else cn.move_tokens(str(gold))

@@ -60,6 +60,8 @@ def read_int_list(payload: str) -> list[int] | None:
 def verify_cs(question: Question, payload: str) -> Verdict:
     """Dispatch on the answer's shape: dict -> exact JSON, list -> integers, else integer."""
     gold = gold_value(question.answer)
+    if question.template in JSON_TEMPLATES and not isinstance(gold, dict):
+        raise ValueError(f"{question.uid}: a {question.template} answer must be a JSON object")
     if question.template in JSON_TEMPLATES or isinstance(gold, dict):
         predicted = parse_structure(payload, "{")
         if not isinstance(predicted, dict):
@@ -68,12 +70,16 @@ def verify_cs(question: Question, payload: str) -> Verdict:
                              "JSON object compared exactly")
     if question.template in INT_LIST_TEMPLATES or isinstance(gold, list):
         expected = int_list(gold)
+        if expected is None:
+            raise ValueError(f"{question.uid}: a {question.template} answer must be a list of integers")
         predicted = read_int_list(payload)
         if predicted is None:
             return Verdict.unparsed("no integer list after 'solution ='", payload[:200])
-        return Verdict.check(expected is not None and predicted == expected, predicted, "integer list")
+        return Verdict.check(predicted == expected, predicted, "integer list")
+    expected_int = parse_int(str(gold))
+    if expected_int is None:
+        raise ValueError(f"{question.uid}: a {question.template} answer must be an integer")
     value = parse_int(payload)
     if value is None:
         return Verdict.unparsed("no integer after 'solution ='", payload[:200])
-    expected_int = parse_int(str(gold))
-    return Verdict.check(expected_int is not None and value == expected_int, value, "integer")
+    return Verdict.check(value == expected_int, value, "integer")

@@ -11,7 +11,7 @@ from harness.task import TaskArgs
 from harness.types import Sample
 from tasks.longcot.data import Question
 from tasks.longcot.gen.problems import GENERATORS
-from tasks.longcot.task import LongCotTask
+from tasks.longcot.task import LongCotTask, VerifierName
 
 
 class GenArgs(TaskArgs):
@@ -22,6 +22,9 @@ class GenArgs(TaskArgs):
     seed: int = Field(0, description="generator seed: same seed, same problems")
     judge: str | None = Field(None, description="optional adapter spec asked about unresolved math/chemistry "
                               "answers; its verdicts are reported separately as accuracy_with_judge")
+    verifier: VerifierName = Field("official", description="which decision each sample's score follows: "
+                                   "'official' (LongCoT's own verifier's rules) or 'strict' (a 'solution =' label "
+                                   "required); both are reported, as accuracy_official and accuracy_strict")
 
 
 def generated_questions(domain: str, n: int, steps: int, seed: int) -> Iterator[Question]:
