@@ -216,3 +216,23 @@ def test_extractor_replies_and_failures_never_count_as_answers() -> None:
     failed = asyncio.run(ask_extractor("openai-compatible/x@http://127.0.0.1:9/v1", "It was APT28.",
                                        retry=RetryPolicy(max_retries=0)))
     assert failed["actor"] is None and "extractor call failed" in str(failed["error"])
+
+
+def test_an_upstream_checkout_layout_is_found_without_further_arguments(published: Path, tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "evaluation" / "responses").mkdir(parents=True)
+    (tmp_path / "data" / "cti-taa.tsv").write_bytes((published / "data" / "cti-taa.tsv").read_bytes())
+    (tmp_path / "evaluation" / "responses" / "cti-taa-responses.tsv").write_bytes(
+        (published / "responses" / "cti-taa-responses.tsv").read_bytes())
+    for name in ("alias_dict", "related_dict"):
+        table = read_table(published / "tables" / f"{name}.json")
+        (tmp_path / "evaluation" / f"{name}.pickle").write_bytes(pickle.dumps(table))
+    summary = imported(published, tmp_path / "run", "cti-taa", published / "responses" / "cti-taa-responses.tsv",
+                       "ChatGPT-4")
+    task = FAMILY.resolve("cyber/cti-taa").create(data=str(tmp_path))
+    assert len(list(task.samples())) == 50
+    assert task.relations.tier("Fancy Bear", "APT28") == "correct"
+    report = import_outputs(TaskPlan("cyber/cti-taa", {"data": str(tmp_path)}),
+                            published / "responses" / "cti-taa-responses.tsv", tmp_path / "run2", column="ChatGPT-4")
+    assert report.summary.tasks["cyber/cti-taa"].metrics["plausible_accuracy"].value == \
+        summary.metrics["plausible_accuracy"].value == pytest.approx(0.84)
