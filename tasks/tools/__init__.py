@@ -1,4 +1,11 @@
-"""τ²-style tool use: ``tools/<domain>`` (retail, airline, telecom) and ``tools-synth/<spec>``."""
+"""This project's own tool-use look-alikes: ``toolsim/<domain>`` (retail, airline, telecom) and ``tools-synth/<spec>``.
+
+These are NOT τ²-bench: authored databases, 25 tasks per domain and tool sets that differ
+from τ²'s. They stay as an offline smoke test of the orchestration (no τ² install needed)
+and as the base that synthesis builds on. τ²-bench's real tasks are ``tau2/<domain>``.
+The former names ``tools/<domain>`` still resolve (not listed) so that older runs and
+suites keep working.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +14,26 @@ from tasks.tools.domains.registry import DOMAIN_NAMES
 from tasks.tools.synth_task import SynthTask, shipped_specs
 from tasks.tools.task import DomainTask
 
+LOOKALIKE_PREFIX = "toolsim"
+FORMER_PREFIX = "tools"
+
 
 class ToolsFamily(TaskFamily):
-    """The built-in domains by name, plus ``tools-synth/<spec name or path.yaml>`` for any spec."""
+    """The look-alike domains by name, the former ``tools/<domain>`` names, and ``tools-synth/<spec>``."""
 
     def resolve(self, name: str) -> TaskEntry | None:
-        """A listed entry, or a synthesis task for a spec given by path."""
+        """A listed entry, a former name, or a synthesis task for a spec given by path."""
         entry = self.entries.get(name)
+        prefix, _, rest = name.partition("/")
+        if entry is None and prefix == FORMER_PREFIX and rest in DOMAIN_NAMES:
+            return TaskEntry(name, DomainTask.description, DomainTask)
         if entry is None and name.startswith("tools-synth/") and name.endswith((".yaml", ".yml")):
             return TaskEntry(name, SynthTask.description, SynthTask)
         return entry
 
 
 FAMILY = ToolsFamily({
-    **{f"tools/{d}": TaskEntry(f"tools/{d}", DomainTask.description, DomainTask) for d in DOMAIN_NAMES},
+    **{f"{LOOKALIKE_PREFIX}/{d}": TaskEntry(f"{LOOKALIKE_PREFIX}/{d}", DomainTask.description, DomainTask)
+       for d in DOMAIN_NAMES},
     **{f"tools-synth/{s}": TaskEntry(f"tools-synth/{s}", SynthTask.description, SynthTask) for s in shipped_specs()},
 })

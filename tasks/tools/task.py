@@ -156,9 +156,10 @@ def episode_output(domain: Domain, task: TauTask, env: Environment, episode: Epi
 
 
 class DomainTask(ToolsTaskBase):
-    """``tools/<domain>``: a built-in domain with its authored tasks."""
+    """``toolsim/<domain>`` (formerly ``tools/<domain>``): a look-alike domain with its authored tasks, not τ²-bench."""
 
-    description = "τ²-style tool use in a built-in domain (retail, airline, telecom)"
+    description = ("look-alike of τ²-style tool use, NOT τ²-bench (own authored domain and tools; offline smoke of the "
+                   "orchestration); τ²-bench itself is tau2/<domain>")
 
     def domain(self) -> Domain:
         """The built-in domain named after the slash."""

@@ -25,7 +25,7 @@ def _task(name: str, **args: Any):
     return FAMILY.resolve(name).create(**args)
 
 
-@pytest.mark.parametrize("name, limit", [("tools/retail", None), ("tools/airline", None), ("tools/telecom", None),
+@pytest.mark.parametrize("name, limit", [("toolsim/retail", None), ("toolsim/airline", None), ("toolsim/telecom", None),
                                          ("tools-synth/library", 6), ("tools-synth/clinic", 6)])
 async def test_oracle_scores_one_and_random_zero(name: str, limit: int | None) -> None:
     task = _task(name)
@@ -37,7 +37,7 @@ async def test_oracle_scores_one_and_random_zero(name: str, limit: int | None) -
 
 
 async def test_trials_and_summary_metrics() -> None:
-    task = _task("tools/telecom", trials=2)
+    task = _task("toolsim/telecom", trials=2)
     results = await evaluate(task, resolve_adapter("builtin/oracle"), limit=6)
     assert [r.sample_id for r in results[:2]] == ["telecom-0#0", "telecom-0#1"]
     metrics = task.aggregate(results)
@@ -47,7 +47,7 @@ async def test_trials_and_summary_metrics() -> None:
 
 
 async def test_rescoring_a_logged_result_needs_no_model() -> None:
-    task = _task("tools/retail")
+    task = _task("toolsim/retail")
     result = (await evaluate(task, resolve_adapter("builtin/oracle"), limit=1))[0]
     logged = SampleResult.model_validate_json(result.model_dump_json())
     sample = next(iter(task.samples()))
@@ -85,7 +85,7 @@ def _telecom_responder() -> Any:
 
 async def test_llm_agent_and_llm_user_over_http() -> None:
     with OpenAIServer(_telecom_responder()) as server:
-        task = _task("tools/telecom", user_model=f"openai-compatible/user@{server.base_url}")
+        task = _task("toolsim/telecom", user_model=f"openai-compatible/user@{server.base_url}")
         agent = resolve_adapter(f"openai-compatible/agent@{server.base_url}")
         result = (await evaluate(task, agent, limit=1))[0]
     data = result.output.data
@@ -117,7 +117,7 @@ async def test_malformed_tool_calls_end_by_error_limit() -> None:
         return Reply(tool_calls=[BAD_CALLS[done % len(BAD_CALLS)]])
 
     with OpenAIServer(respond) as server:
-        task = _task("tools/retail", max_errors=5)
+        task = _task("toolsim/retail", max_errors=5)
         result = (await evaluate(task, resolve_adapter(f"openai-compatible/a@{server.base_url}"), limit=1))[0]
     data = result.output.data
     assert data["termination"] == "too_many_errors" and data["tool_errors"] == 5
@@ -133,7 +133,7 @@ async def test_agent_that_never_stops_hits_step_limit() -> None:
         return Reply(tool_calls=[{"name": "list_all_product_types", "arguments": "{}"}])
 
     with OpenAIServer(respond) as server:
-        task = _task("tools/retail", max_steps=12)
+        task = _task("toolsim/retail", max_steps=12)
         result = (await evaluate(task, resolve_adapter(f"openai-compatible/a@{server.base_url}"), limit=1))[0]
     assert result.output.data["termination"] == "max_steps" and result.output.data["steps"] == 12
     assert result.score.value == 0.0
@@ -148,14 +148,14 @@ async def test_infrastructure_error_is_reported_not_scored_as_wrong() -> None:
 
     episode = await run_episode(Environment(domain), broken, ScriptedUser(default_script(task)))
     assert episode.termination == "infrastructure_error" and "socket closed" in episode.error
-    tools_task = _task("tools/retail")
+    tools_task = _task("toolsim/retail")
     sample = next(iter(tools_task.samples()))
     score = tools_task.score(sample, Output(data={"termination": "infrastructure_error", "error": episode.error}))
     assert score.outcome == "error"
 
 
 def test_garbage_output_data_is_unscored() -> None:
-    task = _task("tools/retail")
+    task = _task("toolsim/retail")
     sample = next(iter(task.samples()))
     for data in ({"calls": "nope"}, {"calls": [{"side": "robot", "name": "x", "arguments": "{}"}]}, {"calls": [1]}):
         assert task.score(sample, Output(data=data)).outcome == "unscored"
@@ -187,3 +187,13 @@ async def test_llm_judge_over_http() -> None:
     assert verdicts == [{"assertion": "Agent refused.", "met": True, "justification": "yes"}]
     assert parse_judgement("no json here", ["a"]) is None
     assert parse_judgement('{"results": [{"index": 2, "met": true}]}', ["a"]) is None
+
+
+def test_look_alike_domains_are_named_and_listed_as_not_tau2() -> None:
+    listed = {e.name: e.description for e in FAMILY}
+    assert {"toolsim/retail", "toolsim/airline", "toolsim/telecom"} <= set(listed)
+    assert not any(name.startswith("tools/") for name in listed)
+    assert all("NOT τ²-bench" in listed[f"toolsim/{d}"] for d in ("retail", "airline", "telecom"))
+    former = FAMILY.resolve("tools/retail")
+    assert former is not None and former.create().domain().name == "retail"
+    assert FAMILY.resolve("tools/nowhere") is None
