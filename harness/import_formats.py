@@ -143,11 +143,11 @@ def iter_tsv_records(text: str, origin: str) -> Iterator[tuple[int, list[str]]]:
         except StopIteration:
             return
         except csv.Error as exc:
-            raise ConfigError(f"{origin}: line {start}: malformed quoting ({exc}); a field that starts with "
-                              "a double quote must end with one on the same line") from None
-        if reader.line_num - previous > 1:
-            raise ConfigError(f"{origin}: line {start}: a quoted field runs over {reader.line_num - previous} "
-                              "lines (an unbalanced double quote?); every record must be on one line")
+            raise ConfigError(f"{origin}: line {start}: not readable as tab-separated values ({exc})") from None
+        if reader.line_num - previous > 1 or any("\n" in field or "\r" in field for field in fields):
+            raise ConfigError(f"{origin}: line {start}: a quoted field is not closed on its line (the record runs "
+                              f"over {reader.line_num - previous} line(s); an unbalanced double quote?); every "
+                              "record must be on one line")
         previous = reader.line_num
         if fields:
             yield start, fields
@@ -202,6 +202,7 @@ def read_cti_log(path: Path) -> list[ImportedText]:
     body: list[str] = []
 
     def flush() -> None:
+        """Close the entry being read (the upstream writer's two trailing newlines removed)."""
         if current is not None:
             text = "\n".join(body)
             text = text[:-2] if text.endswith("\n\n") else text.rstrip("\n")

@@ -25,9 +25,11 @@ class _DataOnlyUnpickler(pickle.Unpickler):
     """An unpickler that refuses every global, so a pickle can build only built-in containers and scalars."""
 
     def find_class(self, module: str, name: str) -> type:
+        """Refuse every global (no class, no function: nothing can run)."""
         raise pickle.UnpicklingError(f"refused to load {module}.{name}: only dicts, lists and strings are allowed")
 
     def persistent_load(self, pid: object) -> object:
+        """Refuse persistent ids (they would need code to resolve)."""
         raise pickle.UnpicklingError("refused a persistent id: only dicts, lists and strings are allowed")
 
 

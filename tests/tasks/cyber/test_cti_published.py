@@ -162,7 +162,7 @@ def test_a_cti_tsv_with_an_unbalanced_quote_fails_with_the_line_number(published
     url, description, *rest = lines[4].split("\t")
     lines[4] = "\t".join([url, '"' + description, *rest])
     (tmp_path / "cti-rcm.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"cti-rcm\.tsv: line 5: .*(quoted field runs over|malformed quoting)"):
+    with pytest.raises(ConfigError, match=r"cti-rcm\.tsv: line 5: a quoted field is not closed on its line"):
         list(FAMILY.resolve("cyber/cti-rcm").create(data=str(tmp_path)).samples())
     lines[4] = "\t".join([url, '"Quoted title" ' + description, *rest])  # closed on its line: read as pandas does
     (tmp_path / "cti-rcm.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
