@@ -1,5 +1,7 @@
-"""Loading LongCoT questions: a local folder (upstream ``<domain>/<split>.json`` or flat
-``<domain>-<split>.json``), the ``FRONTIER_LONGCOT_DATA`` folder, or the hub id through ``datasets``.
+"""Loading LongCoT questions from where the user says: a local folder (upstream
+``<domain>/<split>.json`` or flat ``<domain>-<split>.json``), ``hub:<id>`` or ``hub:<local mirror>``
+through ``datasets``, or the same forms in ``$FRONTIER_LONGCOT_DATA``. There is no default: without
+one of them the loader fails with an error naming the options.
 
 File format: ``{"questions": [{"question_id", "prompt", "problem": {"template", ...}, "answer"}]}``.
 Every field is checked; a bad file or question raises :class:`LongCotDataError` naming it.
@@ -20,7 +22,6 @@ DOMAINS = ("chemistry", "chess", "cs", "logic", "math")
 SPLITS = ("easy", "medium", "hard")
 HUB_ID = "LongHorizonReasoning/longcot"
 ENV_VAR = "FRONTIER_LONGCOT_DATA"
-DEFAULT_RELATIVE = Path("..") / "shared" / "data" / "longcot"
 MAX_FILE_BYTES = 512 * 1024 * 1024
 
 
@@ -97,28 +98,29 @@ def find_file(folder: Path, domain: str, split: str) -> Path | None:
     return None
 
 
-def default_folder() -> Path | None:
-    """``../shared/data/longcot`` from the working directory if it exists, else ``$FRONTIER_LONGCOT_DATA``."""
-    if DEFAULT_RELATIVE.is_dir():
-        return DEFAULT_RELATIVE
-    env = os.environ.get(ENV_VAR)
-    return Path(env) if env else None
+def data_source(data: str | None) -> str:
+    """``data``, else ``$FRONTIER_LONGCOT_DATA``; LongCotDataError naming the options when neither is set."""
+    source = data or os.environ.get(ENV_VAR, "").strip()
+    if not source:
+        raise LongCotDataError(
+            "no LongCoT data given: pass -T data=PATH (a folder of <domain>/<split>.json or <domain>-<split>.json "
+            f"files), -T data=hub:{HUB_ID} (the hub; needs the network), or -T data=hub:PATH (a local mirror of the "
+            f"hub repository), or set ${ENV_VAR} to one of these")
+    return source
 
 
 def load_questions(data: str | None, domains: tuple[str, ...], splits: tuple[str, ...]) -> Iterator[Question]:
     """Questions of ``domains`` x ``splits`` in a fixed order, from ``data`` or the default locations.
 
-    ``data`` is a folder, or ``hub:<id>`` for a ``datasets`` repository (a hub id or a local
-    mirror of one); with neither, the default folder, else the hub id ``LongHorizonReasoning/longcot``.
-    A folder that lacks a (domain, split) file is skipped for that pair; if no pair is found
-    at all, LongCotDataError says where it looked.
+    ``data`` (else ``$FRONTIER_LONGCOT_DATA``) is a folder, or ``hub:<id>`` for a ``datasets``
+    repository (a hub id or a local mirror of one). A folder that lacks a (domain, split) file
+    is skipped for that pair; if no pair is found at all, LongCotDataError says where it looked.
     """
     from tasks.longcot.hub import HUB_PREFIX, hub_split
 
-    repo = data[len(HUB_PREFIX):] if data and data.startswith(HUB_PREFIX) else None
-    folder = None if repo else (Path(data).expanduser() if data else default_folder())
-    if repo is None and folder is None:
-        repo = HUB_ID
+    source = data_source(data)
+    repo = source[len(HUB_PREFIX):] if source.startswith(HUB_PREFIX) else None
+    folder = None if repo else Path(source).expanduser()
     if folder is not None and not folder.is_dir():
         raise LongCotDataError(f"LongCoT data folder {folder} does not exist")
     found = False

@@ -1,11 +1,11 @@
 """LongCoT summary metrics: accuracy overall, per domain and per template (each with n and a
 95% CI), the official and strict verifiers' accuracies side by side, accuracy over scored
 answers, unscored and unresolved rates, judge-assisted accuracy (reported separately), and
-output/reasoning tokens per sample."""
+output/reasoning tokens per sample, and how many questions each split had (``questions/<split>``)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from harness.stats import mean_metric
@@ -22,6 +22,12 @@ def _group_keys(result: SampleResult) -> tuple[str, str]:
     return domain, template
 
 
+def _split_of(result: SampleResult) -> str:
+    details = result.score.details or {}
+    meta = result.metadata or {}
+    return str(details.get("split") or meta.get("split") or "unknown")
+
+
 def aggregate_results(results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
     """All LongCoT metrics from streamed results; errors are left out of every accuracy.
 
@@ -30,8 +36,10 @@ def aggregate_results(results: Iterable[SampleResult], seed: int = 0) -> dict[st
     sample's recorded decisions (absent in logs scored before both were recorded).
     """
     values: dict[str, list[float]] = defaultdict(list)
+    questions: Counter[str] = Counter()
     for result in results:
         score = result.score
+        questions[_split_of(result)] += 1
         values["output_tokens"].append(float(result.usage.output_tokens))
         values["reasoning_tokens"].append(float(result.usage.reasoning_tokens))
         if score.outcome == "error":
@@ -53,5 +61,8 @@ def aggregate_results(results: Iterable[SampleResult], seed: int = 0) -> dict[st
     for name in ("accuracy", "accuracy_official", "accuracy_strict", "accuracy_scored", "unscored_rate",
                  "unresolved_rate", "accuracy_with_judge"):
         values.setdefault(name, [])
-    return {name: mean_metric(vals, seed=seed, kind="mean" if name.endswith("_tokens") else "proportion")
-            for name, vals in sorted(values.items())}
+    metrics = {name: mean_metric(vals, seed=seed, kind="mean" if name.endswith("_tokens") else "proportion")
+               for name, vals in sorted(values.items())}
+    for split, count in sorted(questions.items()):
+        metrics[f"questions/{split}"] = MetricValue(value=float(count), n=count, method="count")
+    return metrics

@@ -25,9 +25,9 @@ class LongCotArgs(TaskArgs):
     """Arguments of the LongCoT tasks."""
 
     data: str | None = Field(None, description="folder of LongCoT JSON files (<domain>/<split>.json or "
-                             "<domain>-<split>.json), or hub:<id> for a datasets repository (a hub id or a "
-                             "local mirror); default ../shared/data/longcot if it exists, else "
-                             "$FRONTIER_LONGCOT_DATA, else the hub id LongHorizonReasoning/longcot")
+                             "<domain>-<split>.json), or hub:<id> for a datasets repository (the hub id "
+                             "LongHorizonReasoning/longcot or a local mirror); else $FRONTIER_LONGCOT_DATA; "
+                             "no default")
     domains: tuple[str, ...] = Field(DOMAINS, description="domains to include")
     per_template: int = Field(0, ge=0, description="keep at most this many questions per template (0: all)")
     judge: str | None = Field(None, description="optional adapter spec asked about unresolved math/chemistry "

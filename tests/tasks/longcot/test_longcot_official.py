@@ -164,3 +164,35 @@ def test_score_of_keeps_unresolved_scored_wrong():
 
     score = score_of(Verdict("unresolved", "x", "undecided"), {"official": "unresolved"})
     assert score.outcome == "scored" and score.correct is False and score.details["unresolved"] is True
+
+
+def test_no_data_given_is_an_error_naming_the_options_even_beside_a_shared_folder(monkeypatch, tmp_path,
+                                                                                  longcot_dir):
+    import shutil
+
+    (tmp_path / "shared" / "data" / "longcot").mkdir(parents=True)
+    shutil.copy(longcot_dir / "cs-medium.json", tmp_path / "shared" / "data" / "longcot" / "cs-medium.json")
+    (tmp_path / "repo").mkdir()
+    monkeypatch.chdir(tmp_path / "repo")
+    monkeypatch.delenv("FRONTIER_LONGCOT_DATA", raising=False)
+    with pytest.raises(LongCotDataError) as caught:
+        list(FAMILY.resolve("longcot/full").create().samples())
+    for option in ("-T data=PATH", "-T data=hub:LongHorizonReasoning/longcot", "-T data=hub:PATH",
+                   "$FRONTIER_LONGCOT_DATA"):
+        assert option in str(caught.value)
+
+
+async def test_oracle_scores_one_on_every_split_and_the_summary_counts_questions_per_split(longcot_dir,
+                                                                                       monkeypatch):
+    from harness.adapters import resolve_adapter
+    from harness.runner import evaluate
+    from tasks.longcot.render import RECONSTRUCT_BUDGET_VAR
+
+    monkeypatch.setenv(RECONSTRUCT_BUDGET_VAR, "0")
+    for split in ("easy", "medium", "hard"):
+        task = FAMILY.resolve(f"longcot/chemistry-{split}").create(data=str(longcot_dir), per_template=3)
+        results = await evaluate(task, resolve_adapter("builtin/oracle"), concurrency=2)
+        summary = task.aggregate(results)
+        assert summary["accuracy"].value == 1.0, split
+        assert summary["accuracy_strict"].value == 1.0, split
+        assert summary[f"questions/{split}"].value == len(results) == summary["accuracy"].n
