@@ -13,6 +13,7 @@ record spanning several lines is an error naming the line where it starts.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -114,7 +115,7 @@ def _jsonl_entry(record: object, path: Path, number: int) -> ImportedText:
 def read_jsonl(path: Path) -> list[ImportedText]:
     """Entries of a JSONL file of ``{"sample_id": ..., "text": ...}`` or ``{"row": n, "text": ...}``."""
     entries: list[ImportedText] = []
-    for number, line in enumerate(_read_text(path).splitlines(), start=1):
+    for number, line in enumerate(_read_text(path).split("\n"), start=1):  # U+2028 may sit inside a JSON string
         if not line.strip():
             continue
         try:
@@ -134,7 +135,7 @@ def iter_tsv_records(text: str, origin: str) -> Iterator[tuple[int, list[str]]]:
     the line it starts: ConfigError names the line of a quote that runs on or never closes.
     """
     csv.field_size_limit(MAX_FIELD_CHARS)
-    reader = csv.reader(text.splitlines(keepends=True), delimiter="\t")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t")  # lines end at \n, \r\n or \r only
     previous = 0
     while True:
         start = previous + 1

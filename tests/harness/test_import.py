@@ -183,3 +183,14 @@ def test_changed_task_data_under_the_same_source_is_refused(tmp_path: Path) -> N
     import_outputs(ARITH, source, tmp_path / "run")
     with pytest.raises(ConfigError):
         import_outputs(TaskPlan("demo/arith", {"n": "6", "steps": "3"}), source, tmp_path / "run")
+
+
+def test_only_line_feeds_end_lines_not_other_unicode_separators(tmp_path: Path) -> None:
+    source = write_jsonl(tmp_path / "sep.jsonl", [{"row": i, "text": f"x\u2028y\x0c\nANSWER: {i}"} for i in range(2)])
+    source.write_text(source.read_text(encoding="utf-8").replace("\\u2028", "\u2028"), encoding="utf-8")
+    from harness.import_formats import read_jsonl
+
+    assert [e.text for e in read_jsonl(source)] == ["x\u2028y\x0c\nANSWER: 0", "x\u2028y\x0c\nANSWER: 1"]
+    tsv = tmp_path / "sep.tsv"
+    tsv.write_text("text\nx\u2028y\x0cz\nnext\r\n", encoding="utf-8")
+    assert [e.text for e in read_tsv_column(tsv, "text")] == ["x\u2028y\x0cz", "next"]
