@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -11,6 +12,8 @@ import time
 from pathlib import Path
 
 from harness.types import Generation, GenerateRequest
+
+log = logging.getLogger(__name__)
 
 CACHE_ENV = "FRONTIER_CACHE_DIR"
 
@@ -77,11 +80,14 @@ class ResponseCache:
         """Store ``generation`` if it is a usable answer; the first answer for a key wins."""
         if not is_usable_answer(generation):
             return
-        with self._lock:
-            self._db.execute(
-                "INSERT OR IGNORE INTO responses VALUES (?, ?, ?, ?)",
-                (adapter, key, generation.model_dump_json(), time.time()),
-            )
+        try:
+            with self._lock:
+                self._db.execute(
+                    "INSERT OR IGNORE INTO responses VALUES (?, ?, ?, ?)",
+                    (adapter, key, generation.model_dump_json(), time.time()),
+                )
+        except sqlite3.Error as exc:  # a full disk or a locked file: the cache is an optimisation, the answer stands
+            log.warning("response cache %s not written: %s", self.path, exc)
 
     def close(self) -> None:
         """Close the database."""

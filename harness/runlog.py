@@ -98,11 +98,16 @@ def winning_lines(path: Path) -> dict[str, int]:
     return latest
 
 
-def iter_results(path: Path) -> Iterator[SampleResult]:
-    """Stream the log's results, each sample once: its last record (see the module's policy)."""
+def iter_results(path: Path, winners: set[int] | None = None) -> Iterator[SampleResult]:
+    """Stream the log's results, each sample once: its last record (see the module's policy).
+
+    ``winners`` (the line numbers :func:`winning_lines` found) saves the first pass when
+    the caller already knows them for this exact file.
+    """
     if not path.is_file():
         return
-    winners = set(winning_lines(path).values())
+    if winners is None:
+        winners = set(winning_lines(path).values())
     for number, raw, last in _lines(path):
         if number in winners:
             record = _parse(path, number, raw, last, SampleResult)

@@ -98,6 +98,7 @@ class RunStore:
         self.summary_path = path / SUMMARY_FILE
         self._handle: IO[bytes] | None = None
         self._lock: RunLock | None = None
+        self._winners: tuple[tuple[int, int, int], set[int]] | None = None
 
     def read_config(self) -> dict[str, Any]:
         """The run's config; ConfigError when missing or unreadable."""
@@ -241,8 +242,18 @@ class RunStore:
             raise _write_failure(self.samples_path, exc) from None
 
     def results(self) -> Iterator[SampleResult]:
-        """Stream the logged results, each sample once (its last record wins)."""
-        return iter_results(self.samples_path)
+        """Stream the logged results, each sample once (its last record wins).
+
+        Which line wins is found once per version of the log (its size and modification
+        time), so a summary that streams the log once per task reads each line's identity once.
+        """
+        if not self.samples_path.is_file():
+            return iter(())
+        stat = self.samples_path.stat()
+        version = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        if self._winners is None or self._winners[0] != version:
+            self._winners = (version, set(winning_lines(self.samples_path).values()))
+        return iter_results(self.samples_path, self._winners[1])
 
     def logged_keys(self) -> set[str]:
         """The keys of every sample the log holds."""
