@@ -16,6 +16,7 @@ from typing import Any
 
 WORKER_MEMORY_BYTES = 2 * 1024**3
 EXACT_BITS_LIMIT = 200_000
+NUMERIC_BITS_LIMIT = 10**12
 SYMBOLIC_EXPONENT_GUESS = 64
 
 
@@ -95,8 +96,9 @@ def compare_plain(expected: str, predicted: str) -> str:
 
     ue, up = _parse(expected, evaluate=False), _parse(predicted, evaluate=False)
     has_float = bool(ue.atoms(sp.Float) or up.atoms(sp.Float))
-    if _bits(ue) > EXACT_BITS_LIMIT or _bits(up) > EXACT_BITS_LIMIT:
-        if ue.free_symbols or up.free_symbols:
+    bits = max(_bits(ue), _bits(up))
+    if bits > EXACT_BITS_LIMIT:
+        if ue.free_symbols or up.free_symbols or bits > NUMERIC_BITS_LIMIT:
             return "match" if sp.srepr(ue) == sp.srepr(up) else "unresolved"
         close = _numeric_close(ue, up, 80, "1e-60")
         return "unresolved" if close is None else ("match" if close else "mismatch")
