@@ -24,8 +24,57 @@ if TYPE_CHECKING:
     from tau2.environment.environment import Environment
 
 DOMAINS = ("airline", "retail", "telecom", "mock")
+COPY_ON_ACCESS_DOMAINS = frozenset({"airline", "retail"})
 DEFAULT_SPLIT = {"airline": "base", "retail": "base", "telecom": "base", "mock": "base"}
 MAX_TASK_FILE_BYTES = 64 * 1024 * 1024
+
+
+class CopyOnAccessTable(dict):  # type: ignore[type-arg]
+    """A database table that shares the loaded database's records until one is read; the read gets a deep copy,
+    kept in the table. Unread records are never mutated, so sharing them is safe, and serialising the table
+    (which reads the storage directly) sees exactly the state a deep copy would have.
+
+    Covers every way τ²'s airline and retail tools reach a table: ``in``, ``[key]``, ``get``,
+    ``values()``, ``items()``, assignment and ``pop``.
+    """
+
+    def __init__(self, records: dict) -> None:  # type: ignore[type-arg]
+        super().__init__(records)
+        self._copied: set[object] = set()
+
+    def __getitem__(self, key: object) -> object:
+        value = dict.__getitem__(self, key)
+        if key not in self._copied:
+            value = value.model_copy(deep=True)
+            dict.__setitem__(self, key, value)
+            self._copied.add(key)
+        return value
+
+    def __setitem__(self, key: object, value: object) -> None:
+        dict.__setitem__(self, key, value)
+        self._copied.add(key)
+
+    def get(self, key: object, default: object = None) -> object:
+        """The (copied) record, or ``default``."""
+        return self[key] if key in self else default
+
+    def values(self) -> list:  # type: ignore[override]
+        """Every record, copied."""
+        return [self[key] for key in list(dict.keys(self))]
+
+    def items(self) -> list:  # type: ignore[override]
+        """Every (key, record) pair, records copied."""
+        return [(key, self[key]) for key in list(dict.keys(self))]
+
+    def pop(self, key: object, *default: object) -> object:
+        """Remove and return the (copied) record."""
+        if key not in self:
+            if default:
+                return default[0]
+            raise KeyError(key)
+        value = self[key]
+        dict.pop(self, key)
+        return value
 
 
 @dataclass(frozen=True)
@@ -118,8 +167,11 @@ class DomainData:
             raise ConfigError(f"τ² database {path} is not valid: {str(exc)[:300]}") from None
 
     def fresh_db(self) -> BaseModel:
-        """A new agent database from the loaded one's dump (every container typed, so nothing is shared;
-        about twice as fast as a deep copy, and no file is re-read)."""
+        """A new agent database in the loaded state: copy-on-access tables for airline and retail (their
+        top-level fields are all tables of records), else validated anew from the loaded one's dump."""
+        if self.name in COPY_ON_ACCESS_DOMAINS:
+            tables = {name: CopyOnAccessTable(getattr(self.db, name)) for name in self.db_class.model_fields}
+            return self.db_class.model_construct(**tables)  # type: ignore[attr-defined]
         return self.db_class.model_validate(self._db_dump)  # type: ignore[attr-defined]
 
     def environment(self) -> Environment:

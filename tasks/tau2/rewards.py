@@ -28,7 +28,7 @@ in ``outside_basis`` without changing either reward.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -46,17 +46,35 @@ class NeedsJudge(Exception):
     """NL assertions are in the task's reward basis but no judge evaluated them."""
 
 
-@dataclass(frozen=True)
-class GoldState:
-    """Hashes of a task's initial and gold end states (agent and user databases)."""
+Hashes = tuple[str | None, str | None]
 
-    initial: tuple[str | None, str | None]
-    gold: tuple[str | None, str | None]
+
+@dataclass
+class GoldState:
+    """A task's initial and gold end states: ``fast`` digests always, τ²'s exact hashes once asked for.
+
+    ``exact`` rebuilds the gold environment (it is not kept: an airline database per task would
+    not fit many tasks in memory) and is called only when a fast digest leaves the answer open.
+    """
+
+    fast_initial: Hashes
+    fast_gold: Hashes
+    exact: Callable[[], tuple[Hashes, Hashes]]
+    _exact: tuple[Hashes, Hashes] | None = None
+
+    def exact_hashes(self) -> tuple[Hashes, Hashes]:
+        """τ²'s (initial, gold) hashes, computed once."""
+        if self._exact is None:
+            self._exact = self.exact()
+        return self._exact
 
     @property
     def changes_state(self) -> bool:
-        """Whether the gold actions change any database."""
-        return self.initial != self.gold
+        """Whether the gold actions change any database (by τ²'s hash)."""
+        if self.fast_initial == self.fast_gold:
+            return False
+        initial, gold = self.exact_hashes()
+        return initial != gold
 
 
 @dataclass(frozen=True)
@@ -77,8 +95,22 @@ def _initial_kwargs(task: Tau2Task) -> dict:
             "initialization_actions": state.initialization_actions if state else None}
 
 
-def _hashes(env: Environment) -> tuple[str | None, str | None]:
+def _hashes(env: Environment) -> Hashes:
     return env.get_db_hash(), env.get_user_db_hash()
+
+
+def fast_hashes(env: Environment) -> Hashes:
+    """Digests of pydantic's JSON of each database (Rust-serialised: ~10x faster than τ²'s sorted ``json.dumps``).
+
+    Equal JSON means an equal τ² hash for schemas whose every field has one type (airline,
+    retail: ``FAST_HASH_DOMAINS``); unequal JSON can still be an equal τ² hash (dict order),
+    so a mismatch is always settled by τ²'s own hash.
+    """
+    return tuple(hashlib.sha256(kit.db.model_dump_json().encode()).hexdigest() if kit is not None else None
+                 for kit in (env.tools, env.user_tools))  # type: ignore[return-value]
+
+
+FAST_HASH_DOMAINS = frozenset({"airline", "retail"})
 
 
 class Evaluator:
@@ -89,26 +121,44 @@ class Evaluator:
         self._gold: dict[str, GoldState] = {}
 
     def gold_state(self, task: Tau2Task) -> GoldState:
-        """The task's initial and gold hashes, as τ²'s ``EnvironmentEvaluator`` builds the gold environment."""
+        """The task's initial and gold states, as τ²'s ``EnvironmentEvaluator`` builds the gold environment."""
         key = hashlib.sha256(task.model_dump_json().encode()).hexdigest()
         if key not in self._gold:
-            env = self.domain.environment()
-            history = (task.initial_state.message_history if task.initial_state else None) or []
-            env.set_state(message_history=history, **_initial_kwargs(task))
-            initial = _hashes(env)
-            for action in gold_actions_of(task):
-                try:
-                    env.make_tool_call(tool_name=action.name, requestor=action.requestor, **action.arguments)
-                except Exception:  # noqa: BLE001 - τ² logs a failing gold action (a warning) and goes on
-                    continue
-            self._gold[key] = GoldState(initial=initial, gold=_hashes(env))
+            digest = fast_hashes if self.domain.name in FAST_HASH_DOMAINS else _hashes
+            initial, gold = self._gold_run(task, digest)
+            self._gold[key] = GoldState(initial, gold, lambda: self._gold_run(task, _hashes))
         return self._gold[key]
+
+    def _gold_run(self, task: Tau2Task, digest: Callable[[Environment], Hashes]) -> tuple[Hashes, Hashes]:
+        """``digest`` of the task's initial state and of its state after the gold actions (failures skipped)."""
+        env = self.domain.environment()
+        history = (task.initial_state.message_history if task.initial_state else None) or []
+        env.set_state(message_history=history, **_initial_kwargs(task))
+        initial = digest(env)
+        for action in gold_actions_of(task):
+            try:
+                env.make_tool_call(tool_name=action.name, requestor=action.requestor, **action.arguments)
+            except Exception:  # noqa: BLE001 - τ² logs a failing gold action (a warning) and goes on
+                continue
+        return initial, digest(env)
 
     def replay(self, task: Tau2Task, trajectory: list) -> Environment:
         """A fresh environment with the trajectory's tool calls replayed (τ²'s ``set_state``; ValueError on mismatch)."""
         env = self.domain.environment()
         env.set_state(message_history=trajectory, **_initial_kwargs(task))
         return env
+
+    def end_matches(self, env: Environment, gold: GoldState) -> tuple[bool, bool]:
+        """Whether the agent and user databases equal the gold ones by τ²'s hash, decided once per environment."""
+        cached = getattr(env, "_frontier_matches", None)
+        if cached is None:
+            fast = fast_hashes(env) if self.domain.name in FAST_HASH_DOMAINS else _hashes(env)
+            exact = (env.get_db_hash, env.get_user_db_hash)
+            matches = [fast[side] == gold.fast_gold[side] or exact[side]() == gold.exact_hashes()[1][side]
+                       for side in (0, 1)]
+            cached = (matches[0], matches[1])
+            env._frontier_matches = cached  # type: ignore[attr-defined]
+        return cached
 
     def environment_reward(self, task: Tau2Task, env: Environment | None, gold: GoldState) -> RewardInfo:
         """τ²'s ``EnvironmentEvaluator.calculate_reward`` on a replayed environment."""
@@ -119,7 +169,7 @@ class Evaluator:
         if env is None:
             return RewardInfo(reward=1.0, db_check=DBCheck(db_match=True, db_reward=1.0),
                               info={"note": "No expected actions or env assertions"})
-        db_match = _hashes(env) == gold.gold
+        db_match = all(self.end_matches(env, gold))
         db_reward = 1.0 if db_match else 0.0
         checks, assertion_reward = [], 1.0
         for assertion in criteria.env_assertions or []:
@@ -228,9 +278,9 @@ def strict_rules(evaluator: Evaluator, task: Tau2Task, trajectory: list, env: En
                  gold: GoldState) -> tuple[str, ...]:
     """The strict rules an episode breaks (``no_inaction``, ``no_unrelated_write``)."""
     failures = []
-    if not gold.changes_state and successful_agent_calls(trajectory) == 0:
+    if successful_agent_calls(trajectory) == 0 and not gold.changes_state:
         failures.append("no_inaction")
     replayed = env if env is not None else evaluator.replay(task, trajectory)
-    if replayed.get_db_hash() != gold.gold[0]:
+    if not evaluator.end_matches(replayed, gold)[0]:
         failures.append("no_unrelated_write")
     return tuple(failures)

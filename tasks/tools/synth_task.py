@@ -55,7 +55,7 @@ class SynthArgs(ToolsArgs):
 class SynthTask(ToolsTaskBase):
     """Tool use in an environment synthesized from a declarative spec."""
 
-    description = "τ²-style tool use in an environment synthesized from a declarative spec"
+    description = "tool use in an environment synthesized from a declarative spec (look-alike format, NOT τ²-bench)"
     Args = SynthArgs
 
     def domain(self) -> Domain:

@@ -86,13 +86,13 @@ def _check_strict(evaluator: Evaluator, variant: str, task, trajectory: list, re
     if "no_inaction" in rewards.strict_failures:
         assert not gold.changes_state and successful_agent_calls(trajectory) == 0
     if "no_unrelated_write" in rewards.strict_failures:
-        assert end_hash != gold.gold[0]
+        assert end_hash != gold.exact_hashes()[1][0]
     if rewards.reward_strict != rewards.reward and not rewards.strict_failures:
         assert "COMMUNICATE" in rewards.breakdown
         assert communicated_without_commas(task, trajectory) != bool(rewards.breakdown["COMMUNICATE"])
     if variant == "idle":
         assert rewards.reward_strict == 0.0
-    if variant == "plus_harmful_write" and end_hash != gold.gold[0]:
+    if variant == "plus_harmful_write" and end_hash != gold.exact_hashes()[1][0]:
         assert rewards.reward_strict == 0.0
 
 
@@ -100,6 +100,15 @@ def test_official_reward_equals_tau2_on_at_least_60_trajectories(parity_table: d
     print("\nparity (agreeing/total):", {k: f"{a}/{t}" for k, (a, t) in parity_table.items()})
     assert sum(t for _, t in parity_table.values()) >= 60
     assert all(a == t and t >= 10 for a, t in parity_table.values())
+
+
+def test_episodes_and_evaluations_leave_the_loaded_databases_untouched(parity_table: dict[str, tuple[int, int]]) -> None:
+    """Copy-on-access tables: after every episode and replay above, fresh environments still hash as τ²'s."""
+    from tau2.registry import registry
+
+    for name in TASKS_PER_DOMAIN:
+        ours, theirs = _domain(name).environment(), registry.get_env_constructor(name)()
+        assert (ours.get_db_hash(), ours.get_user_db_hash()) == (theirs.get_db_hash(), theirs.get_user_db_hash())
 
 
 def test_variants_cover_every_kind(parity_table: dict[str, tuple[int, int]]) -> None:
