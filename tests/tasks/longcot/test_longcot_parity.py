@@ -125,3 +125,32 @@ def test_official_agrees_with_upstream_outside_documented_bugs(decisions, shared
         covered[bug.name] += 1
     assert not unexplained, f"{len(unexplained)} disagreements outside the documented classes: {unexplained[:20]}"
     assert dict(covered) == {b.name: b.count for b in UPSTREAM_BUGS}
+
+
+def test_parity_cases_imported_through_frontier_import_score_as_upstream(shared_data, tmp_path):
+    from harness.importing import import_outputs
+    from harness.plan import TaskPlan
+    from harness.store import RunStore
+
+    path = shared_data / "longcot-parity" / "cases.jsonl"
+    if not path.is_file():
+        pytest.skip(f"{path} is absent")
+    by_sample: dict[str, Case] = {}
+    for case in _cases(path):
+        sample_id = f"cs/easy/{case['question_id']}"
+        if case["domain"] == "cs" and case["split"] == "easy" and sample_id not in by_sample and len(by_sample) < 12 \
+                and case["variant"] == ("no_label", "perturb")[len(by_sample) % 2]:
+            by_sample[sample_id] = case
+    source = tmp_path / "responses.jsonl"
+    source.write_text("".join(json.dumps({"sample_id": sid, "text": c["response"]}) + "\n"
+                              for sid, c in by_sample.items()), encoding="utf-8")
+    plan = TaskPlan("longcot/cs-easy", {"data": str(shared_data / "longcot")})
+    report = import_outputs(plan, source, tmp_path / "run", label="parity", allow_missing=True)
+    metrics = report.summary.tasks["longcot/cs-easy"].metrics
+    accepted = [bool(c["upstream_accepts"]) for c in by_sample.values()]
+    assert 0 < sum(accepted) < len(accepted)
+    assert metrics["accuracy"].value == pytest.approx(sum(accepted) / len(accepted))
+    assert metrics["accuracy"].n == len(by_sample)
+    for result in RunStore(tmp_path / "run").results():
+        if result.sample_id in by_sample:
+            assert (result.score.details["official"] == "correct") == by_sample[result.sample_id]["upstream_accepts"]
