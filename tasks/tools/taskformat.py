@@ -190,7 +190,9 @@ def load_tasks(path: str | Path) -> list[TauTask]:
 
 
 def check_against_domain(task: TauTask, domain: Any) -> None:
-    """Check that ``task``'s calls name real tools of the right side with valid arguments."""
+    """Check that ``task``'s calls name real tools of the right side with valid arguments, and that its
+    initialisation data names only tables the domain's databases have."""
+    check_initial_tables(task, domain)
     calls: list[tuple[str, str, str, dict[str, Any], bool]] = []
     for action in task.gold_actions():
         calls.append((f"action {action.action_id}", action.requestor, action.name, action.arguments, False))
@@ -211,3 +213,19 @@ def check_against_domain(task: TauTask, domain: Any) -> None:
             first = exc.errors()[0]
             raise TaskFormatError(f"task {task.id!r}: {where}: arguments of {name}: "
                                   f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+
+
+def check_initial_tables(task: TauTask, domain: Any) -> None:
+    """Reject ``initialization_data`` that names a table (top-level field) the side's database does not have."""
+    data = task.initial_state.initialization_data if task.initial_state else None
+    if data is None:
+        return
+    for side, update, model in (("agent_data", data.agent_data, domain.db_model),
+                                ("user_data", data.user_data, domain.user_db_model)):
+        if not update:
+            continue
+        tables = set(model.model_fields) if model is not None else set()
+        unknown = sorted(set(update) - tables)
+        if unknown:
+            raise TaskFormatError(f"task {task.id!r}: initialization_data.{side} names unknown table(s) "
+                                  f"{', '.join(map(repr, unknown))}; the database has {', '.join(sorted(tables)) or 'none'}")

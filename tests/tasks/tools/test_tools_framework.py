@@ -139,3 +139,14 @@ def test_domain_check_names_the_problem() -> None:
     raw["evaluation_criteria"]["actions"][-1]["arguments"]["order_id"] = 7
     with pytest.raises(TaskFormatError, match="order_id"):
         check_against_domain(parse_tasks([raw])[0], domain)
+
+
+def test_initialization_data_naming_an_unknown_table_is_rejected() -> None:
+    domain = get_domain("retail")
+    raw = domain.tasks()[0].model_dump(mode="json")
+    raw["initial_state"] = {"initialization_data": {"agent_data": {"ordres": {}}}}
+    with pytest.raises(TaskFormatError, match="unknown table.*'ordres'"):
+        check_against_domain(parse_tasks([raw])[0], domain)
+    raw["initial_state"] = {"initialization_data": {"user_data": {"device": {}}}}
+    with pytest.raises(TaskFormatError, match="user_data names unknown"):
+        check_against_domain(parse_tasks([raw])[0], domain)
