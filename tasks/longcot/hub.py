@@ -95,7 +95,10 @@ def hub_split(repo: str, split: str) -> dict[str, list[Question]]:
         where = f"{repo}[{split}] row {index}"
         row = dict(raw)
         if isinstance(row.get("problem"), dict):
-            row["problem"] = without_nulls(row["problem"])
+            try:
+                row["problem"] = without_nulls(row["problem"])
+            except RecursionError:
+                raise LongCotDataError(f"{where}: 'problem' is nested too deeply to read") from None
         row["answer"] = _answer(row.get("answer"), where)
         domain = _domain_of(row, where)
         by_domain.setdefault(domain, []).append(parse_question(row, domain, split, where))
