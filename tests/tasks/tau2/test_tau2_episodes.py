@@ -151,3 +151,35 @@ def test_data_root_from_a_checkout_and_clear_errors_for_bad_data(tmp_path: Path,
     (bad / "tasks.json").write_text("[" * 5000)
     with pytest.raises(ConfigError, match="not valid JSON"):
         list(_task("tau2/mock", tau2_data=str(tmp_path / "bad"), split="base").samples())
+
+
+def test_nl_assertions_are_judged_over_http_and_count_only_in_the_strict_reward() -> None:
+    judged: list[str] = []
+
+    def respond(body: dict[str, Any]) -> Reply:
+        judged.append(body["messages"][1]["content"])
+        outcomes = body["messages"][1]["content"].split("expectedOutcomes:")[1]
+        count = outcomes.count("', '") + 1
+        return Reply(text=json.dumps({"results": [{"expectedOutcome": "x", "reasoning": "no", "metExpectation": False}]
+                                      * count}))
+
+    with OpenAIServer(respond) as server:
+        task = _task("tau2/airline", judge_model=f"openai-compatible/j@{server.base_url}")
+        import asyncio
+
+        results = asyncio.run(evaluate(task, resolve_adapter("builtin/oracle"), limit=2))
+    assert judged and "conversation:" in judged[0] and "Agent should refuse" in judged[0]
+    result = results[1]  # airline task 1: reads only, so no strict rule applies; only the judged assertion fails
+    assert result.output.data["nl_met"] == [False]
+    assert result.score.value == 1.0 and result.score.details["reward_strict"] == 0.0
+    assert result.score.details["strict_failures"] == []
+    assert result.score.details["outside_basis"]["NL_ASSERTION"] == 0.0
+    assert [c.role for c in result.calls].count("judge") == 1
+
+
+def test_judge_answers_that_cannot_be_read_leave_nl_assertions_unjudged() -> None:
+    from tasks.tau2.judge import parse_verdicts
+
+    assert parse_verdicts('{"results": [{"metExpectation": true}]}', 1) == [True]
+    for text in ("", "yes", "[1]", '{"results": [{"metExpectation": "true"}]}', '{"results": []}', "[" * 10000):
+        assert parse_verdicts(text, 1) is None
