@@ -11,6 +11,7 @@ from collections.abc import Callable
 from tasks.longcot.data import Question
 from tasks.longcot.official_parsing import bounded
 from tasks.longcot.verdict import Verdict
+from tasks.longcot.verify import check_template
 
 
 def _verifier(domain: str) -> Callable[[Question, str], Verdict]:
@@ -32,8 +33,6 @@ def _verifier(domain: str) -> Callable[[Question, str], Verdict]:
 
 def verify_official(question: Question, output: str) -> Verdict:
     """Upstream's verdict on ``output`` (the whole response: upstream reads past the label)."""
-    from tasks.longcot.verify import check_template
-
     check_template(question)
     try:
         return _verifier(question.domain)(question, bounded(output or ""))

@@ -53,7 +53,8 @@ def sokoban_moves(response: str) -> str | None:
 
 
 def sudoku_grid(response: str, side: int) -> list[list[int]] | None:
-    """A ``side`` x ``side`` integer grid from the payload, else the last grid-shaped match (``_sudoku._parse_grid``)."""
+    """A ``side`` x ``side`` integer grid from the payload, else the last grid-shaped match
+    (``_sudoku._parse_grid``)."""
     row = r"\[\s*-?\d+\s*(?:,\s*-?\d+\s*){%d}\]" % (side - 1)
     grid_pattern = re.compile(r"\[\s*" + row + r"\s*(?:,\s*" + row + r"\s*){%d}\]" % (side - 1))
     grid = list_solution(response, grid_pattern)
@@ -81,7 +82,7 @@ def sudoku_valid(grid: list[list[int]], puzzle: list[list[Any]], block: int) -> 
 def _verify_sudoku(question: Question, response: str, instance: dict[str, Any]) -> Verdict:
     puzzle = instance.get("puzzle_grid")
     config = field(question.problem, "config")
-    if not isinstance(puzzle, list) or not puzzle or not isinstance(config, dict) or not isinstance(config.get("n"), int):
+    if not (isinstance(puzzle, list) and puzzle and isinstance(config, dict) and isinstance(config.get("n"), int)):
         raise ProblemError("Sudoku needs instance.puzzle_grid and config.n")
     grid = sudoku_grid(response, len(puzzle))
     if grid is None:
