@@ -183,3 +183,18 @@ def test_judge_answers_that_cannot_be_read_leave_nl_assertions_unjudged() -> Non
     assert parse_verdicts('{"results": [{"metExpectation": true}]}', 1) == [True]
     for text in ("", "yes", "[1]", '{"results": [{"metExpectation": "true"}]}', '{"results": []}', "[" * 10000):
         assert parse_verdicts(text, 1) is None
+
+
+def test_splits_are_tau2_splits_and_trials_give_pass_k() -> None:
+    assert len(_task("tau2/airline", split="test").tau2_tasks()) == 20
+    assert len(_task("tau2/retail", split="train").tau2_tasks()) == 74
+    assert len(_task("tau2/telecom", split="small").tau2_tasks()) == 20
+    with pytest.raises(ConfigError, match="no split 'nope'.*base"):
+        _task("tau2/airline", split="nope").tau2_tasks()
+    import asyncio
+
+    task = _task("tau2/mock", trials=2)
+    results = asyncio.run(evaluate(task, resolve_adapter("builtin/oracle"), limit=4))
+    assert [r.sample_id for r in results[:2]] == ["mock-create_task_1#0", "mock-create_task_1#1"]
+    metrics = task.aggregate(results)
+    assert metrics["pass^2"].value == 1.0 and metrics["pass^2"].n == 2 and metrics["strict/pass^2"].n == 2
