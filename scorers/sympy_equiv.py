@@ -54,15 +54,20 @@ def _decimals(text: str) -> int | None:
     return None
 
 
-def compare_fast(expected: str, predicted: str) -> Status | None:
-    """Decide in process when the answers are equal as text or both plain rationals; else None."""
+def compare_fast(expected: str, predicted: str, round_to_expected: bool = True) -> Status | None:
+    """Decide in process when the answers are equal as text or both plain rationals; else None.
+
+    With ``round_to_expected``, a decimal prediction is rounded half-up to the expected
+    decimal's places before comparing (``4.3090001`` matches ``4.309``); without, rationals
+    compare exactly.
+    """
     e, p = normalize(expected), normalize(predicted)
     if e == p or e.replace(" ", "") == p.replace(" ", ""):
         return "match"
     fe, fp = _fraction(e), _fraction(p)
     if fe is not None and fp is not None:
         places = _decimals(e)
-        if places is not None and _decimals(p) is not None:
+        if round_to_expected and places is not None and _decimals(p) is not None:
             rounded = Decimal(fp.numerator) / Decimal(fp.denominator)
             quantum = Decimal(1).scaleb(-places)
             return "match" if rounded.quantize(quantum, rounding=ROUND_HALF_UP) == Decimal(e) else "mismatch"
@@ -122,14 +127,16 @@ _WORKER = SympyWorker()
 atexit.register(_WORKER.stop)
 
 
-def compare(expected: str, predicted: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Status:
+def compare(expected: str, predicted: str, timeout_s: float = DEFAULT_TIMEOUT_S,
+            round_to_expected: bool = True) -> Status:
     """Whether ``predicted`` equals ``expected`` as math: ``match``, ``mismatch`` or ``unresolved``.
 
     Text that is not a whitelisted expression (words, units, inequalities) only matches
     when equal after normalisation; otherwise it is ``unresolved``. The first call
-    that needs sympy starts the worker (about a second).
+    that needs sympy starts the worker (about a second). ``round_to_expected``: see
+    :func:`compare_fast`.
     """
-    fast = compare_fast(expected, predicted)
+    fast = compare_fast(expected, predicted, round_to_expected)
     if fast is not None:
         return fast
     pe, pp = to_plain(expected), to_plain(predicted)

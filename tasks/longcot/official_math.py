@@ -101,13 +101,15 @@ def predicted_components(response: str) -> list[str] | None:
 
 
 def component_status(expected: str, predicted: str, timeout_s: float) -> str:
-    """``match``, ``mismatch`` or ``unresolved`` for one component (``_math._compare_component``)."""
+    """``match``, ``mismatch`` or ``unresolved`` for one component (``_math._compare_component``):
+    numbers compare exactly, as upstream's ``simplify(a - b) == 0`` does (no rounding to the
+    reference's decimals, which the strict reading allows)."""
     e, p = normalise(expected), normalise(predicted)
     if e == p or re.sub(r"\s+", "", e) == re.sub(r"\s+", "", p):
         return "match"
     if is_textual(e) or is_textual(p):
         return "unresolved"
-    return compare(expected, predicted, timeout_s=timeout_s)
+    return compare(expected, predicted, timeout_s=timeout_s, round_to_expected=False)
 
 
 def verify_math_official(question: Question, response: str, budget_s: float = ANSWER_BUDGET_S) -> Verdict:

@@ -194,3 +194,10 @@ async def test_oracle_scores_one_on_every_split_and_the_summary_counts_questions
         assert summary["accuracy"].value == 1.0, split
         assert summary["accuracy_strict"].value == 1.0, split
         assert summary[f"questions/{split}"].value == len(results) == summary["accuracy"].n
+
+
+def test_official_math_compares_decimals_exactly_strict_rounds_to_the_reference():
+    question = Question("m3", "math", "easy", "linear", "p", {"template": "linear"}, ["4.309", "2"])
+    assert verify(question, "solution = [4.3090001, 2]").status == "correct"
+    assert verify_official(question, "solution = [4.3090001, 2]").status == "wrong"
+    assert verify_official(question, "solution = [4.3090, 2]").status == "correct"
