@@ -115,6 +115,8 @@ def verify_logic_official(question: Question, response: str) -> Verdict:
     if template == "Sudoku":
         return _verify_sudoku(question, response, instance)
     expected = field(problem, "solution")
+    if isinstance(expected, str) and re.fullmatch(r"-?\d{1,4000}", expected.strip()):
+        expected = int(expected.strip())
     if not isinstance(expected, int) or isinstance(expected, bool):
         raise ProblemError(f"{template}: problem.solution is not an integer")
     value = int_solution(response, INT)
