@@ -24,6 +24,7 @@ INT = re.compile(r"-?\d+")
 # Upstream's INT_CSV_PATTERN with the same matches, but a match starts only where a digit run
 # starts and never backtracks (upstream's pattern is quadratic on a long digit run).
 INT_CSV = re.compile(r"-?(?<!\d)\d++(?:\s*+,\s*+-?\d++)++")
+OBJECT_START = re.compile(r"\{\s*[\"}]")
 MOVE_LIST = re.compile(r"\[\s*(?:\[\s*-?\d+\s*,\s*-?\d+\s*,\s*-?\d+\s*\]\s*"
                        r"(?:,\s*\[\s*-?\d+\s*,\s*-?\d+\s*,\s*-?\d+\s*\]\s*)*)?\]")
 
@@ -254,12 +255,15 @@ def last_json_object(text: str) -> dict[str, Any] | None:
     """The JSON object that ends last in ``text`` (``_parsing.extract_last_json_object``).
 
     Upstream decodes from every ``{`` (quadratic, and a RecursionError on deep nesting);
-    here the braces are matched in one pass, candidates are tried from the farthest end,
-    at most MAX_JSON_CANDIDATES of them, and text nested deeper than MAX_NESTING is refused.
+    here the braces are matched in one pass, spans that cannot open a JSON object (``{``
+    then neither ``"`` nor ``}``, as in LaTeX ``\\frac{1}{2}``) are skipped, the others are
+    tried from the farthest end, at most MAX_JSON_CANDIDATES of them, and text nested deeper
+    than MAX_NESTING is refused.
     """
     if "{" not in text or nesting_depth(text) > MAX_NESTING:
         return None
-    candidates = sorted(_brace_pairs(text), key=lambda pair: (-pair[1], -pair[0]))
+    pairs = [pair for pair in _brace_pairs(text) if OBJECT_START.match(text, pair[0])]
+    candidates = sorted(pairs, key=lambda pair: (-pair[1], -pair[0]))
     for start, end in candidates[:MAX_JSON_CANDIDATES]:
         try:
             parsed = json.loads(text[start:end])

@@ -201,3 +201,9 @@ def test_official_math_compares_decimals_exactly_strict_rounds_to_the_reference(
     assert verify(question, "solution = [4.3090001, 2]").status == "correct"
     assert verify_official(question, "solution = [4.3090001, 2]").status == "wrong"
     assert verify_official(question, "solution = [4.3090, 2]").status == "correct"
+
+
+def test_last_json_object_is_found_behind_many_latex_braces():
+    hm = Question("c4", "cs", "easy", "HM", "p", {"template": "HM"}, {"a": 1})
+    response = 'The table is {"a": 1}, since ' + "\\frac{1}{2} + " * 2000 + "= 1000."
+    assert verify_official(hm, response).status == "correct"
