@@ -159,6 +159,8 @@ class OpenAICompatibleAdapter:
             body = json.loads(text)
         except json.JSONDecodeError as exc:
             raise TransientError(f"malformed JSON from {self.base_url} ({exc.msg} at {exc.pos}): {text[:120]!r}") from None
+        except RecursionError:
+            raise AdapterError(f"malformed response from {self.base_url}: JSON nested too deeply") from None
         return body, latency
 
     async def aclose(self) -> None:

@@ -154,3 +154,24 @@ def test_retry_count_in_the_record_matches_the_error_and_the_requests() -> None:
         finally:
             current_sample.reset(token)
     assert context.retries == 2 and len(server.requests) == 3
+
+
+def test_a_response_nested_too_deeply_is_a_clear_adapter_error() -> None:
+    from aiohttp import web
+
+    from harness.testing.openai_server import OpenAIServer as Server
+
+    class DeepServer(Server):
+        def build_app(self) -> web.Application:
+            app = web.Application()
+
+            async def deep(request: web.Request) -> web.Response:
+                return web.Response(text='{"choices": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                                    content_type="application/json")
+
+            app.router.add_post("/v1/chat/completions", deep)
+            return app
+
+    with DeepServer() as server:
+        with pytest.raises(AdapterError, match="nested too deeply"):
+            asyncio.run(_generate(resolve_adapter("openai-compatible/m@" + server.base_url), _request()))
