@@ -136,18 +136,19 @@ MAX_CHARS_PER_TOKEN = 16
 def enforce_max_tokens(generation: Generation, max_tokens: int | None) -> Generation:
     """The generation held to ``max_tokens`` where the server ignored it, cut and marked ``finish_reason: length``.
 
-    When the server reports more completion tokens than asked for, the text keeps the
-    same share of its characters; when it reports none, a text longer than
+    When the server reports more completion tokens than asked for (for one choice), the
+    text keeps the same share of its characters; otherwise a text longer than
     ``MAX_CHARS_PER_TOKEN`` characters a token is cut there. The reported usage is kept
     (it is what was billed).
     """
     if not max_tokens or max_tokens < 1 or not generation.text:
         return generation
-    reported = generation.usage.output_tokens - generation.usage.reasoning_tokens
+    # With several choices the usage counts all of them, so only the per-text character bound applies.
+    reported = 0 if generation.alternatives else generation.usage.output_tokens - generation.usage.reasoning_tokens
     text = generation.text
     if reported > max_tokens:
         keep = len(text) * max_tokens // reported
-    elif reported <= 0 and len(text) > max_tokens * MAX_CHARS_PER_TOKEN:
+    elif len(text) > max_tokens * MAX_CHARS_PER_TOKEN:
         keep = max_tokens * MAX_CHARS_PER_TOKEN
     else:
         return generation

@@ -175,3 +175,15 @@ def test_a_response_nested_too_deeply_is_a_clear_adapter_error() -> None:
     with DeepServer() as server:
         with pytest.raises(AdapterError, match="nested too deeply"):
             asyncio.run(_generate(resolve_adapter("openai-compatible/m@" + server.base_url), _request()))
+
+
+def test_max_tokens_enforcement_leaves_honest_and_multi_choice_answers_alone() -> None:
+    from harness.adapters.openai_format import enforce_max_tokens
+    from harness.types import Generation, Usage
+
+    honest = Generation(text="one two three", usage=Usage(output_tokens=3), finish_reason="stop")
+    assert enforce_max_tokens(honest, 3) == honest
+    several = Generation(text="a b c d e", alternatives=("a b c d e", "a b c d e"), usage=Usage(output_tokens=15))
+    assert enforce_max_tokens(several, 5) == several  # usage sums the three choices
+    thinking = Generation(text="short", usage=Usage(output_tokens=900, reasoning_tokens=895))
+    assert enforce_max_tokens(thinking, 10) == thinking
