@@ -149,17 +149,24 @@ class EpisodeRunner:
     max_errors: int = 10
     episode: Episode = field(default_factory=Episode)
 
-    async def run(self) -> Episode:
-        """Run to the end; never raises for model, participant or tool failures."""
+    async def run(self, history: list | None = None) -> Episode:
+        """Run to the end, from the greeting or from a task's message ``history`` (the environment already
+        replayed it); never raises for model, participant or tool failures."""
         from tau2.data_model.message import AssistantMessage
 
-        greeting = AssistantMessage(role="assistant", content=GREETING, cost=0.0)
-        self.episode.trajectory = [greeting]
-        self.agent_history, self.user_history = [greeting], []
-        self.message: object = greeting
-        self.sender, self.receiver = "agent", "user"
+        if history:
+            try:
+                done = self._resume(history)
+            except ValueError as exc:
+                return self._end("unsupported", f"the task's message history is not valid: {exc}")
+        else:
+            greeting = AssistantMessage(role="assistant", content=GREETING, cost=0.0)
+            self.episode.trajectory = [greeting]
+            self.agent_history, self.user_history = [greeting], []
+            self.message: object = greeting
+            self.sender, self.receiver = "agent", "user"
+            done = False
         self.env.sync_tools()
-        done = False
         while not done:
             try:
                 done = await self._step()
@@ -177,6 +184,36 @@ class EpisodeRunner:
             if self.episode.errors >= self.max_errors:
                 done, self.episode.termination = True, "too_many_errors"
         return self.episode
+
+    def _resume(self, history: list) -> bool:
+        """τ²'s ``Orchestrator.initialize`` from a message history: who speaks next and what each side has seen."""
+        from tau2.agent.base import is_valid_agent_history_message as for_agent
+        from tau2.data_model.message import AssistantMessage, UserMessage
+        from tau2.orchestrator.orchestrator import Orchestrator
+        from tau2.user.base import is_valid_user_history_message as for_user
+
+        Orchestrator.validate_message_history(history)
+        last = history[-1]
+        self.episode.trajectory, self.message = list(history), last
+        head = history[:-1]
+        if isinstance(last, AssistantMessage):
+            self.sender, self.receiver = "agent", "env" if last.is_tool_call() else "user"
+            agent_seen, user_seen = history, head
+        elif isinstance(last, UserMessage):
+            self.sender, self.receiver = "user", "env" if last.is_tool_call() else "agent"
+            agent_seen, user_seen = head, history
+        elif last.requestor == "assistant":
+            self.sender, self.receiver = "env", "agent"
+            agent_seen, user_seen = head, history
+        else:
+            self.sender, self.receiver = "env", "user"
+            agent_seen, user_seen = history, head
+        self.agent_history = [m for m in agent_seen if for_agent(m)]
+        self.user_history = [m for m in user_seen if for_user(m)]
+        if isinstance(last, UserMessage) and is_user_stop(last):
+            self.episode.termination = "user_stop"
+            return True
+        return False
 
     def _end(self, reason: str, error: str) -> Episode:
         self.episode.termination, self.episode.error = reason, error

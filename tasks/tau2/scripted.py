@@ -62,10 +62,19 @@ def closing_message(task: Tau2Task) -> Generation:
                       finish_reason="stop")
 
 
+def history_counts(task: Tau2Task) -> tuple[int, int]:
+    """How many agent and user messages the task's initial message history holds (no history: the greeting)."""
+    history = (task.initial_state.message_history or []) if task.initial_state is not None else []
+    if not history:
+        return 1, 0
+    return (sum(1 for m in history if m.role == "assistant"), sum(1 for m in history if m.role == "user"))
+
+
 def oracle_reply(task: Tau2Task, messages: tuple[Message, ...]) -> Generation:
-    """The oracle's next message: the plan step after as many agent messages as it has sent (greeting excluded)."""
+    """The oracle's next message: the plan step after as many agent messages as it has sent (greeting and the
+    task's message history excluded)."""
     steps = oracle_plan(task)
-    sent = sum(1 for m in messages if m.role == "assistant") - 1
+    sent = sum(1 for m in messages if m.role == "assistant") - history_counts(task)[0]
     return steps[sent] if 0 <= sent < len(steps) else closing_message(task)
 
 
@@ -83,7 +92,7 @@ def scripted_user_reply(task: Tau2Task, messages: tuple[Message, ...], actions: 
     ``actions`` (default: the gold actions) are the user actions it performs, in order, when asked.
     """
     own = [m for m in messages if m.role == "assistant"]
-    if not own:
+    if len(own) <= history_counts(task)[1]:
         return Generation(text=opening_text(task), finish_reason="stop")
     last = messages[-1]
     if last.role == "tool":

@@ -121,13 +121,15 @@ class Tau2DomainTask(Task):
         """Run the episode as τ² runs it and log the τ² trajectory."""
         args: Tau2Args = self.args  # type: ignore[assignment]
         task, domain = self.task_of(sample), self.domain()
-        if task.initial_state is not None and task.initial_state.message_history:
-            return Output(data={"termination": "unsupported", "error": "tasks that start from a message history "
-                                "are not supported yet"})
+        state = task.initial_state
+        history = list(state.message_history or []) if state is not None else []
         env = domain.environment()
-        env.set_state(initialization_data=task.initial_state.initialization_data if task.initial_state else None,
-                      initialization_actions=task.initial_state.initialization_actions if task.initial_state else None,
-                      message_history=[])
+        try:
+            env.set_state(initialization_data=state.initialization_data if state else None,
+                          initialization_actions=state.initialization_actions if state else None,
+                          message_history=history)
+        except (ValueError, AssertionError) as exc:
+            return Output(data={"termination": "unsupported", "error": f"the task's initial state cannot be set: {exc}"})
         tools = tuple(t.openai_schema for t in env.get_tools())
         user_tools = tuple(t.openai_schema for t in env.get_user_tools()) if env.user_tools is not None else ()
         user_adapter, closers = self._user(task, ctx)
@@ -148,7 +150,7 @@ class Tau2DomainTask(Task):
                                user_system_prompt(domain.user_guidelines(bool(user_tools)), str(task.user_scenario)),
                                max_steps=args.max_steps, max_errors=args.max_errors)
         try:
-            episode = await runner.run()
+            episode = await runner.run(history)
             nl_met = await self._judge(task, episode.trajectory, closers)
         finally:
             for adapter in closers:

@@ -29,10 +29,33 @@ def _task(name: str, **args: Any):
 
 
 def _basis_allows(task) -> bool:
-    """Whether a perfect agent can get τ²'s reward 1: COMMUNICATE never matches an info string with a comma."""
+    """Whether the gold actions can get τ²'s reward 1: COMMUNICATE never matches an info string with a comma,
+    and environment assertions cannot hold where the task gives no gold actions (one mock task)."""
     criteria = task.evaluation_criteria
     basis = {b.value for b in criteria.reward_basis} if criteria else set()
-    return not ("COMMUNICATE" in basis and any("," in info for info in criteria.communicate_info or []))
+    if "COMMUNICATE" in basis and any("," in info for info in criteria.communicate_info or []):
+        return False
+    return not ("ENV_ASSERTION" in basis and criteria.env_assertions and criteria.actions is None)
+
+
+async def test_every_mock_task_scores_as_tau2_scores_it_message_histories_included() -> None:
+    from tasks.tau2.episode import load_trajectory
+    from tasks.tau2.parity import tau2_reward
+
+    task = _task("tau2/mock")
+    samples = {s.id: s for s in task.samples()}
+    for spec in ("builtin/oracle", "builtin/random"):
+        for result in await evaluate(task, resolve_adapter(spec)):
+            tau2_task = task.task_of(samples[result.sample_id])
+            trajectory = load_trajectory(result.output.data["tau2_messages"])
+            try:
+                theirs: float | None = tau2_reward("mock", tau2_task, trajectory, result.output.data["termination"])
+            except ValueError:  # τ²'s evaluator raises (an assertion function failing): unscored here
+                theirs = None
+            assert result.score.value == theirs, (spec, result.sample_id, result.score.explanation)
+    history = samples["mock-update_task_with_message_history"]
+    result = (await evaluate(task, resolve_adapter("builtin/oracle"), limit=9))[4]
+    assert result.sample_id == history.id and result.output.data["tau2_messages"][0]["role"] == "user"
 
 
 @pytest.mark.parametrize("name, limit", [("tau2/mock", None), ("tau2/retail", 12), ("tau2/telecom", 12),
