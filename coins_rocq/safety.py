@@ -2,8 +2,9 @@
 
 Only the vernacular a specification needs is allowed: ``Require``/``From ... Require``
 of standard-library modules, ``Import``/``Export`` of them, ``Open``/``Close Scope``,
-``Definition``, ``Fixpoint``, ``Inductive``, ``Variant``, ``Record`` and (local)
-``Notation``/``Infix``. Everything else is rejected; commands that could fake a proof,
+``Definition``, ``Fixpoint``, ``Inductive``, ``Variant``, ``Record``, (local)
+``Notation``/``Infix``, and unit-test ``Example``s whose proofs hold only tactics and
+end with ``Qed``/``Defined`` (``Admitted`` is refused). Everything else is rejected; commands that could fake a proof,
 touch files or load code are rejected with a named reason (see ``FORBIDDEN``).
 """
 
@@ -15,7 +16,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from coins_rocq.sentences import Sentence, SentenceError, split_sentences
+from coins_rocq.sentences import BLANKS, Sentence, SentenceError, split_sentences
 
 MAX_SPEC_CHARS = 50_000
 
@@ -82,7 +83,7 @@ FORBIDDEN: dict[str, str] = {
 
 ALLOWED_HEADS = frozenset({
     "Require", "From", "Import", "Export", "Open", "Close", "Definition", "Fixpoint",
-    "Inductive", "Variant", "Record", "Notation", "Infix",
+    "Inductive", "Variant", "Record", "Notation", "Infix", "Example",
 })
 
 FORBIDDEN_TOKENS: dict[str, str] = {
@@ -120,7 +121,12 @@ class ScreenedSpec:
 
 
 def screen(source: str) -> ScreenedSpec:
-    """Check ``source`` against the allow-list; returns its sentences or raises ``UnsafeSpec``."""
+    """Check ``source`` against the allow-list; returns its sentences or raises ``UnsafeSpec``.
+
+    Every sentence Rocq will run is screened: top-level commands against ``ALLOWED_HEADS``,
+    and inside an ``Example``'s proof only tactics (lower-case heads), bullets and braces,
+    up to ``Qed``/``Defined``.
+    """
     if not isinstance(source, str):
         raise UnsafeSpec("spec is not text")
     if len(source) > MAX_SPEC_CHARS:
@@ -135,33 +141,68 @@ def screen(source: str) -> ScreenedSpec:
         raise UnsafeSpec(f"cannot be parsed into sentences: {exc}") from None
     if not sentences:
         raise UnsafeSpec("spec is empty")
-    for sentence in sentences:
-        _screen_tokens(sentence)
     defined: list[str] = []
     definitions: list[str] = []
+    in_proof: Sentence | None = None
     for sentence in sentences:
-        _screen_sentence(sentence)
+        _screen_tokens(sentence)
+    for sentence in sentences:
+        if in_proof is not None:
+            if _screen_tactic(sentence):
+                in_proof = None
+            continue
+        if _screen_sentence(sentence):
+            in_proof = sentence
         name = _defined_name(sentence)
         if name:
             defined.append(name)
-            if sentence.words()[0] == "Definition":
+            if _head(sentence.words()) == "Definition":
                 definitions.append(name)
+    if in_proof is not None:
+        raise UnsafeSpec("the proof of this Example is not closed with Qed", in_proof.line)
     return ScreenedSpec(tuple(s.text for s in sentences), tuple(defined), tuple(definitions))
 
 
+def _head(words: list[str]) -> str:
+    """The command word of a sentence, after a ``Local`` prefix."""
+    return words[1] if len(words) > 1 and words[0] == "Local" else words[0]
+
+
 def _screen_tokens(sentence: Sentence) -> None:
-    """Raise ``UnsafeSpec`` when a sentence holds a forbidden token anywhere outside strings."""
-    if "\n" in sentence.text:
-        raise UnsafeSpec("string literals may not span lines", sentence.line)
-    code = _strip_strings(sentence.text)
+    """Raise ``UnsafeSpec`` when a sentence holds a forbidden token or character outside strings."""
+    code = _strip_strings(sentence.code)
     for token, reason in FORBIDDEN_TOKENS.items():
         if _has_token(code, token):
             raise UnsafeSpec(f"'{token}' {reason}", sentence.line)
+    if ".." in code:
+        raise UnsafeSpec("'..' is not allowed (Rocq's lexer may read it as a sentence end)", sentence.line)
+    odd = [ch for ch in code if (ch.isspace() and ch not in BLANKS) or (ord(ch) < 32 and ch not in BLANKS)]
+    if odd:
+        raise UnsafeSpec(f"character {odd[0]!r} outside strings is not a Rocq blank", sentence.line)
 
 
-def _screen_sentence(sentence: Sentence) -> None:
-    """Raise ``UnsafeSpec`` when one sentence's command is not allowed."""
-    code = _strip_strings(sentence.text)
+def _screen_tactic(sentence: Sentence) -> bool:
+    """Screen one sentence inside an ``Example``'s proof; True when it closes the proof."""
+    if sentence.is_bullet:
+        return False
+    words = sentence.words()
+    head = words[0] if words else ""
+    if sentence.code == "Proof.":
+        return False
+    if sentence.code in ("Qed.", "Defined."):
+        return True
+    if head == "Admitted":
+        raise UnsafeSpec(f"'Admitted' {FORBIDDEN['Admitted']}", sentence.line)
+    if not (head[:1].islower() or head[:1].isdigit()):
+        raise UnsafeSpec(f"'{head}' is not allowed inside a proof (only tactics, bullets, Qed)", sentence.line)
+    return False
+
+
+def _screen_sentence(sentence: Sentence) -> bool:
+    """Raise ``UnsafeSpec`` when one top-level command is not allowed; True when it opens a proof."""
+    if sentence.is_bullet:
+        raise UnsafeSpec(f"'{sentence.code}' outside a proof is not a command a spec needs", sentence.line)
+    code = _strip_strings(sentence.code)
     words = sentence.words()
     head = words[0]
     if head in ("Local", "Global") and len(words) > 1:
@@ -176,10 +217,26 @@ def _screen_sentence(sentence: Sentence) -> None:
         raise UnsafeSpec(f"'{head}' {reason}", sentence.line)
     if head in ("Open", "Close") and (len(words) != 3 or words[1] != "Scope"):
         raise UnsafeSpec(f"'{head}' must be '{head} Scope <scope>.'", sentence.line)
-    if head in DEFINITION_HEADS and ":=" not in code:
-        raise UnsafeSpec(f"'{head}' without ':=' would open a proof", sentence.line)
+    if head == "Example":
+        return not has_top_level_assign(code)
+    if head in DEFINITION_HEADS and not has_top_level_assign(code):
+        raise UnsafeSpec(f"'{head}' without a top-level ':=' would open a proof", sentence.line)
     if head in ("Require", "From", "Import", "Export"):
         _screen_require(words, sentence.line)
+    return False
+
+
+def has_top_level_assign(code: str) -> bool:
+    """True when ``code`` (strings blanked) has ``:=`` outside every bracket, i.e. a body."""
+    depth = 0
+    for i, ch in enumerate(code):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == ":" and depth == 0 and code.startswith(":=", i):
+            return True
+    return False
 
 
 def _screen_require(words: list[str], line: int) -> None:

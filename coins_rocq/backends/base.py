@@ -7,8 +7,11 @@ then, obligation by obligation, tries the goal and, if that fails, the negation
 
 from __future__ import annotations
 
+import ctypes
+import os
 import re
 import resource
+import signal
 import time
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
@@ -81,40 +84,45 @@ class JobResult:
 
 
 class Session(Protocol):
-    """A prover session for one job on one backend."""
+    """A prover session for one job on one backend; ``deadline`` is a ``time.monotonic()`` instant."""
 
-    def load(self, prelude: tuple[str, ...], setup: list[str]) -> str | None:
+    def load(self, prelude: tuple[str, ...], setup: list[str], deadline: float) -> str | None:
         """Set up the environment and load the spec; returns the prover's error message, or None."""
 
-    def attempt(self, name: str, sentences: list[str]) -> AttemptResult:
+    def attempt(self, name: str, sentences: list[str], deadline: float) -> AttemptResult:
         """Run the attempt ``sentences`` for lemma ``name``."""
 
 
 def run_job(job: SpecJob, session: Session) -> JobResult:
-    """Load the spec once, then decide each obligation within the spec's time budget."""
-    start = time.monotonic()
-    error = session.load(job.prelude, job.setup)
+    """Load the spec once, then decide each obligation; loading counts against the spec's budget."""
+    deadline = time.monotonic() + job.limits.spec_budget_s
+    error = session.load(job.prelude, job.setup, deadline)
     if error is not None:
         return JobResult(load_error=error)
     results: list[ObligationResult] = []
     for obligation in job.obligations:
-        if time.monotonic() - start > job.limits.spec_budget_s:
+        if time.monotonic() >= deadline:
             results.append(ObligationResult(obligation, "unknown", "spec time budget exhausted"))
             continue
-        results.append(decide(obligation, job.ladder, session))
+        results.append(decide(obligation, job.ladder, session, deadline))
     return JobResult(results=results)
 
 
-def decide(obligation: Obligation, ladder: str, session: Session) -> ObligationResult:
+def command_timeout(limits: Limits, deadline: float) -> float:
+    """The wall-clock limit of the next prover command: the command limit, cut to the budget left."""
+    return max(0.05, min(limits.command_timeout_s, deadline - time.monotonic()))
+
+
+def decide(obligation: Obligation, ladder: str, session: Session, deadline: float) -> ObligationResult:
     """Try the goal; if the ladder fails, try its negation; map the attempts to an outcome."""
     name = f"coins_goal_{obligation.index}"
-    first = session.attempt(name, attempt_sentences(name, obligation.goal, ladder))
+    first = session.attempt(name, attempt_sentences(name, obligation.goal, ladder), deadline)
     if first.status == "proved":
         return ObligationResult(obligation, "proved", "")
     if first.status in ("error", "axioms"):
         return ObligationResult(obligation, "error", first.message)
     neg_name = f"coins_neg_{obligation.index}"
-    second = session.attempt(neg_name, attempt_sentences(neg_name, obligation.negation, ladder))
+    second = session.attempt(neg_name, attempt_sentences(neg_name, obligation.negation, ladder), deadline)
     if second.status == "proved":
         return ObligationResult(obligation, "refuted", "negation proved")
     if second.status in ("error", "axioms"):
@@ -128,16 +136,22 @@ def classify_failure(message: str) -> AttemptStatus:
     return "timeout" if "Tactic timeout" in message or "Timeout!" in message else "failed"
 
 
-_AXIOM_LINE = re.compile(r"^(\S+)\s*:", re.MULTILINE)
+_FETCHING = re.compile(r"<infomsg>\s*Fetching opaque proofs from disk for [A-Za-z0-9_.']+\s*</infomsg>\s*")
+"""The one message ``Print Assumptions`` may print before its answer (on first reading a library's proofs)."""
 
 
 def check_assumptions(output: str) -> AttemptResult:
-    """Judge ``Print Assumptions`` output: closed, or only allowed axioms."""
-    if "Closed under the global context" in output:
+    """Judge the output of the obligation's own ``Print Assumptions``: closed, or only allowed axioms.
+
+    ``output`` must be that command's reply alone: it is either exactly "Closed under the
+    global context" or starts with "Axioms:"; anything else is refused.
+    """
+    text = _FETCHING.sub("", output).strip()
+    if text == "Closed under the global context":
         return AttemptResult("proved")
-    if "Axioms:" not in output:
-        return AttemptResult("axioms", f"unexpected Print Assumptions output: {output.strip()[:200]}")
-    body = output.split("Axioms:", 1)[1]
+    if not text.startswith("Axioms:"):
+        return AttemptResult("axioms", f"unexpected Print Assumptions output: {text[:200]}")
+    body = text.split("Axioms:", 1)[1]
     headers = [line for line in body.splitlines() if line and not line[0].isspace() and line.endswith(":")]
     if headers:
         return AttemptResult("axioms", f"proof relies on unsafe constructs: {', '.join(headers)}")
@@ -149,7 +163,28 @@ def check_assumptions(output: str) -> AttemptResult:
 
 
 def limit_process(memory_mb: int) -> None:
-    """``preexec_fn`` for prover processes: cap the address space and forbid core dumps."""
+    """``preexec_fn`` for prover processes: cap the address space, forbid core dumps, die with the parent.
+
+    The child gets SIGKILL when the thread that started it ends (``PR_SET_PDEATHSIG``), so
+    a prover never outlives its owner; long-lived workers are started from a thread that
+    lives as long as the process (``coins_rocq.backends.spawn``).
+    """
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    die_with_parent()
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """Ask the kernel to SIGKILL this (child) process when its parent thread exits (Linux only)."""
+    parent = os.getppid()
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:
+        os._exit(1)

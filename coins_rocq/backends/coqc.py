@@ -1,15 +1,18 @@
 """The reference backend: one ``coqc`` run per file, one file per check.
 
 The spec is first compiled on its own (the load check); then every attempt is a
-fresh file holding the setup and one lemma, one sentence per line, so an error's
-line number tells which sentence failed. Each run has a wall-clock limit, an
+fresh file holding the setup and one lemma, each sentence starting on its own line, so
+an error's line number tells which sentence failed. Each run's time limit is cut to the
+spec's remaining budget (loading included). Each run has a wall-clock limit, an
 address-space limit and its own temporary directory, removed afterwards.
 """
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import tempfile
@@ -23,6 +26,7 @@ from coins_rocq.backends.base import (
     SpecJob,
     check_assumptions,
     classify_failure,
+    command_timeout,
     limit_process,
     run_job,
 )
@@ -36,22 +40,30 @@ class CoqcSession:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.setup: list[str] = []
+        self.setup_output = ""
         self.tmpdir = tempfile.mkdtemp(prefix="coins-coqc-")
+        self.nonce = secrets.token_hex(8)
         self._count = 0
 
-    def _compile(self, sentences: list[str]) -> tuple[int | None, str, str]:
+    def _compile(self, sentences: list[str], deadline: float) -> tuple[int | None, str, str]:
         """Compile ``sentences``; returns (failing sentence index or None, error text, stdout)."""
         self._count += 1
         path = os.path.join(self.tmpdir, f"Check{self._count}.v")
+        starts = []
+        line = 1
+        for sentence in sentences:
+            starts.append(line)
+            line += sentence.count("\n") + 1
         with open(path, "w", encoding="utf-8") as handle:
             handle.write("\n".join(sentences) + "\n")
+        timeout_s = command_timeout(self.limits, deadline)
         try:
             proc = subprocess.run(
                 ["coqc", "-q", os.path.basename(path)], cwd=self.tmpdir, capture_output=True,
-                timeout=self.limits.command_timeout_s, preexec_fn=lambda: limit_process(self.limits.memory_mb),
+                timeout=timeout_s, preexec_fn=lambda: limit_process(self.limits.memory_mb),
             )
         except subprocess.TimeoutExpired:
-            return -1, f"prover command exceeded {self.limits.command_timeout_s:.0f} s and was stopped", ""
+            return -1, f"prover command exceeded {timeout_s:.0f} s (command limit or spec budget) and was stopped", ""
         finally:
             for leftover in os.listdir(self.tmpdir):
                 os.unlink(os.path.join(self.tmpdir, leftover))
@@ -63,19 +75,31 @@ class CoqcSession:
         index = text.find("Error:")
         message = text[index:].strip() if index >= 0 else (text.strip() or f"coqc exited with {proc.returncode}")
         located = [m for m in _ERROR_LINE.finditer(text) if index < 0 or m.start() < index]
-        return (int(located[-1].group(1)) - 1 if located else -1), message, stdout
+        if not located:
+            return -1 if proc.returncode < 0 else len(sentences) - 1, message, stdout
+        return bisect.bisect_right(starts, int(located[-1].group(1))) - 1, message, stdout
 
-    def load(self, prelude: tuple[str, ...], setup: list[str]) -> str | None:
+    def load(self, prelude: tuple[str, ...], setup: list[str], deadline: float) -> str | None:
         """Compile the prelude and setup alone; returns the error message or None."""
         self.setup = [*prelude, *setup]
-        failed, message, _ = self._compile(self.setup)
+        failed, message, stdout = self._compile(self.setup, deadline)
+        self.setup_output = stdout
         return None if failed is None else message
 
-    def attempt(self, name: str, sentences: list[str]) -> AttemptResult:
-        """Compile setup plus the attempt and judge which sentence failed."""
-        failed, message, stdout = self._compile(self.setup + sentences)
+    def attempt(self, name: str, sentences: list[str], deadline: float) -> AttemptResult:
+        """Compile setup plus the attempt and judge which sentence failed.
+
+        The audit reads only the attempt's own ``Print Assumptions``: the output must be the
+        setup's own output, then that command's reply, then the nonce marker printed after it.
+        """
+        marker = f"coins_audit_{self.nonce}_{self._count}"
+        audit = [f"Definition {marker} := tt.", f"Print {marker}."]
+        failed, message, stdout = self._compile(self.setup + sentences + audit, deadline)
         if failed is None:
-            return check_assumptions(stdout)
+            end = stdout.find(f"{marker} = tt")
+            if not stdout.startswith(self.setup_output) or end < 0:
+                return AttemptResult("error", "prover output did not line up with the attempt")
+            return check_assumptions(stdout[len(self.setup_output):end])
         if failed == -1:
             return AttemptResult("timeout", message)
         offset = failed - len(self.setup)
@@ -83,6 +107,8 @@ class CoqcSession:
             return AttemptResult("error", message)
         if offset < 0:
             return AttemptResult("error", f"setup failed: {message}")
+        if offset >= len(sentences):
+            return AttemptResult("error", f"audit failed: {message}")
         return AttemptResult(classify_failure(message), message)
 
     def close(self) -> None:

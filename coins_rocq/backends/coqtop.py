@@ -1,16 +1,22 @@
 """The persistent backend: a pool of ``coqtop`` workers, one per core.
 
 A worker is one ``coqtop -emacs`` process in its own temporary directory, with an
-address-space limit. Sentences go in one at a time; the reply to a sentence is the
-text up to the next ``<prompt>``. A job starts with ``Reset Initial``, loads the spec
-once and then runs its obligations one after another. A command that outlives
-``command_timeout_s`` gets its worker killed and replaced.
+address-space limit, started by a thread that lives as long as the process so that it
+dies with its owner. Every sentence is followed by a marker query naming a random
+per-worker nonce (``Check coins_mark_<nonce>_<k>.``); a sentence's reply is the text up
+to its prompt, and it counts only when exactly one prompt separates it from the reply to
+its own marker. Anything else (a sentence that ran as two commands, a reply out of
+place, stray output) is a protocol anomaly: the worker is killed and replaced, and the
+spec is invalid. A job starts with ``Reset coins_mark``, loads the spec once and then runs
+its obligations, each attempt's sentences sent in one batch.
 """
 
 from __future__ import annotations
 
 import os
 import queue
+import re
+import secrets
 import selectors
 import shutil
 import subprocess
@@ -18,6 +24,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from coins_rocq.backends.base import (
     AttemptResult,
@@ -26,11 +33,14 @@ from coins_rocq.backends.base import (
     SpecJob,
     check_assumptions,
     classify_failure,
+    command_timeout,
     limit_process,
     run_job,
 )
+from coins_rocq.backends.spawn import spawn
 
 PROMPT_END = "</prompt>"
+_PROMPT = re.compile(r"<prompt>[^<]*? < \d+ \|([^<]*?)\| \d+ < </prompt>")
 MARK = "coins_mark"
 """Defined right after the prelude; ``Reset coins_mark`` rewinds a worker to a clean prelude."""
 
@@ -39,57 +49,125 @@ class WorkerDied(RuntimeError):
     """The worker process ended or was killed (timeout, memory)."""
 
 
+class ProtocolAnomaly(RuntimeError):
+    """The prover's replies did not line up with the sentences sent; the worker was killed."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The prover's reply to one sentence and whether a proof was open after it."""
+
+    text: str
+    proof_open: bool
+
+    @property
+    def is_error(self) -> bool:
+        """True when the reply reports an error."""
+        return self.text.startswith("Error:") or "\nError:" in self.text
+
+    def error_message(self) -> str:
+        """The ``Error: ...`` part of the reply."""
+        index = self.text.find("Error:")
+        return self.text[index:].strip() if index >= 0 else self.text.strip()
+
+
 class CoqtopWorker:
-    """One ``coqtop`` process driven sentence by sentence."""
+    """One ``coqtop`` process driven by batches of marked sentences."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.tmpdir = tempfile.mkdtemp(prefix="coins-coqtop-")
-        self.proc = subprocess.Popen(
-            ["coqtop", "-q", "-emacs"], cwd=self.tmpdir, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, preexec_fn=lambda: limit_process(limits.memory_mb),
-        )
+        self.nonce = secrets.token_hex(8)
+        self._count = 0
+        self.proc = spawn(["coqtop", "-q", "-emacs"], cwd=self.tmpdir, memory_mb=limits.memory_mb)
         self._buffer = b""
+        self._pending = b""
         self.prelude: tuple[str, ...] | None = None
         self._selector = selectors.DefaultSelector()
-        assert self.proc.stdout is not None
+        assert self.proc.stdout is not None and self.proc.stdin is not None
         os.set_blocking(self.proc.stdout.fileno(), False)
+        os.set_blocking(self.proc.stdin.fileno(), False)
         self._selector.register(self.proc.stdout, selectors.EVENT_READ)
-        self._read_reply(60.0)
+        self._read_until(lambda: self._buffer.find(PROMPT_END.encode()), time.monotonic() + 60.0)
+        self._buffer = b""
 
-    def send(self, sentence: str, timeout_s: float | None = None) -> str:
-        """Send one sentence and return the reply within ``timeout_s`` (default: the worker's limit).
+    def run(self, sentences: Sequence[str], timeout_s: float) -> list[Reply]:
+        """Send ``sentences`` (each with its marker) and return one reply each within ``timeout_s``.
 
-        Raises ``WorkerDied`` (after killing the process) on a timeout or when the process ends.
+        Raises ``WorkerDied`` (after killing the process) on a timeout or when the process
+        ends, and ``ProtocolAnomaly`` (after killing it) when the replies do not line up.
         """
-        assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(sentence.encode("utf-8") + b"\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise WorkerDied("worker exited") from None
-        return self._read_reply(timeout_s if timeout_s is not None else self.limits.command_timeout_s)
-
-    def _read_reply(self, timeout_s: float) -> str:
+        if self._buffer:
+            self._anomaly(f"unexpected output before a command: {self._buffer[:120]!r}")
+        marks = []
+        payload = []
+        for sentence in sentences:
+            self._count += 1
+            mark = f"{MARK}_{self.nonce}_{self._count}"
+            marks.append(mark)
+            payload.append(f"{sentence}\nCheck {mark}.\n")
         deadline = time.monotonic() + timeout_s
-        assert self.proc.stdout is not None
+        self._pending = "".join(payload).encode("utf-8")
+        return [self._reply_to(mark, deadline) for mark in marks]
+
+    def _reply_to(self, mark: str, deadline: float) -> Reply:
+        """Read the reply to one sentence and to its marker; check that they line up."""
+        echo = f"Error: The reference {mark} was not found".encode()
+
+        def segment_end() -> int:
+            at = self._buffer.find(echo)
+            if at < 0:
+                return -1
+            end = self._buffer.find(PROMPT_END.encode(), at)
+            return -1 if end < 0 else end + len(PROMPT_END)
+
+        end = self._read_until(segment_end, deadline)
+        segment = self._buffer[:end].decode("utf-8", "replace")
+        self._buffer = self._buffer[end:]
+        prompts = list(_PROMPT.finditer(segment))
+        marker_at = segment.find(echo.decode())
+        if len(prompts) != 2 or segment.count(PROMPT_END) != 2 or prompts[0].end() > marker_at:
+            self._anomaly(f"a sentence's reply did not line up with its marker: {segment[:200]!r}")
+        if self.nonce in segment[:prompts[0].end()]:
+            self._anomaly("a marker appeared inside a sentence's reply")
+        return Reply(segment[:prompts[0].start()], bool(prompts[0].group(1).strip()))
+
+    def _read_until(self, found: object, deadline: float) -> int:
+        """Write pending input and read output until ``found()`` gives an index; returns it."""
+        assert self.proc.stdout is not None and self.proc.stdin is not None
         while True:
-            end = self._buffer.find(PROMPT_END.encode())
-            if end >= 0:
-                chunk, self._buffer = self._buffer[: end + len(PROMPT_END)], self._buffer[end + len(PROMPT_END):]
-                text = chunk.decode("utf-8", "replace")
-                return text[: text.rfind("<prompt>")]
+            index = found()  # type: ignore[operator]
+            if index >= 0:
+                return index
+            pending = self._pending
+            if pending:
+                try:
+                    written = os.write(self.proc.stdin.fileno(), pending)
+                except BlockingIOError:
+                    written = 0
+                except (BrokenPipeError, OSError):
+                    self.close()
+                    raise WorkerDied("prover process ended (memory limit or crash)") from None
+                self._pending = pending[written:]
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self.close()
-                raise WorkerDied(f"prover command exceeded {timeout_s:.0f} s and was stopped")
-            if not self._selector.select(remaining):
+                raise WorkerDied(f"prover command exceeded its {self.limits.command_timeout_s:.0f} s limit "
+                                 "or the spec's time budget and was stopped")
+            if not self._selector.select(min(remaining, 0.05 if self._pending else remaining)):
                 continue
-            data = os.read(self.proc.stdout.fileno(), 65536)
+            try:
+                data = os.read(self.proc.stdout.fileno(), 1 << 16)
+            except BlockingIOError:
+                continue
             if not data:
                 self.close()
                 raise WorkerDied("prover process ended (memory limit or crash)")
             self._buffer += data
+
+    def _anomaly(self, message: str) -> None:
+        self.close()
+        raise ProtocolAnomaly(f"prover protocol anomaly, worker replaced: {message}")
 
     def alive(self) -> bool:
         """True while the process runs."""
@@ -106,108 +184,94 @@ class CoqtopWorker:
                     stream.close()
                 except OSError:
                     pass
-        self._selector.close()
+        try:
+            self._selector.close()
+        except (OSError, ValueError):
+            pass
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 
 
-def is_error(reply: str) -> bool:
-    """True when the reply reports an error."""
-    return "\nError:" in reply or reply.startswith("Error:") or "Toplevel input" in reply and "Error" in reply
-
-
-def error_message(reply: str) -> str:
-    """The ``Error: ...`` part of a reply."""
-    index = reply.find("Error:")
-    return reply[index:].strip() if index >= 0 else reply.strip()
-
-
 class CoqtopSession:
-    """A job's session on a worker; replaces the worker after it dies."""
+    """A job's session on a worker; replaces the worker after it dies or misbehaves."""
 
     def __init__(self, pool_slot: _Slot, limits: Limits) -> None:
         self.slot = pool_slot
         self.limits = limits
         self.prelude: tuple[str, ...] = ()
         self.setup: list[str] = []
+        self.loaded = False
 
-    def load(self, prelude: tuple[str, ...], setup: list[str]) -> str | None:
+    def load(self, prelude: tuple[str, ...], setup: list[str], deadline: float) -> str | None:
         """Rewind the worker to its prelude (loading it if it differs) and load the spec."""
         self.prelude, self.setup = prelude, setup
         try:
-            return self._load()
+            return self._load(deadline)
         except WorkerDied as exc:
             return f"loading the spec failed: {exc}"
+        except ProtocolAnomaly as exc:
+            return str(exc)
 
-    def _worker(self) -> _Bound:
-        return _Bound(self.slot.worker(self.limits), self.limits.command_timeout_s)
+    def _run(self, sentences: Sequence[str], deadline: float) -> list[Reply]:
+        worker = self.slot.worker(self.limits)
+        return worker.run(sentences, command_timeout(self.limits, deadline))
 
-    def _load(self) -> str | None:
-        worker = self._worker()
+    def _load(self, deadline: float) -> str | None:
+        worker = self.slot.worker(self.limits)
         if worker.prelude == self.prelude:
-            worker.send(f"Reset {MARK}.")
+            self._run([f"Reset {MARK}."], deadline)
         else:
             if worker.prelude is not None:
-                worker.send("Reset Initial.")
+                self._run(["Reset Initial."], deadline)
             worker.prelude = None
-            for sentence in self.prelude:
-                reply = worker.send(sentence)
-                if is_error(reply):
-                    return error_message(reply)
+            failed = _first_error(self._run(self.prelude, deadline))
+            if failed:
+                return failed
             worker.prelude = self.prelude
-        worker.send(f"Definition {MARK} := tt.")
-        for sentence in self.setup:
-            reply = worker.send(sentence)
-            if is_error(reply):
-                return error_message(reply)
+        self._run([f"Definition {MARK} := tt."], deadline)
+        replies = self._run(self.setup, deadline)
+        failed = _first_error(replies)
+        if failed:
+            return failed
+        if replies and replies[-1].proof_open:
+            self.slot.discard()
+            return "the spec left a proof open"
+        self.loaded = True
         return None
 
-    def attempt(self, name: str, sentences: list[str]) -> AttemptResult:
+    def attempt(self, name: str, sentences: list[str], deadline: float) -> AttemptResult:
         """Run one attempt; on a killed worker restart it, reload the spec and report a timeout."""
+        if not self.loaded:
+            return AttemptResult("timeout", "the spec could not be reloaded within its time budget")
         try:
-            return self._attempt(sentences)
+            return self._attempt(sentences, deadline)
+        except ProtocolAnomaly as exc:
+            self.loaded = False
+            return AttemptResult("error", str(exc))
         except WorkerDied as exc:
+            self.loaded = False
             try:
-                self._load()
-            except WorkerDied:
-                pass
+                error = self._load(deadline)
+            except (WorkerDied, ProtocolAnomaly) as again:
+                error = str(again)
+            if error is not None and time.monotonic() < deadline:
+                return AttemptResult("error", f"reloading the spec after a timeout failed: {error}")
             return AttemptResult("timeout", str(exc))
 
-    def _attempt(self, sentences: list[str]) -> AttemptResult:
-        worker = self._worker()
-        lemma, proof, ladder, qed, print_assumptions = sentences
-        reply = worker.send(lemma)
-        if is_error(reply):
-            return AttemptResult("error", error_message(reply))
-        worker.send(proof)
-        reply = worker.send(ladder)
-        if is_error(reply):
-            worker.send("Abort.")
-            message = error_message(reply)
+    def _attempt(self, sentences: list[str], deadline: float) -> AttemptResult:
+        lemma, _proof, ladder, qed, print_assumptions = self._run([*sentences, "Abort."], deadline)[:5]
+        if lemma.is_error:
+            return AttemptResult("error", lemma.error_message())
+        if ladder.is_error:
+            message = ladder.error_message()
             return AttemptResult(classify_failure(message), message)
-        reply = worker.send(qed)
-        if is_error(reply):
-            worker.send("Abort.")
-            return AttemptResult("failed", error_message(reply))
-        return check_assumptions(worker.send(print_assumptions))
+        if qed.is_error:
+            return AttemptResult("failed", qed.error_message())
+        return check_assumptions(print_assumptions.text)
 
 
-class _Bound:
-    """A worker whose every command runs under one job's wall-clock limit."""
-
-    def __init__(self, worker: CoqtopWorker, timeout_s: float) -> None:
-        self.worker = worker
-        self.timeout_s = timeout_s
-
-    @property
-    def prelude(self) -> tuple[str, ...] | None:
-        return self.worker.prelude
-
-    @prelude.setter
-    def prelude(self, value: tuple[str, ...] | None) -> None:
-        self.worker.prelude = value
-
-    def send(self, sentence: str) -> str:
-        return self.worker.send(sentence, self.timeout_s)
+def _first_error(replies: list[Reply]) -> str | None:
+    """The first error message among ``replies``, or None."""
+    return next((r.error_message() for r in replies if r.is_error), None)
 
 
 class _Slot:
@@ -222,6 +286,10 @@ class _Slot:
                 self._worker.close()
             self._worker = CoqtopWorker(limits)
         return self._worker
+
+    def discard(self) -> None:
+        """Kill the current worker; the next job gets a fresh one."""
+        self.close()
 
     def close(self) -> None:
         if self._worker is not None:

@@ -29,7 +29,7 @@ def pool() -> Iterator[CoqtopPool]:
 
 
 def _temp_dirs() -> set[str]:
-    return set(glob.glob(os.path.join(tempfile.gettempdir(), "coins-co*")))
+    return set(glob.glob(os.path.join(tempfile.gettempdir(), "coins-coqc-*")))
 
 
 def test_verdicts_on_the_pool(pool: CoqtopPool) -> None:
