@@ -4,7 +4,8 @@
 true output refuted. ``too_weak``: some wrong output provably accepted. ``invalid``:
 the spec was rejected by the screen, failed to load or to match the signature, or an
 obligation errored (including a proof resting on a forbidden axiom). ``undecided``:
-anything else (some obligation unknown). When a spec is both too strong and too weak,
+anything else (some obligation unknown, or no case fits the spec's types). Cases whose
+values do not fit the spec's types are skipped and reported, never a verdict. When a spec is both too strong and too weak,
 ``too_strong`` is reported; the counts show both.
 """
 
@@ -17,8 +18,7 @@ from typing import Any, Literal, Protocol
 from coins_rocq.backends.base import OUTCOMES, JobResult, Limits, ObligationResult, SpecJob
 from coins_rocq.mutate import DEFAULT_MUTANTS
 from coins_rocq.obligations import Case, build_obligations, ladder_tactic, prelude, setup_sentences
-from coins_rocq.render import RenderError
-from coins_rocq.rtypes import Signature, ValueTypeError, coerce
+from coins_rocq.rtypes import PreconditionViolation, RType, Signature, ValueTypeError, coerce
 from coins_rocq.safety import UnsafeSpec, screen
 
 Verdict = Literal["correct", "too_strong", "too_weak", "undecided", "invalid"]
@@ -41,6 +41,7 @@ class SpecReport:
     verdict: Verdict
     reason: str = ""
     results: list[ObligationResult] = field(default_factory=list)
+    skipped: list[SkippedCase] = field(default_factory=list)
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Outcome counts per obligation kind."""
@@ -55,6 +56,7 @@ class SpecReport:
             "verdict": self.verdict,
             "reason": self.reason,
             "counts": self.counts(),
+            "skipped_cases": [{"case": c.index, "why": c.why, "precondition": c.precondition} for c in self.skipped],
             "obligations": [
                 {"index": r.obligation.index, "kind": r.obligation.kind, "case": r.obligation.case,
                  "description": r.obligation.description, "goal": r.obligation.goal,
@@ -65,11 +67,22 @@ class SpecReport:
 
 
 @dataclass(frozen=True)
+class SkippedCase:
+    """A test case left out: its index, why, and whether it violates the type's domain (negative nat)."""
+
+    index: int
+    why: str
+    precondition: bool
+
+
+@dataclass(frozen=True)
 class PreparedSpec:
     """A screened spec turned into a job, or the reason it is invalid before any proving."""
 
     job: SpecJob | None
     reason: str = ""
+    skipped: tuple[SkippedCase, ...] = ()
+    verdict: Verdict = "invalid"
 
 
 def prepare(source: str, signature: Signature, cases: Sequence[Case], limits: Limits | None = None,
@@ -83,22 +96,54 @@ def prepare(source: str, signature: Signature, cases: Sequence[Case], limits: Li
     if signature.spec_name not in screened.defined:
         return PreparedSpec(None, f"spec does not define {signature.spec_name}")
     has_pre = signature.pre_name in screened.defined
-    checked = [validate_case(case, signature, i) for i, case in enumerate(cases)]
+    checked: list[Case] = []
+    skipped: list[SkippedCase] = []
+    for i, case in enumerate(cases):
+        try:
+            checked.append(validate_case(case, signature, i))
+        except PreconditionViolation as exc:
+            skipped.append(SkippedCase(i, f"precondition violation: {exc}", True))
+        except ValueTypeError as exc:
+            skipped.append(SkippedCase(i, f"value cannot be typed: {exc}", False))
+    if not checked:
+        return PreparedSpec(None, "no test case fits the spec's types", tuple(skipped), "undecided")
     obligations = build_obligations(signature, checked, has_pre, mutants_per_case)
     setup = setup_sentences(signature, screened.sentences, has_pre)
-    return PreparedSpec(SpecJob(prelude(signature), setup, ladder_tactic(screened.definitions, limits.goal_timeout_s), obligations, limits))
+    job = SpecJob(prelude(signature), setup, ladder_tactic(screened.definitions, limits.goal_timeout_s), obligations, limits)
+    return PreparedSpec(job, "", tuple(skipped))
 
 
 def validate_case(case: Case, signature: Signature, index: int) -> Case:
-    """``case`` with values coerced to the signature's types; raises ``ValueError`` naming the case."""
+    """``case`` with values coerced to the signature's types.
+
+    Raises ``ValueError`` when the number of inputs is wrong, and ``ValueTypeError``
+    (``PreconditionViolation`` for a negative ``nat``) when a value does not fit.
+    """
     if len(case.inputs) != len(signature.params):
         raise ValueError(f"case {index}: {len(case.inputs)} inputs for {len(signature.params)} parameters")
-    try:
-        inputs = tuple(coerce(v, p.rtype, f"case {index} input {p.name}") for v, p in zip(case.inputs, signature.params))
-        output = coerce(case.output, signature.output, f"case {index} output")
-    except ValueTypeError as exc:
-        raise ValueError(str(exc)) from None
+    inputs = tuple(coerce(v, p.rtype, f"case {index} input {p.name}") for v, p in zip(case.inputs, signature.params))
+    output = round_float_output(coerce(case.output, signature.output, f"case {index} output"), signature.output)
     return Case(inputs, output)
+
+
+FLOAT_OUTPUT_DIGITS = 12
+"""Significant digits kept of a float output: the canonical solution computes in binary
+floating point (``1.33 - 1`` is ``0.33000000000000007``) while a spec over ``Q``/``R``
+computes exactly on the decimal inputs; HumanEval itself compares such outputs to 1e-6."""
+
+
+def round_float_output(value: Any, rtype: RType) -> Any:
+    """``value`` with every ``Q``/``R`` float rounded to ``FLOAT_OUTPUT_DIGITS`` significant digits."""
+    kind = rtype.kind
+    if kind in ("Q", "R"):
+        return float(f"{value:.{FLOAT_OUTPUT_DIGITS}g}") if isinstance(value, float) else value
+    if kind == "list":
+        return [round_float_output(v, rtype.args[0]) for v in value]
+    if kind == "option":
+        return None if value is None else round_float_output(value, rtype.args[0])
+    if kind == "prod":
+        return tuple(round_float_output(v, t) for v, t in zip(value, rtype.args))
+    return value
 
 
 def verdict_of(job_result: JobResult) -> SpecReport:
@@ -125,11 +170,19 @@ def check_specs(items: Sequence[tuple[str, Signature, Sequence[Case]]], backend:
     for source, signature, cases in items:
         try:
             prepared.append(prepare(source, signature, cases, limits, mutants_per_case))
-        except (RenderError, ValueError) as exc:
+        except ValueError as exc:
             prepared.append(PreparedSpec(None, f"bad test case: {exc}"))
     jobs = [p.job for p in prepared if p.job is not None]
     results = iter(backend.run(jobs)) if jobs else iter(())
-    return [verdict_of(next(results)) if p.job is not None else SpecReport("invalid", p.reason) for p in prepared]
+    reports = []
+    for p in prepared:
+        if p.job is not None:
+            report = verdict_of(next(results))
+        else:
+            report = SpecReport(p.verdict, p.reason)
+        report.skipped = list(p.skipped)
+        reports.append(report)
+    return reports
 
 
 def check_spec(source: str, signature: Signature, cases: Sequence[Case], backend: Backend,

@@ -1,7 +1,7 @@
 """Type-aware mutation of a true output into plausible wrong outputs.
 
 Mutants by type: numbers off by one either way, negated, zero, doubled, off by ten;
-booleans negated; strings emptied, case-swapped, first or last character dropped,
+booleans negated; characters changed; strings (and ``list ascii``) emptied, case-swapped, first or last character dropped,
 reversed, a character appended; lists emptied, first or last element dropped, first
 two swapped, reversed, first element duplicated or mutated, an element appended;
 options swapped between ``None`` and ``Some``; tuples mutated one component at a time.
@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-from coins_rocq.render import RenderError, render
+from coins_rocq.render import render
 from coins_rocq.rtypes import RType
 
 DEFAULT_MUTANTS = 5
@@ -29,7 +29,7 @@ def mutants(value: Any, rtype: RType, limit: int = DEFAULT_MUTANTS) -> list[tupl
     for candidate, how in _candidates(value, rtype):
         try:
             term = render(candidate, rtype)
-        except (RenderError, ValueError):
+        except ValueError:
             continue
         if term in seen:
             continue
@@ -49,7 +49,7 @@ def default_value(rtype: RType) -> Any:
         return 1.0
     if kind == "bool":
         return True
-    if kind == "string":
+    if kind in ("string", "ascii"):
         return "a"
     if kind == "list":
         return [default_value(rtype.args[0])]
@@ -69,6 +69,11 @@ def _candidates(value: Any, rtype: RType) -> Iterator[tuple[Any, str]]:
         yield (not value), "negated"
     elif kind == "string":
         yield from _strings(value)
+    elif kind == "ascii":
+        yield from _chars(value)
+    elif kind == "list" and rtype.args[0].kind == "ascii":
+        for text, how in _strings("".join(value)):
+            yield list(text), how
     elif kind == "list":
         yield from _lists(value, rtype.args[0])
     elif kind == "option":
@@ -103,6 +108,13 @@ def _strings(value: str) -> Iterator[tuple[str, str]]:
         yield value[1] + value[0] + value[2:], "first two characters swapped"
     yield "a" + value, "character prepended"
     yield value + value[-1:] + "z", "characters appended"
+
+
+def _chars(value: str) -> Iterator[tuple[str, str]]:
+    yield (value.swapcase() if value.swapcase() != value else chr((ord(value) + 1) % 128)), "wrong case or next"
+    yield chr((ord(value) + 1) % 128), "next character"
+    yield " ", "space"
+    yield "a", "the letter a"
 
 
 def _lists(value: list[Any], elem: RType) -> Iterator[tuple[list[Any], str]]:

@@ -1,12 +1,16 @@
 """Render Python values as Rocq terms of a given type.
 
 Terms avoid every notation a spec could define: numbers carry their scope key
-(``3%Z``, ``(-3)%Z``, ``7%nat``), lists are ``(x :: ... :: @nil T)``, pairs are
+(``3%Z``, ``(-3)%Z``, ``7%nat``; a natural above ``MAX_UNARY_NAT`` is
+``Z.to_nat 53361%Z``, never a unary term), lists are ``(x :: ... :: @nil T)``, a
+printable ``list ascii`` is ``list_ascii_of_string "..."``, an ``ascii`` is
+``"a"%char`` or ``ascii_of_nat n``, pairs are
 ``(@pair A B a b)``, options ``(@Some T v)``/``(@None T)``. Printable ASCII strings are
 ``"..."%string`` with ``""`` for a quote; any other character is spelled out byte by
 byte (UTF-8) with ``Ascii.ascii_of_nat`` (so is any string holding ``</``, which
-would confuse the prompt markers of the ``coqtop`` protocol). Floats become exact rationals: ``Qmake n d``
-for ``Q`` and ``Rdiv (IZR n) (IZR d)`` for ``R``.
+would confuse the prompt markers of the ``coqtop`` protocol). Floats become the exact rational of
+their shortest decimal form (``0.1`` is 1/10): ``Qmake n d`` for ``Q`` and
+``Rdiv (IZR n) (IZR d)`` for ``R``.
 """
 
 from __future__ import annotations
@@ -16,15 +20,11 @@ from typing import Any
 
 from coins_rocq.rtypes import RType, coerce
 
-MAX_NAT = 5000
-
-
-class RenderError(ValueError):
-    """A value cannot be written as a Rocq term of the requested type."""
+MAX_UNARY_NAT = 5000
 
 
 def render(value: Any, rtype: RType) -> str:
-    """``value`` as a Rocq term of type ``rtype``; raises ``RenderError`` or ``ValueTypeError``."""
+    """``value`` as a Rocq term of type ``rtype``; raises ``ValueTypeError`` when it does not fit."""
     return _render(coerce(value, rtype), rtype)
 
 
@@ -33,24 +33,27 @@ def _render(value: Any, rtype: RType) -> str:
     if kind == "Z":
         return f"{value}%Z" if value >= 0 else f"({value})%Z"
     if kind == "nat":
-        if value > MAX_NAT:
-            raise RenderError(f"nat {value} is too large for a unary term (limit {MAX_NAT})")
-        return f"{value}%nat"
+        return f"{value}%nat" if value <= MAX_UNARY_NAT else f"(Coq.ZArith.BinInt.Z.to_nat {value}%Z)"
+    if kind == "ascii":
+        return render_ascii(value)
     if kind == "bool":
         return "true" if value else "false"
     if kind == "string":
         return render_string(value)
     if kind == "Q":
-        frac = Fraction(value)
+        frac = exact_decimal(value)
         return f"(Coq.QArith.QArith_base.Qmake {_z(frac.numerator)} {frac.denominator}%positive)"
     if kind == "R":
-        frac = Fraction(value)
+        frac = exact_decimal(value)
         num = f"(Coq.Reals.Rdefinitions.IZR {_z(frac.numerator)})"
         if frac.denominator == 1:
             return num
         return f"(Coq.Reals.Rdefinitions.Rdiv {num} (Coq.Reals.Rdefinitions.IZR {_z(frac.denominator)}))"
     if kind == "list":
         elem = rtype.args[0]
+        if elem.kind == "ascii" and _printable("".join(value)):
+            text = "".join(value).replace('"', '""')
+            return f'(Coq.Strings.String.list_ascii_of_string "{text}"%string)'
         parts = [_render(item, elem) for item in value]
         return "(" + "".join(f"{p} :: " for p in parts) + f"@nil {elem.rocq()})"
     if kind == "option":
@@ -68,6 +71,23 @@ def _render_product(values: list[Any], types: list[RType]) -> str:
     return term
 
 
+def exact_decimal(value: int | float) -> Fraction:
+    """The rational a number's shortest decimal form denotes (``0.1`` -> 1/10, not the binary float)."""
+    return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+
+
+def _printable(text: str) -> bool:
+    """True when ``text`` is printable ASCII safe to put in a string literal."""
+    return all(32 <= ord(ch) < 127 for ch in text) and "</" not in text
+
+
+def render_ascii(char: str) -> str:
+    """A Rocq ``ascii`` term for a one-byte character."""
+    if char.isascii() and char.isalnum():
+        return f'"{char}"%char'
+    return f"(Coq.Strings.Ascii.ascii_of_nat {ord(char)}%nat)"
+
+
 def _z(n: int) -> str:
     return f"{n}%Z" if n >= 0 else f"({n})%Z"
 
@@ -75,7 +95,7 @@ def _z(n: int) -> str:
 def render_string(text: str) -> str:
     """A Rocq ``string`` term for ``text`` (UTF-8 bytes beyond printable ASCII spelled out)."""
     data = text.encode("utf-8")
-    if all(32 <= b < 127 for b in data) and "</" not in text:
+    if _printable(text):
         return '"' + text.replace('"', '""') + '"%string'
     term = '""%string'
     for byte in reversed(data):

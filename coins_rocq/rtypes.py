@@ -1,10 +1,15 @@
 """Rocq types of spec arguments and their Python counterparts.
 
 Grammar: ``type := app ('*' app)*``; ``app := ('list' | 'option') app | atom``;
-``atom := Z | nat | bool | string | Q | R | '(' type ')'``. Python ``int`` maps to
-``Z`` (or ``nat`` where declared and non-negative), ``bool`` to ``bool``, ``str`` to
-``string``, ``list`` to ``list``, ``tuple`` to a left-nested product, ``None``/value
-to ``option`` and ``float`` to ``Q`` or ``R``.
+``atom := Z | nat | bool | string | ascii | Q | R | '(' type ')'``. Python ``int`` maps
+to ``Z`` (or ``nat`` where declared and non-negative; an integral ``float`` is taken as
+its ``int``), ``bool`` to ``bool``, ``str`` to ``string`` and to ``list ascii`` (its
+UTF-8 bytes), a one-character ``str`` to ``ascii``, ``list``/``tuple`` to ``list``,
+``tuple``/``list`` to a left-nested product, a ``dict`` to a list of pairs (in order),
+``None``/value to ``option`` and ``int``/``float`` to ``Q`` or ``R``.
+
+A value that does not fit raises ``ValueTypeError``; a negative ``int`` for ``nat``
+raises its subclass ``PreconditionViolation`` (the case lies outside the type's domain).
 """
 
 from __future__ import annotations
@@ -14,9 +19,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-ATOMS = ("Z", "nat", "bool", "string", "Q", "R")
-QUALIFIED = {"Q": "Coq.QArith.QArith_base.Q", "R": "Coq.Reals.Rdefinitions.R", "string": "Coq.Strings.String.string"}
-PYTHON_OF_ATOM = {"Z": "int", "nat": "int", "bool": "bool", "string": "str", "Q": "float", "R": "float"}
+ATOMS = ("Z", "nat", "bool", "string", "ascii", "Q", "R")
+QUALIFIED = {"Q": "Coq.QArith.QArith_base.Q", "R": "Coq.Reals.Rdefinitions.R", "string": "Coq.Strings.String.string",
+             "ascii": "Coq.Strings.Ascii.ascii"}
+PYTHON_OF_ATOM = {"Z": "int", "nat": "int", "bool": "bool", "string": "str", "ascii": "str", "Q": "float", "R": "float"}
 
 
 class TypeSyntaxError(ValueError):
@@ -25,6 +31,10 @@ class TypeSyntaxError(ValueError):
 
 class ValueTypeError(ValueError):
     """A Python value does not fit a Rocq type."""
+
+
+class PreconditionViolation(ValueTypeError):
+    """A value lies outside the Rocq type's domain (a negative int for ``nat``)."""
 
 
 @dataclass(frozen=True)
@@ -121,11 +131,7 @@ def coerce(value: Any, rtype: RType, where: str = "value") -> Any:
     """``value`` checked against ``rtype`` (JSON lists become tuples for products); raises ``ValueTypeError``."""
     kind = rtype.kind
     if kind in ("Z", "nat"):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueTypeError(f"{where}: expected int for {kind}, got {type(value).__name__}")
-        if kind == "nat" and value < 0:
-            raise ValueTypeError(f"{where}: negative int {value} for nat")
-        return value
+        return _coerce_int(value, kind, where)
     if kind == "bool":
         if not isinstance(value, bool):
             raise ValueTypeError(f"{where}: expected bool, got {type(value).__name__}")
@@ -134,6 +140,10 @@ def coerce(value: Any, rtype: RType, where: str = "value") -> Any:
         if not isinstance(value, str):
             raise ValueTypeError(f"{where}: expected str, got {type(value).__name__}")
         return value
+    if kind == "ascii":
+        if not isinstance(value, str) or len(value) != 1 or ord(value) > 255:
+            raise ValueTypeError(f"{where}: expected one byte-sized character for ascii, got {value!r:.40}")
+        return value
     if kind in ("Q", "R"):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueTypeError(f"{where}: expected float for {kind}, got {type(value).__name__}")
@@ -141,14 +151,34 @@ def coerce(value: Any, rtype: RType, where: str = "value") -> Any:
             raise ValueTypeError(f"{where}: {value} has no {kind} value")
         return value
     if kind == "list":
-        if not isinstance(value, list):
-            raise ValueTypeError(f"{where}: expected list, got {type(value).__name__}")
-        return [coerce(item, rtype.args[0], f"{where}[{i}]") for i, item in enumerate(value)]
+        return _coerce_list(value, rtype.args[0], where)
     if kind == "option":
         return None if value is None else coerce(value, rtype.args[0], where)
     if not isinstance(value, (list, tuple)) or len(value) != len(rtype.args):
         raise ValueTypeError(f"{where}: expected a tuple of {len(rtype.args)}, got {value!r:.60}")
     return tuple(coerce(item, t, f"{where}[{i}]") for i, (item, t) in enumerate(zip(value, rtype.args)))
+
+
+def _coerce_int(value: Any, kind: str, where: str) -> int:
+    """An ``int`` for ``Z``/``nat`` (integral floats accepted); negative for ``nat`` is a precondition violation."""
+    if isinstance(value, float) and math.isfinite(value) and value == int(value):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueTypeError(f"{where}: expected int for {kind}, got {type(value).__name__} {value!r:.40}")
+    if kind == "nat" and value < 0:
+        raise PreconditionViolation(f"{where}: negative int {value} for nat")
+    return value
+
+
+def _coerce_list(value: Any, elem: RType, where: str) -> list[Any]:
+    """A list for ``list elem``: from a list or tuple, a ``str`` for ``list ascii``, a dict for a list of pairs."""
+    if isinstance(value, str) and elem.kind == "ascii":
+        return list(value.encode("utf-8").decode("latin-1"))
+    if isinstance(value, dict) and elem.kind == "prod" and len(elem.args) == 2:
+        value = list(value.items())
+    if not isinstance(value, (list, tuple)):
+        raise ValueTypeError(f"{where}: expected list, got {type(value).__name__}")
+    return [coerce(item, elem, f"{where}[{i}]") for i, item in enumerate(value)]
 
 
 @dataclass(frozen=True)
@@ -166,16 +196,18 @@ class Signature:
     name: str
     params: tuple[Param, ...]
     output: RType
+    spec_ident: str | None = None
+    pre_ident: str | None = None
 
     @property
     def spec_name(self) -> str:
-        """The name the spec must define: ``<entry point>_spec``."""
-        return f"{self.name}_spec"
+        """The name the spec must define: ``<entry point>_spec`` unless the signature names another."""
+        return self.spec_ident or f"{self.name}_spec"
 
     @property
     def pre_name(self) -> str:
-        """The optional precondition's name: ``<entry point>_pre``."""
-        return f"{self.name}_pre"
+        """The optional precondition's name: ``<entry point>_pre`` unless the signature names another."""
+        return self.pre_ident or f"{self.name}_pre"
 
     def spec_type(self) -> str:
         """The Rocq type the spec must have: inputs, then the output, to ``Prop``."""

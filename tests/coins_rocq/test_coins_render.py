@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from coins_rocq.mutate import mutants
-from coins_rocq.render import RenderError, render
-from coins_rocq.rtypes import TypeSyntaxError, ValueTypeError, parse_signature, parse_type
+from coins_rocq.render import render
+from coins_rocq.rtypes import PreconditionViolation, TypeSyntaxError, ValueTypeError, parse_signature, parse_type
 
 
 def test_terms_have_the_expected_shape() -> None:
@@ -27,9 +27,19 @@ def test_values_of_the_wrong_type_are_refused(value: object, rtype: str) -> None
         render(value, parse_type(rtype))
 
 
-def test_huge_nat_and_bad_types_are_refused() -> None:
-    with pytest.raises(RenderError):
-        render(10**6, parse_type("nat"))
+def test_big_nats_are_binary_and_human_eval_values_of_every_shape_render() -> None:
+    assert render(10**6, parse_type("nat")) == "(Coq.ZArith.BinInt.Z.to_nat 1000000%Z)"
+    assert render(0.1, parse_type("Q")) == "(Coq.QArith.QArith_base.Qmake 1%Z 10%positive)"
+    assert render(3.0, parse_type("Z")) == "3%Z"
+    assert render((1, 2), parse_type("list Z")) == render([1, 2], parse_type("list Z"))
+    assert render({"a": 2}, parse_type("list (ascii * nat)")) == render([("a", 2)], parse_type("list (ascii * nat)"))
+    with pytest.raises(PreconditionViolation):
+        render(-1, parse_type("nat"))
+    with pytest.raises(ValueTypeError):
+        render(2.5, parse_type("Z"))
+
+
+def test_bad_types_are_refused() -> None:
     for bad in ("list", "int", "Z ->", "(Z"):
         with pytest.raises(TypeSyntaxError):
             parse_type(bad)
@@ -47,8 +57,14 @@ def test_the_prover_reads_rendered_terms_back_as_the_intended_values(tmp_path: P
         ("((1 :: nil) :: nil :: nil)%list", "list (list Z)", render([[1], []], parse_type("list (list Z)"))),
         ("Some (-2)%Z", "option Z", render(-2, parse_type("option Z"))),
         ("(-1 # 4)%Q", "Q", render(-0.25, parse_type("Q"))),
+        ("(1 # 10)%Q", "Q", render(0.1, parse_type("Q"))),
+        ("53361%nat", "nat", render(53361, parse_type("nat"))),
+        ('["a"; """" ; " "]%char', "list ascii", render('a" ', parse_type("list ascii"))),
+        ('[ascii_of_nat 10; ascii_of_nat 195; ascii_of_nat 169]', "list ascii", render("\né", parse_type("list ascii"))),
+        ('"x"%char', "ascii", render("x", parse_type("ascii"))),
+        ("[(\"b\"%char, 4%nat)]", "list (ascii * nat)", render({"b": 4}, parse_type("list (ascii * nat)"))),
     ]
-    lines = ["From Coq Require Import ZArith String List Ascii QArith.", "Open Scope Z_scope."]
+    lines = ["From Coq Require Import ZArith String List Ascii QArith.", "Import ListNotations.", "Open Scope Z_scope."]
     for i, (expected, rtype, term) in enumerate(checks):
         lines.append(f"Lemma same{i} : @eq {parse_type(rtype).rocq()} {term} ({expected}). Proof. reflexivity. Qed.")
     (tmp_path / "Render.v").write_text("\n".join(lines) + "\n")
