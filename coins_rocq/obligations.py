@@ -5,6 +5,7 @@ precondition ``pre inputs`` when the spec defines one). Soundness: for each muta
 ``out'`` of the true output, ``~ spec inputs out'`` must hold. Each goal is attacked
 with the fixed automation ladder ``LADDER`` under one per-goal ``timeout``; when it
 fails, the negated goal gets the same treatment (a proof of the negation refutes it).
+The ladder itself is in ``coins_rocq.ladder``.
 
 The checking environment is ``PRELUDE`` (plus ``Reals``/``Lra`` or ``QArith`` when the
 signature uses ``R`` or ``Q``); the spec is loaded inside ``Module CoinsSpec`` so that
@@ -17,29 +18,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from coins_rocq.ladder import LADDER_LTAC
+from coins_rocq.ladder import ladder_tactic as ladder_in_module
 from coins_rocq.mutate import DEFAULT_MUTANTS, mutants
 from coins_rocq.render import render
 from coins_rocq.rtypes import Signature
 
 MODULE = "CoinsSpec"
-PRELUDE = ("From Coq Require Import ZArith Lia String List Bool Ascii.",)
+PRELUDE = ("From Coq Require Import ZArith Lia String List Bool Ascii Sorting.Sorted.",)
 PRELUDE_Q = ("From Coq Require QArith.",)
 PRELUDE_R = ("From Coq Require Import Reals Lra.",)
 SETTINGS = ('Set Warnings "-require-in-module,-notation-overridden,-deprecated".',)
-
-LADDER: tuple[tuple[str, str], ...] = (
-    ("compute-reflexivity", "vm_compute; first [reflexivity | exact I]"),
-    ("compute-contradiction", "vm_compute; intros; first [discriminate | contradiction]"),
-    ("compute-intuition", "vm_compute; intuition (try discriminate; try congruence)"),
-    ("simpl-constructor", "cbn; repeat (constructor || discriminate)"),
-    ("unfold-lia", "{unfold}; intros; lia"),
-    ("compute-intuition-lia", "vm_compute; intuition (try discriminate; try congruence; try lia)"),
-    ("unfold-lra", "{unfold}; intros; coins_lra"),
-)
-"""The automation ladder, cheapest proofs first: (rung name, tactic). ``{unfold}`` is
-``cbv beta delta [...]`` over the spec's ``Definition``s (``cbv beta`` when it has none).
-Rungs whose proofs have small dependency sets come first, because ``Print Assumptions``
-walks every dependency (a ``lia`` proof costs about half a second to audit)."""
 
 Kind = Literal["completeness", "soundness"]
 
@@ -74,7 +63,7 @@ def prelude(signature: Signature) -> tuple[str, ...]:
         lines.append("Ltac coins_lra := lra.")
     else:
         lines.append("Ltac coins_lra := fail.")
-    return tuple(lines) + SETTINGS
+    return tuple(lines) + LADDER_LTAC + SETTINGS
 
 
 def _atoms(signature: Signature) -> set[str]:
@@ -103,11 +92,8 @@ def setup_sentences(signature: Signature, spec_sentences: tuple[str, ...], has_p
 
 
 def ladder_tactic(definitions: tuple[str, ...], timeout_s: int) -> str:
-    """The ladder as one tactic under one per-goal ``timeout``."""
-    names = " ".join(f"{MODULE}.{name}" for name in definitions)
-    unfold = f"cbv beta delta [{names}]" if names else "cbv beta"
-    rungs = " | ".join(f"solve [{tactic.format(unfold=unfold)}]" for _, tactic in LADDER)
-    return f"timeout {timeout_s} (first [{rungs}])."
+    """The ladder (``coins_rocq.ladder``) as one tactic over the spec's definitions."""
+    return ladder_in_module(definitions, timeout_s, MODULE)
 
 
 def attempt_sentences(name: str, statement: str, ladder: str) -> list[str]:

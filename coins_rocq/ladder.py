@@ -1,0 +1,50 @@
+"""The automation ladder: fixed, auditable tactics tried on every obligation, cheapest first.
+
+Each rung is one tactic; the ladder runs them in order, each under the per-goal
+``timeout`` (and the whole ladder under it too), until one closes the goal (``solve``).
+``{unfold}`` is ``cbv beta delta [...]`` over the spec's ``Definition``s. The ``search``
+rung is ``coins_crush``, defined in plain Ltac in ``LADDER_LTAC``: it introduces and
+destructs (conjunctions, existentials, iffs, disjunctions), splits goals, decides
+concrete ``Forall``/``NoDup``/``Sorted``/``HdRel``/``In`` by their constructors and
+inversions, enumerates a bounded natural (``i < n`` with ``n`` concrete), refutes a
+``forall`` over a concrete list or a bounded range by trying each instance, looks for an
+``exists`` witness among the naturals 0..23 (else by unification), and closes leaves by
+``reflexivity``/``discriminate``/``congruence``/``lia``, to a fixed depth. Axioms stay
+audited: every proof is followed by ``Print Assumptions``.
+"""
+
+from __future__ import annotations
+
+LADDER: tuple[tuple[str, str], ...] = (
+    ("compute-reflexivity", "vm_compute; first [reflexivity | exact I]"),
+    ("compute-contradiction", "vm_compute; intros; first [discriminate | contradiction]"),
+    ("compute-intuition", "vm_compute; intuition (try discriminate; try congruence)"),
+    ("simpl-constructor", "cbn; repeat (constructor || discriminate)"),
+    ("unfold-lia", "{unfold}; intros; lia"),
+    ("search", "{unfold}; coins_crush"),
+    ("compute-intuition-lia", "vm_compute; intuition (try discriminate; try congruence; try lia)"),
+    ("unfold-lra", "{unfold}; intros; coins_lra"),
+)
+"""The rungs, cheapest first: (name, tactic). Rungs whose proofs have small dependency
+sets come first, because ``Print Assumptions`` walks every dependency."""
+
+LADDER_LTAC: tuple[str, ...] = (
+    'Ltac coins_leaf := first [ exact I | reflexivity | discriminate | contradiction | congruence | lia ].',
+    'Ltac coins_lt_cases :=\n  match goal with\n  | H : (?i < ?n)%nat |- _ =>\n      is_var i; simpl in H;\n      first [ exfalso; apply (Nat.nlt_0_r _ H)\n            | destruct i as [|i]; [ clear H | apply Nat.succ_lt_mono in H; coins_lt_cases ] ]\n  | H : (?i <= ?n)%nat |- _ => is_var i; apply Nat.lt_succ_r in H; coins_lt_cases\n  | H : (?i > ?n)%nat |- _ => fail\n  end.',
+    'Ltac coins_search n :=\n  lazymatch n with\n  | O => coins_leaf\n  | S ?m =>\n    repeat match goal with\n           | |- forall _, _ => intro\n           | |- ~ _ => intro\n           | H : _ /\\ _ |- _ => destruct H\n           | H : exists _, _ |- _ => destruct H\n           | H : _ <-> _ |- _ => destruct H\n           | H : True |- _ => clear H\n           end;\n    first [ coins_leaf\n          | match goal with\n            | H : forall i : nat, (i < ?k)%nat -> _ |- _ =>\n                let k\' := eval vm_compute in k in coins_inst_nat m H k\' O\n            | H : forall x, In x ?l -> _ |- _ =>\n                let l\' := eval vm_compute in l in coins_inst_in m H l\'\n            end\n          | simpl in *;\n            first [ coins_leaf\n                  | match goal with\n                    | H : False |- _ => contradiction\n                    | H : _ /\\ _ |- _ => destruct H; coins_search m\n                    | H : exists _, _ |- _ => destruct H; coins_search m\n                    | H : _ <-> _ |- _ => destruct H; coins_search m\n                    | |- _ /\\ _ => split; coins_search m\n                    | |- _ <-> _ => split; coins_search m\n                    | |- ~ _ => intro; coins_search m\n                    | |- Forall _ _ => constructor; coins_search m\n                    | |- NoDup _ => constructor; coins_search m\n                    | |- Sorted _ _ => constructor; coins_search m\n                    | |- HdRel _ _ _ => constructor; coins_search m\n                    | |- _ \\/ _ => first [ left; solve [coins_search m] | right; coins_search m ]\n                    | |- exists _ : nat, _ => coins_exists_nat m O constr:(24%nat)\n                    | |- exists _, _ => eexists; coins_search m\n                    | H : _ \\/ _ |- _ => destruct H; coins_search m\n                    | H : (?i < ?k)%nat |- _ => coins_lt_cases; coins_search m\n                    | H : (?i <= ?k)%nat |- _ => coins_lt_cases; coins_search m\n                    | H : Forall _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search m\n                    | H : Sorted _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search m\n                    | H : HdRel _ _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search m\n                    | H : NoDup (_ :: _) |- _ => inversion H; clear H; subst; coins_search m\n                    end ] ]\n  end\nwith coins_exists_nat m k bound :=\n  lazymatch bound with\n  | O => fail\n  | S ?b => first [ exists k; solve [coins_search m] | coins_exists_nat m (S k) b ]\n  end\nwith coins_inst_nat m H n k :=\n  lazymatch n with\n  | O => fail\n  | S ?b => first [ let Hk := fresh "Hk" in pose proof (H k ltac:(simpl; lia)) as Hk; clear H; solve [coins_search m]\n                  | coins_inst_nat m H b (S k) ]\n  end\nwith coins_inst_in m H l :=\n  lazymatch l with\n  | nil => fail\n  | ?a :: ?t => first [ let Hk := fresh "Hk" in pose proof (H a ltac:(simpl; repeat first [left; reflexivity | right])) as Hk; clear H; solve [coins_search m]\n                      | coins_inst_in m H t ]\n  end.',
+    'Ltac coins_crush := solve [coins_search constr:(12%nat)].',
+)
+"""The Ltac definitions of the ``search`` rung (sent with the prelude, before any spec)."""
+
+
+def describe_ladder() -> str:
+    """The ladder as numbered lines, for ``--help``."""
+    return "\n".join(f"{i}. {name}: {tactic}" for i, (name, tactic) in enumerate(LADDER, 1))
+
+
+def ladder_tactic(definitions: tuple[str, ...], timeout_s: int, module: str) -> str:
+    """The ladder as one tactic: every rung under the per-goal ``timeout``, the whole too."""
+    names = " ".join(f"{module}.{name}" for name in definitions)
+    unfold = f"cbv beta delta [{names}]" if names else "cbv beta"
+    rungs = " | ".join(f"solve [timeout {timeout_s} ({tactic.format(unfold=unfold)})]" for _, tactic in LADDER)
+    return f"timeout {timeout_s} (first [{rungs}])."

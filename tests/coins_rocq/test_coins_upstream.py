@@ -1,0 +1,92 @@
+"""The upstream human-spec format (``Spec``/``Pre``, unit-test Examples), read natively.
+
+Synthetic files are written here; the real upstream files are read from the reference
+data (``../shared/data/coins-human``) and the tests that need them skip when it is absent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from coins_rocq import Case, CoqtopPool, check_spec
+from coins_rocq.cli import coins_group
+from coins_rocq.humaneval import RECORDED, case_source, humaneval_cases
+from coins_rocq.rtypes import parse_type
+from coins_rocq.upstream import UpstreamFormatError, upstream_signature
+
+HUMAN = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "coins-human"
+
+ADD = """(* Add two numbers x and y
+>>> add(2, 3)
+5 *)
+Require Import Coq.ZArith.ZArith.
+Open Scope Z_scope.
+Definition Pre (x y : Z) : Prop := True.
+Definition Spec (x y output : Z) : Prop := output = x + y.
+Example add_example : Spec 2 3 5.
+Proof. unfold Spec. reflexivity. Qed.
+"""
+
+
+def _check(tmp_path: Path, source: str, problem: str, *extra: str) -> tuple[int, str]:
+    spec = tmp_path / "spec.v"
+    spec.write_text(source, encoding="utf-8")
+    result = CliRunner().invoke(coins_group, ["check", str(spec), "--problem", problem, *extra])
+    return result.exit_code, result.output
+
+
+def test_the_signature_comes_from_the_files_own_spec() -> None:
+    sig = upstream_signature("Definition Grid := list (list nat).\n"
+                             "Definition problem_129_pre (g : Grid) (k : nat) : Prop := True.\n"
+                             "Definition problem_129_spec (g : Grid) (k : nat) (out : list Coq.Init.Datatypes.nat) : Prop "
+                             ":= True.", "minPath", 2, 129)
+    assert (sig.spec_name, sig.pre_name) == ("problem_129_spec", "problem_129_pre")
+    assert [p.rtype for p in sig.params] == [parse_type("list (list nat)"), parse_type("nat")]
+    assert sig.output == parse_type("list nat")
+    assert upstream_signature("Definition Spec' (s : list ascii) (b : bool) : Prop := True.", "f", 1).spec_name == "Spec'"
+    with pytest.raises(UpstreamFormatError, match="2 arguments"):
+        upstream_signature("Definition Spec (x y out : Z) : Prop := True.", "f", 1)
+    with pytest.raises(UpstreamFormatError, match="not one the checker can render"):
+        upstream_signature("Definition Spec (f : Z -> Z) (out : Z) : Prop := True.", "f", 1)
+
+
+def test_an_upstream_file_with_a_checked_example_is_judged_correct(tmp_path: Path) -> None:
+    code, output = _check(tmp_path, ADD, "HumanEval/53")
+    assert code == 0, output
+    assert "spec Spec" in output and "verdict: correct" in output
+
+
+def test_a_failing_or_admitted_example_makes_the_spec_invalid(tmp_path: Path) -> None:
+    failing = ADD.replace("Spec 2 3 5.", "Spec 2 3 6.")
+    code, output = _check(tmp_path, failing, "HumanEval/53")
+    assert code == 1 and "verdict: invalid" in output
+    admitted = ADD.replace("Proof. unfold Spec. reflexivity. Qed.", "Admitted.")
+    code, output = _check(tmp_path, admitted, "HumanEval/53")
+    assert code == 1 and "verdict: invalid" in output and "Admitted" in output
+
+
+def test_a_negative_input_for_nat_skips_that_case_only() -> None:
+    spec = "Definition Spec (x : nat) (y output : Z) : Prop := (output = Z.of_nat x + y)%Z."
+    sig = upstream_signature(spec, "add", 2)
+    with CoqtopPool(1) as pool:
+        report = check_spec(spec, sig, [Case((-1, 2), 1), Case((1, 2), 3), Case((1.5, 2), 3)], pool)
+    assert report.verdict == "correct"
+    assert [(s.index, s.precondition) for s in report.skipped] == [(0, True), (2, False)]
+    assert "negative int -1 for nat" in report.skipped[0].why
+
+
+def test_problems_without_literal_calls_get_recorded_cases() -> None:
+    for task_id in ("HumanEval/32", "HumanEval/38", "HumanEval/50"):
+        assert case_source(task_id) == RECORDED
+        assert len(humaneval_cases(task_id)) >= 5
+
+
+@pytest.mark.skipif(not HUMAN.is_dir(), reason="reference data ../shared/data/coins-human is absent")
+@pytest.mark.parametrize("number", [42, 60, 66])
+def test_real_upstream_specs_are_judged_correct_as_they_are(tmp_path: Path, number: int) -> None:
+    code, output = _check(tmp_path, (HUMAN / f"{number}.v").read_text(encoding="utf-8"), f"HumanEval/{number}",
+                          "--max-cases", "3")
+    assert code == 0, output
