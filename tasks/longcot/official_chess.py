@@ -6,6 +6,7 @@ best_3_moves), exact move dicts for forced_checkmate and legal replays for recon
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from scorers.literal import LiteralError, parse_literal
@@ -33,6 +34,7 @@ def first_line(text: str) -> str:
     return text.split("\n", 1)[0].strip()
 
 
+@lru_cache(maxsize=4096)
 def placement(fen: str) -> str | None:
     """The piece placement of a FEN python-chess accepts, else of its first field (``_chess._fen_piece_placement``)."""
     import chess
