@@ -7,6 +7,11 @@ nothing is written outside the provers' temporary directories, and a spec that s
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -116,3 +121,38 @@ def test_load_time_counts_against_the_spec_budget(backend_name: str, pool: Coqto
         with CoqcBackend(1) as coqc:
             report = check_specs([(source, SIG, CASES)], coqc, limits)[0]
     assert report.verdict == "invalid" and "budget" in report.reason
+
+
+BUSY_OWNER = """
+import os, time
+from coins_rocq.backends.base import Limits
+from coins_rocq.backends.coqtop import CoqtopWorker
+worker = CoqtopWorker(Limits())
+os.write(worker.proc.stdin.fileno(), b"Fixpoint slow (n : nat) : bool := match n with 0 => true "
+         b"| S m => andb (slow m) (slow m) end.\\nDefinition x := Eval vm_compute in slow 60.\\n")
+time.sleep(1)
+print(worker.proc.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_busy_coqtop_worker_dies_with_its_owner() -> None:
+    owner = subprocess.Popen([sys.executable, "-c", BUSY_OWNER], stdout=subprocess.PIPE, text=True)
+    assert owner.stdout is not None
+    child = int(owner.stdout.readline())
+    os.kill(owner.pid, signal.SIGKILL)
+    owner.wait()
+    for _ in range(100):
+        if not _running(child):
+            break
+        time.sleep(0.1)
+    assert not _running(child)
+
+
+def _running(pid: int) -> bool:
+    """True while ``pid`` is a live (not zombie) process."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            return handle.read().split(") ", 1)[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
