@@ -207,3 +207,11 @@ def test_last_json_object_is_found_behind_many_latex_braces():
     hm = Question("c4", "cs", "easy", "HM", "p", {"template": "HM"}, {"a": 1})
     response = 'The table is {"a": 1}, since ' + "\\frac{1}{2} + " * 2000 + "= 1000."
     assert verify_official(hm, response).status == "correct"
+
+
+@pytest.mark.parametrize("response", ["9" * 1_000_000, "solution = " + "9" * 1_000_000, "1," * 100_000 + "1",
+                                      "solution = [" + "1," * 100_000 + "]", "-1" * 100_000],
+                         ids=["digits", "labelled_digits", "csv", "labelled_list", "minus_run"])
+def test_integers_of_a_million_digits_are_rejected_cleanly(response):
+    for question in (CS_INT, CS_LIST, CHESS_INT, DUNGEON, MATH):
+        assert verify_official(question, response).status != "correct"
