@@ -100,18 +100,21 @@ class LongCotTask(Task):
         return Output(text=generation.text, data={"judge": judged})
 
     def score(self, sample: Sample, output: Output) -> Score:
-        """The deterministic verdict; never raises on model output."""
+        """The verdict of ``-T verifier``, with both verifiers' decisions in the details (one that
+        finds the question malformed records none); never raises on model output."""
         try:
             question = question_of(sample)
         except (KeyError, TypeError) as exc:
             return Score.error(f"sample lacks LongCoT metadata: {exc}")
         where: dict[str, Any] = {"domain": question.domain, "template": question.template, "split": question.split}
         args: LongCotArgs = self.args  # type: ignore[assignment]
-        try:
-            verdicts = {"official": verify_official(question, output.text or ""),
-                        "strict": verify(question, output.text or "")}
-        except ValueError as exc:
-            return Score.error(f"malformed question {question.uid}: {exc}", **where)
+        verdicts: dict[str, Verdict] = {}
+        for name, verifier in (("official", verify_official), ("strict", verify)):
+            try:
+                verdicts[name] = verifier(question, output.text or "")
+            except ValueError as exc:
+                if name == args.verifier:
+                    return Score.error(f"malformed question {question.uid}: {exc}", **where)
         where.update({name: verdict.status for name, verdict in verdicts.items()})
         judge = (output.data or {}).get("judge") or {}
         if judge:

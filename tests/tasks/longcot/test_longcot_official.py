@@ -215,3 +215,13 @@ def test_last_json_object_is_found_behind_many_latex_braces():
 def test_integers_of_a_million_digits_are_rejected_cleanly(response):
     for question in (CS_INT, CS_LIST, CHESS_INT, DUNGEON, MATH):
         assert verify_official(question, response).status != "correct"
+
+
+def test_an_unknown_template_is_an_error_officially_and_scored_by_shape_strictly():
+    problem = {"template": "NewTemplate"}
+    sample = Sample(id="cs/easy/n", input="p", target=7, metadata={
+        "question_id": "n", "domain": "cs", "split": "easy", "template": "NewTemplate", "problem": problem})
+    official = MiniTask("longcot/mini", data="unused").score(sample, Output(text="solution = 7"))
+    strict = MiniTask("longcot/mini", data="unused", verifier="strict").score(sample, Output(text="solution = 7"))
+    assert official.outcome == "error" and "unknown cs template" in official.explanation
+    assert strict.correct is True and "official" not in strict.details and strict.details["strict"] == "correct"
