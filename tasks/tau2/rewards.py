@@ -119,6 +119,7 @@ class Evaluator:
     def __init__(self, domain: DomainData) -> None:
         self.domain = domain
         self._gold: dict[str, GoldState] = {}
+        self._bare: dict[Callable[[Environment], Hashes], Hashes] = {}
 
     def gold_state(self, task: Tau2Task) -> GoldState:
         """The task's initial and gold states, as τ²'s ``EnvironmentEvaluator`` builds the gold environment."""
@@ -130,17 +131,26 @@ class Evaluator:
         return self._gold[key]
 
     def _gold_run(self, task: Tau2Task, digest: Callable[[Environment], Hashes]) -> tuple[Hashes, Hashes]:
-        """``digest`` of the task's initial state and of its state after the gold actions (failures skipped)."""
+        """``digest`` of the task's initial state and of its state after the gold actions (failures skipped).
+
+        Tasks without an initial state share one initial digest; no gold actions leave it as it is.
+        """
         env = self.domain.environment()
         history = (task.initial_state.message_history if task.initial_state else None) or []
         env.set_state(message_history=history, **_initial_kwargs(task))
-        initial = digest(env)
-        for action in gold_actions_of(task):
+        shared = task.initial_state is None
+        initial = self._bare.get(digest) if shared else None
+        if initial is None:
+            initial = digest(env)
+            if shared:
+                self._bare[digest] = initial
+        actions = gold_actions_of(task)
+        for action in actions:
             try:
                 env.make_tool_call(tool_name=action.name, requestor=action.requestor, **action.arguments)
             except Exception:  # noqa: BLE001 - τ² logs a failing gold action (a warning) and goes on
                 continue
-        return initial, digest(env)
+        return initial, digest(env) if actions else initial
 
     def replay(self, task: Tau2Task, trajectory: list) -> Environment:
         """A fresh environment with the trajectory's tool calls replayed (τ²'s ``set_state``; ValueError on mismatch)."""
