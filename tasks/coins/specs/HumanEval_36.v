@@ -5,7 +5,7 @@ Fixpoint count_from (lo : Z) (n : nat) : list Z :=
 Fixpoint sevens (fuel : nat) (k : Z) : Z :=
   match fuel with
   | O => 0
-  | S f => (if k mod 10 =? 7 then 1 else 0) + (if k <? 10 then 0 else sevens f (k / 10))
+  | S f => let (q, d) := Z.div_eucl k 10 in (if d =? 7 then 1 else 0) + (if q =? 0 then 0 else sevens f q)
   end.
 (* The multiples of d in [0, n). *)
 Definition multiples_below (d n : Z) : list Z := map (Z.mul d) (count_from 0 (Z.to_nat ((n + d - 1) / d))).
