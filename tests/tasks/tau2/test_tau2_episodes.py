@@ -221,3 +221,22 @@ def test_splits_are_tau2_splits_and_trials_give_pass_k() -> None:
     assert [r.sample_id for r in results[:2]] == ["mock-create_task_1#0", "mock-create_task_1#1"]
     metrics = task.aggregate(results)
     assert metrics["pass^2"].value == 1.0 and metrics["pass^2"].n == 2 and metrics["strict/pass^2"].n == 2
+
+
+@pytest.mark.parametrize("tool, max_steps, termination", [("get_user_details", 8, "max_steps"),
+                                                           ("no_such_tool", 200, "too_many_errors")])
+async def test_step_and_error_limits_end_the_episode_with_reward_zero(tool: str, max_steps: int,
+                                                                      termination: str) -> None:
+    def respond(body: dict[str, Any]) -> Reply:
+        return Reply(tool_calls=[{"name": tool, "arguments": '{"user_id": "nobody"}'}])
+
+    task = _task("tau2/retail", user_model="scripted", max_steps=max_steps)
+    with OpenAIServer(respond) as server:
+        result = (await evaluate(task, resolve_adapter(f"openai-compatible/a@{server.base_url}"), limit=1))[0]
+    data = result.output.data
+    assert data["termination"] == termination and result.score.value == 0.0
+    assert result.score.details["reward_strict"] == 0.0
+    if termination == "max_steps":
+        assert data["steps"] == max_steps + 1  # τ² checks the limit only after a step not addressed to the tools
+    else:
+        assert data["tool_errors"] == 10
