@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol
 
 from coins_rocq.backends.base import OUTCOMES, JobResult, Limits, ObligationResult, SpecJob
 from coins_rocq.mutate import DEFAULT_MUTANTS
-from coins_rocq.obligations import Case, build_obligations, ladder_tactic, prelude, setup_sentences
+from coins_rocq.obligations import Case, build_obligations, ladder_definition, ladder_tactic, prelude, setup_sentences
 from coins_rocq.rtypes import PreconditionViolation, RType, Signature, ValueTypeError, coerce
 from coins_rocq.safety import UnsafeSpec, screen
 
@@ -108,8 +108,9 @@ def prepare(source: str, signature: Signature, cases: Sequence[Case], limits: Li
     if not checked:
         return PreparedSpec(None, "no test case fits the spec's types", tuple(skipped), "undecided")
     obligations = build_obligations(signature, checked, has_pre, mutants_per_case)
-    setup = setup_sentences(signature, screened.sentences, has_pre)
-    job = SpecJob(prelude(signature), setup, ladder_tactic(screened.definitions, limits.goal_timeout_s), obligations, limits)
+    ladder = ladder_tactic(screened.definitions, limits.goal_timeout_s)
+    setup = [*setup_sentences(signature, screened.sentences, has_pre), ladder_definition(ladder)]
+    job = SpecJob(prelude(signature), setup, ladder, obligations, limits)
     return PreparedSpec(job, "", tuple(skipped))
 
 

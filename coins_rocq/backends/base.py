@@ -66,7 +66,8 @@ class ObligationResult:
 
 @dataclass
 class SpecJob:
-    """One spec to check: the environment, the spec's setup sentences, the ladder and the obligations."""
+    """One spec to check: the environment, the spec's setup sentences (ending with the definition of
+    ``coins_ladder``), the ladder tactic, and the obligations."""
 
     prelude: tuple[str, ...]
     setup: list[str]
@@ -104,7 +105,7 @@ def run_job(job: SpecJob, session: Session) -> JobResult:
         if time.monotonic() >= deadline:
             results.append(ObligationResult(obligation, "unknown", "spec time budget exhausted"))
             continue
-        results.append(decide(obligation, job.ladder, session, deadline))
+        results.append(decide(obligation, session, deadline))
     return JobResult(results=results)
 
 
@@ -113,16 +114,16 @@ def command_timeout(limits: Limits, deadline: float) -> float:
     return max(0.05, min(limits.command_timeout_s, deadline - time.monotonic()))
 
 
-def decide(obligation: Obligation, ladder: str, session: Session, deadline: float) -> ObligationResult:
+def decide(obligation: Obligation, session: Session, deadline: float) -> ObligationResult:
     """Try the goal; if the ladder fails, try its negation; map the attempts to an outcome."""
     name = f"coins_goal_{obligation.index}"
-    first = session.attempt(name, attempt_sentences(name, obligation.goal, ladder), deadline)
+    first = session.attempt(name, attempt_sentences(name, obligation.goal), deadline)
     if first.status == "proved":
         return ObligationResult(obligation, "proved", "")
     if first.status in ("error", "axioms"):
         return ObligationResult(obligation, "error", first.message)
     neg_name = f"coins_neg_{obligation.index}"
-    second = session.attempt(neg_name, attempt_sentences(neg_name, obligation.negation, ladder), deadline)
+    second = session.attempt(neg_name, attempt_sentences(neg_name, obligation.negation), deadline)
     if second.status == "proved":
         return ObligationResult(obligation, "refuted", "negation proved")
     if second.status in ("error", "axioms"):

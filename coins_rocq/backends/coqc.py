@@ -103,11 +103,9 @@ class CoqcSession:
         if failed == -1:
             return AttemptResult("timeout", message)
         offset = failed - len(self.setup)
-        if offset == 0:
-            return AttemptResult("error", message)
         if offset < 0:
             return AttemptResult("error", f"setup failed: {message}")
-        if offset >= len(sentences):
+        if offset > 0:
             return AttemptResult("error", f"audit failed: {message}")
         return AttemptResult(classify_failure(message), message)
 

@@ -8,7 +8,8 @@ to its prompt, and it counts only when exactly one prompt separates it from the 
 its own marker. Anything else (a sentence that ran as two commands, a reply out of
 place, stray output) is a protocol anomaly: the worker is killed and replaced, and the
 spec is invalid. A job starts with ``Reset coins_mark``, loads the spec once and then runs
-its obligations, each attempt's sentences sent in one batch.
+its obligations, each attempt (a definition by ``ltac:(coins_ladder)`` and its
+``Print Assumptions``) sent in one batch.
 """
 
 from __future__ import annotations
@@ -258,14 +259,16 @@ class CoqtopSession:
             return AttemptResult("timeout", str(exc))
 
     def _attempt(self, sentences: list[str], deadline: float) -> AttemptResult:
-        lemma, _proof, ladder, qed, print_assumptions = self._run([*sentences, "Abort."], deadline)[:5]
-        if lemma.is_error:
-            return AttemptResult("error", lemma.error_message())
-        if ladder.is_error:
-            message = ladder.error_message()
+        definition, print_assumptions = self._run(sentences, deadline)
+        if print_assumptions.proof_open:
+            self.slot.discard()
+            self.loaded = False
+            return AttemptResult("error", "prover protocol anomaly: an attempt left a proof open")
+        if definition.is_error:
+            message = definition.error_message()
             return AttemptResult(classify_failure(message), message)
-        if qed.is_error:
-            return AttemptResult("failed", qed.error_message())
+        if print_assumptions.is_error:
+            return AttemptResult("error", print_assumptions.error_message())
         return check_assumptions(print_assumptions.text)
 
 
