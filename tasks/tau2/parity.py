@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from harness.types import Generation, Message
 from tasks.tau2.domains import DomainData
 from tasks.tau2.episode import Episode, EpisodeRunner, agent_system_prompt, user_system_prompt
-from tasks.tau2.scripted import IDLE_REPLIES, closing_message, gold_actions, scripted_plan, scripted_user_reply
+from tasks.tau2.scripted import IDLE_REPLIES, closing_message, gold_actions, history_counts, scripted_plan, \
+    scripted_user_reply
 
 if TYPE_CHECKING:
     from tau2.data_model.tasks import Action
@@ -88,7 +89,7 @@ async def scripted_episode(domain: DomainData, task: Tau2Task, actions: list[Act
     steps = scripted_plan(actions, closing)
 
     async def agent(messages: tuple[Message, ...]) -> Generation:
-        sent = sum(1 for m in messages if m.role == "assistant") - 1
+        sent = sum(1 for m in messages if m.role == "assistant") - history_counts(task)[0]
         return steps[sent] if sent < len(steps) else closing
 
     async def user(messages: tuple[Message, ...]) -> Generation:
@@ -98,15 +99,21 @@ async def scripted_episode(domain: DomainData, task: Tau2Task, actions: list[Act
     runner = EpisodeRunner(env, agent, user, agent_system_prompt(domain.policy),
                            user_system_prompt(domain.user_guidelines(has_user_tools), str(task.user_scenario)),
                            max_steps=max_steps)
-    return await runner.run()
+    return await runner.run(_history(task))
+
+
+def _history(task: Tau2Task) -> list:
+    state = task.initial_state
+    return list(state.message_history or []) if state is not None else []
 
 
 def fresh_task_environment(domain: DomainData, task: Tau2Task) -> Environment:
-    """A new environment in the task's initial state, as τ²'s orchestrator initialises it."""
+    """A new environment in the task's initial state (message history replayed), as τ²'s orchestrator sets it."""
     env = domain.environment()
     state = task.initial_state
     env.set_state(initialization_data=state.initialization_data if state else None,
-                  initialization_actions=state.initialization_actions if state else None, message_history=[])
+                  initialization_actions=state.initialization_actions if state else None,
+                  message_history=_history(task))
     return env
 
 
