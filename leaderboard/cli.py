@@ -115,6 +115,36 @@ def build_command(submissions_dir: Path, runs_dir: Path | None, output: Path, sk
                f"page(s), {summary.models} model page(s), {summary.plots} plot file(s)")
 
 
+def _has_samples(log: Path) -> bool:
+    """Whether a run's log holds anything but blank space in its first 64 KiB."""
+    if not log.is_file():
+        return False
+    with log.open("rb") as handle:
+        return bool(handle.read(65536).strip())
+
+
+def _report_inputs(run_dirs: tuple[Path, ...], output: Path) -> list[Path]:
+    """The run directories to report: folders that are not runs (the site itself, say) skipped with a note.
+
+    A run that logged no sample is refused: a page built from it would show nothing but dashes.
+    """
+    chosen: list[Path] = []
+    for run_dir in run_dirs:
+        if run_dir.resolve() == output.resolve():
+            click.echo(f"note: skipped {run_dir}: it is the output folder", err=True)
+            continue
+        if not (run_dir / "config.json").is_file() and not (run_dir / "summary.json").is_file():
+            click.echo(f"note: skipped {run_dir}: not a run directory (no config.json or summary.json)", err=True)
+            continue
+        if not _has_samples(run_dir / "samples.jsonl"):
+            _fail(f"error: {run_dir} logged no samples, so there is nothing to report; "
+                  "rerun it (frontier run --resume --out DIR) or leave it out")
+        chosen.append(run_dir)
+    if not chosen:
+        _fail("error: none of the folders given is a run directory")
+    return chosen
+
+
 @click.command("report")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True,
@@ -124,6 +154,7 @@ def report_command(run_dirs: tuple[Path, ...], output: Path) -> None:
 
     \b
     Each run becomes one leaderboard entry, so runs of several models side by side compare.
+    Folders that are not runs (such as the site folder matched by a glob) are skipped with a note.
     Examples:
       frontier report runs/smoke-oracle -o site/
       frontier report runs/quickstart/* -o runs/quickstart/site
@@ -134,7 +165,7 @@ def report_command(run_dirs: tuple[Path, ...], output: Path) -> None:
     from leaderboard.validate import validate_submission
 
     runs, submissions = [], []
-    for run_dir in run_dirs:
+    for run_dir in _report_inputs(run_dirs, output):
         try:
             runs.append(load_run(run_dir))
             submission = build_submission([run_dir])

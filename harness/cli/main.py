@@ -23,7 +23,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "tools": ("tasks.tools.cli:tools_group", "Tool-use environments: synthesize domains."),
     "submit": ("leaderboard.cli:submit_command", "Build a leaderboard submission from runs."),
     "leaderboard": ("leaderboard.cli:leaderboard_group", "Validate submissions and build the static site."),
-    "report": ("leaderboard.cli:report_command", "Build the static HTML report of one run."),
+    "report": ("leaderboard.cli:report_command", "Build the static HTML report of one or more runs."),
 }
 
 EPILOG = """\b
