@@ -6,13 +6,16 @@ Endpoints: ``POST /v1/chat/completions`` (with tool calls, logprobs, ``n`` and
 requests need) and ``GET /v1/models``. Any model name in a request is accepted: the
 server serves one adapter, and reports it under ``model_id``. Errors come back in
 OpenAI's shape: 400 for a malformed request or a permanent model failure, 503 for a
-transient one.
+transient one. Each request is logged at INFO on the ``harness.serve`` logger (client,
+method, path, status, seconds); ``frontier serve`` prints those lines on stderr.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import sys
 import threading
 import time
 import uuid
@@ -35,6 +38,12 @@ from harness.serve_format import (
 from harness.types import Message
 
 MAX_BODY_BYTES = 64 * 1024 * 1024
+log = logging.getLogger(__name__)
+
+
+def _log_request(request: Any, status: int, started: float) -> None:
+    log.info("%s %s %s %d %.3fs", request.remote or "-", request.method, request.path, status,
+             time.perf_counter() - started)
 
 
 def _error(status: int, message: str, kind: str) -> Any:
@@ -61,6 +70,12 @@ class OpenAIApp:
         return body
 
     async def _guarded(self, request: Any, handler: Callable[[dict[str, Any], Any], Any]) -> Any:
+        started = time.perf_counter()
+        response = await self._answer(request, handler)
+        _log_request(request, response.status, started)
+        return response
+
+    async def _answer(self, request: Any, handler: Callable[[dict[str, Any], Any], Any]) -> Any:
         try:
             return await handler(await self._body(request), request)
         except BadRequest as exc:
@@ -161,6 +176,7 @@ class OpenAIApp:
         """``GET /v1/models``."""
         from aiohttp import web
 
+        _log_request(request, 200, time.perf_counter())
         return web.json_response({"object": "list", "data": [
             {"id": self.model_id, "object": "model", "created": 0, "owned_by": "frontier-evals"}]})
 
@@ -250,5 +266,10 @@ def serve_forever(adapter: ModelAdapter, host: str, port: int, model_id: str | N
     from aiohttp import web
 
     app = OpenAIApp(adapter, model_id or adapter.name).build()
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
     announce(f"serving {model_id or adapter.name} on http://{host}:{port}/v1 (Ctrl-C to stop)")
     web.run_app(app, host=host, port=port, print=None, access_log=None)

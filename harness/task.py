@@ -113,6 +113,9 @@ class Task:
             problems = "; ".join(
                 f"-T {'.'.join(str(p) for p in err['loc']) or '?'}: {err['msg']}" for err in exc.errors()
             )
+            if any(err["type"] == "extra_forbidden" for err in exc.errors()):
+                valid = ", ".join(sorted(self.Args.model_fields)) or "none"
+                problems += f" (valid arguments: {valid}; see 'frontier list tasks {name}')"
             raise ConfigError(f"task {name}: bad arguments: {problems}") from None
 
     def samples(self) -> Iterable[Sample]:

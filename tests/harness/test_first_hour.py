@@ -198,3 +198,62 @@ def test_a_run_that_cannot_start_leaves_no_run_directory(tmp_path: Path, args, m
     done = frontier("run", *args, "--limit", "1", "--out", str(out))
     assert done.returncode == 2 and message in done.stderr, done.stderr
     assert not out.exists()
+
+
+# -- item 10: -T lists the valid arguments; frontier serve logs each request ------------------------------
+
+
+def test_an_unknown_task_argument_lists_the_valid_ones(tmp_path: Path) -> None:
+    done = frontier("run", "--task", "demo/arith", "-T", "nn=5", "--model", "builtin/oracle",
+                    "--out", str(tmp_path / "run"))
+    assert done.returncode == 2
+    assert "-T nn: Extra inputs are not permitted (valid arguments: n, seed, steps" in done.stderr
+    assert not (tmp_path / "run").exists()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_frontier_serve_logs_one_line_per_request(tmp_path: Path) -> None:
+    import urllib.error
+    import urllib.request
+
+    port, log = _free_port(), tmp_path / "serve.log"
+    with OpenAIServer() as upstream, log.open("w") as sink:
+        server = subprocess.Popen([sys.executable, "-m", "harness", "serve", f"openai-compatible/m@{upstream.base_url}",
+                                   "--port", str(port)], stdout=sink, stderr=sink, env=ENV)
+        try:
+            deadline = time.monotonic() + 60
+            while "serving" not in log.read_text() and time.monotonic() < deadline:
+                assert server.poll() is None, log.read_text()
+                time.sleep(0.1)
+            base = f"http://127.0.0.1:{port}/v1"
+            body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}]}).encode()
+            with urllib.request.urlopen(urllib.request.Request(base + "/chat/completions", data=body), timeout=30):
+                pass
+            with pytest.raises(urllib.error.HTTPError):
+                urllib.request.urlopen(urllib.request.Request(base + "/chat/completions", data=b"{not json"), timeout=30)
+            time.sleep(0.3)
+        finally:
+            server.terminate()
+            server.wait(30)
+    lines = [line for line in log.read_text().splitlines() if "/v1/chat/completions" in line]
+    assert len(lines) == 2, log.read_text()
+    assert " POST /v1/chat/completions 200 " in lines[0] and " POST /v1/chat/completions 400 " in lines[1]
+
+
+def test_the_package_metadata_uses_an_spdx_licence_without_a_setuptools_warning(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    build = subprocess.run([sys.executable, "-W", "always", "-c",
+                            "import sys; from setuptools import build_meta; "
+                            "print(build_meta.prepare_metadata_for_build_wheel(sys.argv[1]))", str(tmp_path)],
+                           capture_output=True, text=True, cwd=root, timeout=120)
+    assert build.returncode == 0, build.stderr
+    assert "project.license" not in build.stderr and "License classifiers" not in build.stderr
+    metadata = (tmp_path / build.stdout.strip().splitlines()[-1] / "METADATA").read_text()
+    assert "License-Expression: Apache-2.0" in metadata
