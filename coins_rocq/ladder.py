@@ -16,9 +16,8 @@ audited: every proof is followed by ``Print Assumptions``.
 from __future__ import annotations
 
 LADDER: tuple[tuple[str, str], ...] = (
-    ("compute-reflexivity", "vm_compute; first [reflexivity | exact I]"),
-    ("compute-contradiction", "vm_compute; intros; first [discriminate | contradiction]"),
-    ("compute-intuition", "vm_compute; intuition (try discriminate; try congruence)"),
+    ("compute-decide", "vm_compute; intros; first [reflexivity | exact I | discriminate | contradiction"
+                       " | intuition (try discriminate; try congruence)]"),
     ("simpl-constructor", "cbn; repeat (constructor || discriminate)"),
     ("unfold-lia", "{unfold}; intros; lia"),
     ("search", "{unfold}; coins_crush"),
@@ -26,7 +25,8 @@ LADDER: tuple[tuple[str, str], ...] = (
     ("unfold-lra", "{unfold}; intros; coins_lra"),
 )
 """The rungs, cheapest first: (name, tactic). Rungs whose proofs have small dependency
-sets come first, because ``Print Assumptions`` walks every dependency."""
+sets come first, because ``Print Assumptions`` walks every dependency; the first rung
+computes the goal once and then tries every cheap way to close it."""
 
 LADDER_LTAC: tuple[str, ...] = (
     'Ltac coins_leaf := first [ exact I | reflexivity | discriminate | contradiction | congruence | lia ].',
