@@ -277,11 +277,17 @@ def _first_error(replies: list[Reply]) -> str | None:
     return next((r.error_message() for r in replies if r.is_error), None)
 
 
+JOBS_PER_WORKER = 25
+"""A worker is replaced after this many specs: ``Reset`` rewinds Rocq's state but the
+process keeps the memory it grew to, and would reach its address-space limit."""
+
+
 class _Slot:
-    """Holds one worker, starting a fresh one when the last has died."""
+    """Holds one worker, starting a fresh one when the last has died or served ``JOBS_PER_WORKER`` specs."""
 
     def __init__(self) -> None:
         self._worker: CoqtopWorker | None = None
+        self._jobs = 0
 
     def worker(self, limits: Limits) -> CoqtopWorker:
         if self._worker is None or not self._worker.alive():
@@ -290,11 +296,18 @@ class _Slot:
             self._worker = CoqtopWorker(limits)
         return self._worker
 
+    def start_job(self) -> None:
+        """Count a new spec on this slot's worker, replacing the worker when it has served enough."""
+        if self._jobs >= JOBS_PER_WORKER:
+            self.close()
+        self._jobs += 1
+
     def discard(self) -> None:
         """Kill the current worker; the next job gets a fresh one."""
         self.close()
 
     def close(self) -> None:
+        self._jobs = 0
         if self._worker is not None:
             self._worker.close()
             self._worker = None
@@ -331,6 +344,7 @@ class CoqtopPool:
                         index = todo.get_nowait()
                     except queue.Empty:
                         return
+                    slot.start_job()
                     results[index] = run_job(jobs[index], CoqtopSession(slot, jobs[index].limits))
             except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
                 errors.append(exc)

@@ -156,3 +156,15 @@ def _running(pid: int) -> bool:
             return handle.read().split(") ", 1)[1][0] != "Z"
     except (FileNotFoundError, IndexError):
         return False
+
+
+def test_a_worker_is_replaced_after_serving_its_share_of_specs(monkeypatch: pytest.MonkeyPatch) -> None:
+    import coins_rocq.backends.coqtop as coqtop
+
+    monkeypatch.setattr(coqtop, "JOBS_PER_WORKER", 2)
+    with CoqtopPool(1) as one:
+        pids = []
+        for _ in range(3):
+            assert check_specs([(GOOD, SIG, CASES)], one, mutants_per_case=1)[0].verdict == "correct"
+            pids.append(one._slots[0].worker(Limits()).proc.pid)
+    assert pids[0] == pids[1] != pids[2]
