@@ -33,7 +33,8 @@ def summarize_task(task: Task, results: Callable[[], Iterable[SampleResult]], se
         metrics=metrics,
         counts=counts,
         usage=usage,
-        cost_usd=math.fsum(costs) if costs else None,
+        # samples that made no billed call (every call failed, say) cost nothing: 0, not unknown
+        cost_usd=math.fsum(costs) if costs or (cost_known and sum(counts.values()) > 0) else None,
         cost_known=cost_known and sum(counts.values()) > 0,
         retries=retries,
         calls=calls,

@@ -39,11 +39,22 @@ def sample_view(result: SampleResult) -> dict[str, Any]:
         "id": result.sample_id, "messages": messages,
         "target": cut(json.dumps(result.target, ensure_ascii=False, default=str)),
         "output": cut(result.output.text), "trajectory_steps": len(result.output.trajectory),
-        "value": score.value, "outcome": score.outcome, "correct": score.correct,
+        "value": score.value, "outcome": score.outcome, "correct": score.correct, "verdict": verdict(score),
         "answer": cut(score.answer or "", 2000), "explanation": cut(score.explanation, 4000),
         "usage": result.usage.model_dump(), "cost_usd": result.cost_usd if result.cost_known else None,
         "calls": len(result.calls), "retries": result.retries,
     }
+
+
+def verdict(score: Any) -> str:
+    """What a sample's colour says: correct, wrong, partial (a score between), unscored or error."""
+    if score.outcome != "scored":
+        return score.outcome
+    if score.correct is not None:
+        return "correct" if score.correct else "wrong"
+    if score.value is None:
+        return "unscored"
+    return "correct" if score.value >= 1 else "wrong" if score.value <= 0 else "partial"
 
 
 def page_name(submission: str, task: str, page: int) -> str:

@@ -75,6 +75,26 @@ def _usd(value: Any) -> str:
     return f"{value:.4f}" if value < 1 else f"{value:,.2f}"
 
 
+def package_version() -> str:
+    """The installed frontier-evals version (the one the footer and every page show)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("frontier-evals")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+def _breakable(text: Any) -> Any:
+    """Untrusted text, escaped, with break opportunities only after ``/ - @ : . _``, so a long model
+    name wraps at its own separators and never inside a word."""
+    import re
+
+    from markupsafe import Markup, escape
+
+    return Markup(re.sub(r"([/\-@:._])", r"\1<wbr>", str(escape(str(text)))))
+
+
 def environment() -> Any:
     """The jinja2 environment: package templates, autoescaping on for every template."""
     import jinja2
@@ -90,8 +110,10 @@ def environment() -> Any:
 
     env = RecordEnvironment(loader=jinja2.FileSystemLoader(str(PACKAGE / "templates")), autoescape=True,
                             undefined=jinja2.StrictUndefined, trim_blocks=False, lstrip_blocks=False)
-    env.filters.update(num=_num, tokens=_tokens, usd=_usd)
-    env.globals["ci"] = _ci
+    from leaderboard.glossary import define, glossary
+
+    env.filters.update(num=_num, tokens=_tokens, usd=_usd, define=define, breakable=_breakable)
+    env.globals.update(ci=_ci, glossary=glossary)
     return env
 
 
@@ -100,9 +122,10 @@ def _suite_plot_jobs(sections: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     jobs = []
     for section in sections:
         base = f"{section['slug']}"
-        jobs.append((section["token_points"], f"Suite {section['suite']}: overall score vs tokens",
-                     "total tokens (input + output, reasoning billed as output; log scale)", "overall score (0–1)",
-                     base + "-tokens"))
+        if section["token_points"]:
+            jobs.append((section["token_points"], f"Suite {section['suite']}: overall score vs tokens",
+                         "total tokens (input + output, reasoning billed as output; log scale)",
+                         "overall score (0–1)", base + "-tokens"))
         if section["usd_points"]:
             jobs.append((section["usd_points"], f"Suite {section['suite']}: overall score vs cost",
                          "cost in USD (log scale)", "overall score (0–1)", base + "-usd"))
@@ -117,7 +140,7 @@ def _task_plot_jobs(tasks: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
         if task["usd_points"]:
             jobs.append((task["usd_points"], f"{task['task']} ({task['suite']})", "cost in USD (log scale)",
                          ylabel, f"task-{task['slug']}"))
-        else:
+        elif task["token_points"]:
             jobs.append((task["token_points"], f"{task['task']} ({task['suite']})",
                          "tokens (input + output; log scale)", ylabel, f"task-{task['slug']}"))
     return jobs
@@ -273,7 +296,7 @@ def _build_into(out: Path, submissions: list[dict[str, Any]], runs: list[RunDir]
         (out / sub).mkdir(parents=True, exist_ok=True)
     shutil.copytree(PACKAGE / "static", out / "static", dirs_exist_ok=True)
     env = environment()
-    common = {"generator_version": GENERATOR_VERSION, "n_submissions": len(submissions)}
+    common = {"generator_version": package_version(), "n_submissions": len(submissions)}
 
     plotter = _Plotter(out / "plots", workers)
     try:

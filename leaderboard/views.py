@@ -56,6 +56,28 @@ def _add_points(row: dict[str, Any], data: dict[str, Any], token_points: list[Po
     if row["cost_usd"] is not None:
         usd_points.append(Point(row["cost_usd"], row["score"], label, data["model"], meta))
 
+def missing_tasks(data: dict[str, Any]) -> list[dict[str, str]]:
+    """The submission's tasks left out of its overall score, each with the reason."""
+    missing = []
+    for task, entry in sorted(data["tasks"].items()):
+        if cost_and_score(entry)["score"] is not None:
+            continue
+        counts = entry.get("counts", {})
+        if not counts.get("scored"):
+            reason = (f"no sample was scored ({counts.get('unscored', 0)} unscored, "
+                      f"{counts.get('error', 0)} errors)")
+        else:
+            reason = f"its metric {entry['primary_metric']} has no value on a 0–1 scale"
+        missing.append({"task": task, "reason": reason})
+    return missing
+
+
+def plotted(points: list[Point]) -> list[Point]:
+    """``points`` when at least one has a positive cost, else none: a log axis of zeros would place
+    every point at a made-up position, so the page says "no cost data" instead."""
+    return points if any(math.isfinite(p.cost) and p.cost > 0 for p in points) else []
+
+
 def suite_sections(submissions: list[dict[str, Any]], overall: pd.DataFrame,
                    families: pd.DataFrame) -> list[dict[str, Any]]:
     """Per suite: ranked overall rows with family scores and their Pareto points."""
@@ -74,14 +96,15 @@ def suite_sections(submissions: list[dict[str, Any]], overall: pd.DataFrame,
                                      row["rank_worst"] if row["rank_worst"] is not None else math.nan)
             row["model_page"] = "models/" + slug(data["model"]) + ".html"
             row["family_scores"] = [fam.get((row["submission"], f)) for f in family_names]
+            row["missing"] = missing_tasks(data)
             rows.append(row)
             if row["score"] is None:
                 continue
             _add_points(row, data, token_points, usd_points)
         sections.append({
             "suite": suite, "version": group["suite_version"].iloc[0], "slug": slug("suite", suite),
-            "rows": rows, "families": family_names, "token_points": token_points,
-            "usd_points": usd_points if len(usd_points) == len(token_points) else [],
+            "rows": rows, "families": family_names, "token_points": plotted(token_points),
+            "usd_points": plotted(usd_points) if len(usd_points) == len(token_points) else [],
             "areas": group_areas(token_points),
         })
     return sections
@@ -108,6 +131,8 @@ def task_points(submissions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for item in items:
         if len(item["usd_points"]) != len(item["token_points"]):
             item["usd_points"] = []
+        item["usd_points"] = plotted(item["usd_points"])
+        item["token_points"] = plotted(item["token_points"])
     return items
 
 
@@ -159,5 +184,6 @@ def model_sections(submissions: list[dict[str, Any]], overall: pd.DataFrame) -> 
                               "primary": entry["primary_metric"], "metrics": metrics, "counts": entry["counts"],
                               "usage": entry["usage"], "cost_usd": entry["cost_usd"] if entry["cost_known"] else None})
             entries.append({"data": data, "overall": overall_by_id.get(submission_id(data)), "tasks": tasks})
-        sections.append({"model": model, "slug": slug(model), "entries": entries})
+        names = sorted({m["name"] for entry in entries for task in entry["tasks"] for m in task["metrics"]})
+        sections.append({"model": model, "slug": slug(model), "entries": entries, "metric_names": names})
     return sections
