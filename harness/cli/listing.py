@@ -25,6 +25,10 @@ def describe_task(name: str) -> str:
     return "\n".join(lines)
 
 
+def _data_note(how: str | None) -> str:
+    return f"  [needs external data: {how}]" if how else ""
+
+
 @click.command("list")
 @click.argument("what", type=click.Choice(["tasks", "adapters", "methods", "suites"]))
 @click.argument("name", required=False)
@@ -47,7 +51,10 @@ def list_command(what: str, name: str | None) -> None:
 
     rows: list[tuple[str, str]]
     if what == "tasks":
-        rows = [(name, entry.description) for name, entry in sorted(registry.task_entries().items())]
+        from harness.datasets_get import data_note
+
+        rows = [(name, entry.description + _data_note(data_note(name)))
+                for name, entry in sorted(registry.task_entries().items())]
         _, broken = registry.task_index()[""]
         rows += [(f"{name}/*", f"(family failed to load: {error})") for name, error in broken.items()]
     elif what == "adapters":

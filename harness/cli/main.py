@@ -17,6 +17,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "rescore": ("harness.cli.rescore:rescore_command", "Re-score a run's log with the current scorers."),
     "import": ("harness.cli.import_outputs:import_command", "Import outputs produced elsewhere as a scored run."),
     "sweep": ("harness.cli.sweep:sweep_command", "Run methods over a range of total token budgets, one run per point."),
+    "data": ("harness.cli.data:data_group", "Download the public data sets some tasks need (frontier data get)."),
     "serve": ("harness.cli.serve:serve_command", "Serve any model spec over an OpenAI-compatible HTTP API."),
     "export": ("harness.cli.export:export_group", "Export suite tasks for other harnesses (lm-eval)."),
     "coins": ("coins_rocq.cli:coins_group", "Check Rocq specifications (Coins)."),
