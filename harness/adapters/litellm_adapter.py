@@ -81,10 +81,13 @@ class LiteLLMAdapter:
 
 def create(spec: str, **options: Any) -> LiteLLMAdapter:
     """Build from ``provider/model[@api_base]``; the provider must be one litellm knows."""
+    from harness.litellm_providers import known_providers
+
     model, _, api_base = spec.partition("@")
     provider = model.split("/", 1)[0]
-    litellm = import_litellm()
-    known = {str(getattr(p, "value", p)) for p in litellm.provider_list}
+    known = known_providers()  # read without importing litellm, so a typo is refused at once
+    if known is None:
+        known = frozenset(str(getattr(p, "value", p)) for p in import_litellm().provider_list)
     if "/" not in model or provider not in known:
         raise ConfigError(
             f"unknown adapter {spec!r}: '{provider}' is neither a frontier adapter "

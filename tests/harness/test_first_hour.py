@@ -257,3 +257,15 @@ def test_the_package_metadata_uses_an_spdx_licence_without_a_setuptools_warning(
     assert "project.license" not in build.stderr and "License classifiers" not in build.stderr
     metadata = (tmp_path / build.stdout.strip().splitlines()[-1] / "METADATA").read_text()
     assert "License-Expression: Apache-2.0" in metadata
+
+
+def test_an_unknown_litellm_provider_is_refused_without_importing_litellm() -> None:
+    probe = ("import sys\nfrom harness.adapters import resolve_adapter\nfrom harness.errors import ConfigError\n"
+             "try:\n    resolve_adapter('opneai/gpt-4o')\nexcept ConfigError as exc:\n    print('refused:', exc)\n"
+             "print('litellm imported:', 'litellm' in sys.modules)\n"
+             "from harness.litellm_providers import known_providers\nimport litellm\n"
+             "print('same names:', known_providers() == {str(getattr(p, 'value', p)) for p in litellm.provider_list})\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=ENV, timeout=180)
+    assert "refused: unknown adapter 'opneai/gpt-4o'" in done.stdout, done.stderr
+    assert "litellm imported: False" in done.stdout
+    assert "same names: True" in done.stdout
