@@ -22,9 +22,9 @@ import pytest
 from harness.datasets_get import SOURCES, data_note, get_family
 from harness.errors import ConfigError
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+SHARED = Path(os.environ.get("FRONTIER_REFERENCE_DATA") or Path(__file__).resolve().parents[3] / "shared" / "data")
 ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="reference data not found (../shared/data)")
+needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=f"reference data not found at {SHARED} (set FRONTIER_REFERENCE_DATA)")
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
