@@ -24,6 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from harness.runlog import MAX_JSON_DEPTH, json_depth
 from leaderboard.metrics import family_of, higher_is_better, metric_range, primary_metric
 
 SCHEMA_PATH = Path(__file__).parent / "schema" / "submission-v1.json"
@@ -107,6 +108,8 @@ def _walk_values(node: Any, path: list[PathPart]) -> Iterator[tuple[list[PathPar
 
 def parse_submission(text: str, file: str = "<submission>") -> tuple[Any, list[Issue]]:
     """Parse JSON text; issues for syntax errors, duplicate keys and non-finite numbers."""
+    if json_depth(text) > MAX_JSON_DEPTH:
+        return None, [Issue(file, "$", f"not valid JSON: nested too deeply (over {MAX_JSON_DEPTH} levels)")]
     decoder = _StrictDecoder()
     try:
         data = decoder.loads(text)

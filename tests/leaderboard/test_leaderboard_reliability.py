@@ -4,6 +4,7 @@ characters are refused, and a rebuilt site keeps no stale page."""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -36,6 +37,24 @@ def test_a_submission_nested_a_thousand_deep_is_an_issue_and_skip_invalid_skips_
     lenient = runner.invoke(leaderboard_group, ["build", str(subs), "--skip-invalid", "-o", str(tmp_path / "site")])
     assert lenient.exit_code == 0, lenient.output
     assert "1 submission(s)" in lenient.output
+
+
+def test_nesting_is_refused_whatever_the_recursion_limit(tmp_path: Path) -> None:
+    """The depth bound is decided on the text: a raised recursion limit (some library or caller may raise
+    it) must not let a 1,000-deep submission through to the schema; shallow nesting reaches the schema."""
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"model": ' + _nested(1_000) + ', "note": "' + "[" * 500 + '"}')
+    shallow = tmp_path / "shallow.json"
+    shallow.write_text('{"model": ' + _nested(50) + ', "note": "' + "[" * 500 + '"}')
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20_000)
+    try:
+        data, issues = load_submission(deep)
+        assert data is None and "nested too deeply" in issues[0].message
+        data, issues = load_submission(shallow)
+        assert issues and not any("nested" in issue.message for issue in issues)  # refused by the schema only
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def test_a_deeply_nested_run_summary_is_a_clear_error(make_run: Callable[..., Path]) -> None:
