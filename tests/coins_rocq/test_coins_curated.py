@@ -24,7 +24,7 @@ from typing import Literal
 
 import pytest
 
-from coins_rocq import CoqtopPool, Limits, check_specs
+from coins_rocq import CoqtopPool, check_specs
 from coins_rocq.curated import CuratedSpec, curated_specs
 from coins_rocq.humaneval import humaneval_cases
 from coins_rocq.obligations import Case, prelude
@@ -38,10 +38,6 @@ NOT_CURATED: dict[int, str] = {
     111: "output is a dict, rendered as a list of pairs whose reorderings the checker's mutants count as wrong",
     137: "inputs and output mix ints, floats, strings and None",
 }
-
-LIMITS = Limits(goal_timeout_s=15)
-"""A roomier per-goal timeout than the default 5 s, so that a loaded machine does not turn a slow
-proof into an unknown (the decided goals of these specs take well under a second alone)."""
 
 VARIANT_CASES = 1
 """Cases per variant: the first one on which the variant shows (``_shows_variant``); one case
@@ -88,7 +84,7 @@ def test_every_problem_is_curated_or_listed_with_the_reason_it_is_not() -> None:
 def test_every_curated_spec_is_correct_on_all_its_cases(pool: CoqtopPool) -> None:
     specs = by_prelude(curated_specs())
     items = [(s.source, s.signature, humaneval_cases(s.task_id)) for s in specs]
-    reports = check_specs(items, pool, LIMITS)
+    reports = check_specs(items, pool)
     wrong = {s.task_id: (r.verdict, r.reason[:200]) for s, r in zip(specs, reports) if r.verdict != "correct"}
     assert wrong == {}
 
@@ -173,6 +169,6 @@ def variant(spec: CuratedSpec, kind: Kind) -> str:
 def test_every_mutated_variant_gets_the_verdict_it_deserves(pool: CoqtopPool, kind: Kind) -> None:
     specs = by_prelude(curated_specs())
     items = [(variant(s, kind), s.signature, variant_cases(s, humaneval_cases(s.task_id))) for s in specs]
-    reports = check_specs(items, pool, LIMITS, mutants_per_case=1)
+    reports = check_specs(items, pool, mutants_per_case=1)
     wrong = {s.task_id: (r.verdict, r.reason[:200]) for s, r in zip(specs, reports) if r.verdict != EXPECTED[kind]}
     assert wrong == {}
