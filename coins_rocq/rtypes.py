@@ -252,11 +252,19 @@ def parse_signature(text: str) -> Signature:
     return Signature(name, tuple(params), parse_type(text[pos + 1:]))
 
 
-def _closing(text: str, pos: int) -> int:
-    """Index of the parenthesis closing the one at ``pos``."""
+def closing_paren(text: str, pos: int) -> int:
+    """Index of the parenthesis closing the one at ``pos``, or -1 when it is never closed."""
     depth = 0
     for i in range(pos, len(text)):
         depth += {"(": 1, ")": -1}.get(text[i], 0)
         if depth == 0:
             return i
-    raise TypeSyntaxError(f"unbalanced parentheses in signature {text!r:.80}")
+    return -1
+
+
+def _closing(text: str, pos: int) -> int:
+    """Index of the parenthesis closing the one at ``pos``; TypeSyntaxError when it is never closed."""
+    end = closing_paren(text, pos)
+    if end < 0:
+        raise TypeSyntaxError(f"unbalanced parentheses in signature {text!r:.80}")
+    return end

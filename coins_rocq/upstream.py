@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from coins_rocq.rtypes import ATOMS, Param, RType, Signature, TypeSyntaxError, parse_type
+from coins_rocq.rtypes import ATOMS, Param, RType, Signature, TypeSyntaxError, closing_paren, parse_type
 from coins_rocq.safety import has_top_level_assign
 from coins_rocq.sentences import SentenceError, split_sentences
 
@@ -76,7 +76,7 @@ def _parse_definition(code: str) -> _Definition | None:
             pos += 1
         if pos >= len(rest) or rest[pos] != "(":
             break
-        end = _closing(rest, pos)
+        end = closing_paren(rest, pos)
         if end < 0:
             return None
         names, colon, rtype = rest[pos + 1:end].partition(":")
@@ -92,16 +92,6 @@ def _parse_definition(code: str) -> _Definition | None:
     else:
         body = tail[2:] if tail.startswith(":=") else tail
     return _Definition(name, tuple(binders), declared, body.strip().rstrip(".").strip())
-
-
-def _closing(text: str, pos: int) -> int:
-    """Index of the parenthesis closing the one at ``pos``, or -1."""
-    depth = 0
-    for i in range(pos, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
-        if depth == 0:
-            return i
-    return -1
 
 
 def _type_aliases(definitions: list[_Definition]) -> dict[str, str]:

@@ -94,19 +94,24 @@ def first_balanced_brackets(text: str) -> str | None:
     return None
 
 
-def last_balanced_brackets(text: str) -> str | None:
-    """The last top-level balanced ``[...]`` block (``_parsing.extract_last_balanced_brackets``)."""
+def _last_balanced(text: str, opener: str, closer: str) -> str | None:
+    """The last top-level balanced ``opener ... closer`` block (a closer with nothing open is ignored)."""
     depth, start, last = 0, -1, None
     for i, ch in enumerate(text):
-        if ch == "[":
+        if ch == opener:
             if depth == 0:
                 start = i
             depth += 1
-        elif ch == "]" and depth:
+        elif ch == closer and depth:
             depth -= 1
             if depth == 0:
                 last = text[start:i + 1]
     return last
+
+
+def last_balanced_brackets(text: str) -> str | None:
+    """The last top-level balanced ``[...]`` block (``_parsing.extract_last_balanced_brackets``)."""
+    return _last_balanced(text, "[", "]")
 
 
 def nesting_depth(text: str) -> int:
@@ -276,17 +281,7 @@ def last_json_object(text: str) -> dict[str, Any] | None:
 
 def last_balanced_braces(text: str) -> str | None:
     """The last top-level balanced ``{...}`` block (``_chess._extract_last_balanced_braces``)."""
-    depth, start, last = 0, -1, None
-    for i, ch in enumerate(text):
-        if ch == "{":
-            if depth == 0:
-                start = i
-            depth += 1
-        elif ch == "}" and depth:
-            depth -= 1
-            if depth == 0:
-                last = text[start:i + 1]
-    return last
+    return _last_balanced(text, "{", "}")
 
 
 def dict_payload(text: str) -> dict[Any, Any] | None:
