@@ -60,7 +60,7 @@ def run(n: int, noise: float, seed: int) -> dict[str, object]:
     taus, predicted = world(rng, n, noise)
     fitted = calibrated_family(rng, noise, truth)
     true_curves, seen = Curves.of(taus, truth), Curves.of(predicted, fitted)
-    windows = [Curves.of(predicted[i:i + WINDOW], fitted) for i in range(0, n, WINDOW)]
+    windows = [Curves.of(predicted[i : i + WINDOW], fitted) for i in range(0, n, WINDOW)]
     rows = []
     for per_query in PER_QUERY_BUDGETS:
         budget = per_query * n
@@ -76,8 +76,12 @@ def run(n: int, noise: float, seed: int) -> dict[str, object]:
             assert int(budgets.sum()) <= budget, f"{name} overspent"
             row[name] = float(true_curves.utility(budgets).mean())
         rows.append(row)
-    return {"noise": noise, "fitted": {"ceiling": fitted.ceiling, "scale": 1 / fitted.beta},
-            "truth": {"ceiling": TRUE_CEILING, "scale": TRUE_SCALE}, "rows": rows}
+    return {
+        "noise": noise,
+        "fitted": {"ceiling": fitted.ceiling, "scale": 1 / fitted.beta},
+        "truth": {"ceiling": TRUE_CEILING, "scale": TRUE_SCALE},
+        "rows": rows,
+    }
 
 
 def main() -> None:
@@ -93,21 +97,38 @@ def main() -> None:
     results = {level: run(args.queries, level, args.seed) for level in levels}
     for level, result in results.items():
         fitted = result["fitted"]
-        print(f"\nτ noise σ={level:.2f}  fitted ceiling {fitted['ceiling']:.3f} (true {TRUE_CEILING}), "
-              f"scale {fitted['scale']:.0f} (true {TRUE_SCALE:.0f})")
-        print(f"{'tokens/query':>12} {'uniform':>8} {'propor.':>8} {'CLEAR':>8} {'stream':>8} {'oracle':>8} "
-              f"{'C/unif':>7} {'C/orac':>7}")
+        print(
+            f"\nτ noise σ={level:.2f}  fitted ceiling {fitted['ceiling']:.3f} (true {TRUE_CEILING}), "
+            f"scale {fitted['scale']:.0f} (true {TRUE_SCALE:.0f})"
+        )
+        print(
+            f"{'tokens/query':>12} {'uniform':>8} {'propor.':>8} {'CLEAR':>8} {'stream':>8} {'oracle':>8} "
+            f"{'C/unif':>7} {'C/orac':>7}"
+        )
         for row in result["rows"]:
-            print(f"{row['per_query']:>12} {row['uniform']:>8.4f} {row['proportional']:>8.4f} {row['clear']:>8.4f} "
-                  f"{row['clear_stream']:>8.4f} {row['oracle']:>8.4f} {row['clear'] / max(row['uniform'], 1e-12):>7.2f} "
-                  f"{row['clear'] / row['oracle']:>7.3f}")
-    args.out.write_text(json.dumps({"queries": args.queries, "seed": args.seed,
-                                    "levels": [results[level] for level in levels]}, indent=1))
+            print(
+                f"{row['per_query']:>12} {row['uniform']:>8.4f} {row['proportional']:>8.4f} {row['clear']:>8.4f} "
+                f"{row['clear_stream']:>8.4f} {row['oracle']:>8.4f} {row['clear'] / max(row['uniform'], 1e-12):>7.2f} "
+                f"{row['clear'] / row['oracle']:>7.3f}"
+            )
+    args.out.write_text(
+        json.dumps(
+            {"queries": args.queries, "seed": args.seed, "levels": [results[level] for level in levels]}, indent=1
+        )
+    )
     print(f"\ncurves written to {args.out} ({time.perf_counter() - started:.1f} s)")
     scarce = results[args.noise]["rows"][0]
-    print(json.dumps({"clear_vs_uniform": round(scarce["clear"] / max(scarce["uniform"], 1e-12), 3),
-                      "clear_vs_oracle": round(scarce["clear"] / scarce["oracle"], 4),
-                      "noise": args.noise, "per_query_budget": scarce["per_query"], "queries": args.queries}))
+    print(
+        json.dumps(
+            {
+                "clear_vs_uniform": round(scarce["clear"] / max(scarce["uniform"], 1e-12), 3),
+                "clear_vs_oracle": round(scarce["clear"] / scarce["oracle"], 4),
+                "noise": args.noise,
+                "per_query_budget": scarce["per_query"],
+                "queries": args.queries,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

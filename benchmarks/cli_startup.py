@@ -30,8 +30,10 @@ def median_seconds(command: list[str], runs: int) -> float:
 
 def heavy_imports_of_help() -> list[str]:
     """Heavy modules that ``frontier --help`` imports (should be none)."""
-    probe = ("import sys\nfrom harness.cli.main import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-             f"print('HEAVY:' + ','.join(m for m in {HEAVY!r} if m in sys.modules))")
+    probe = (
+        "import sys\nfrom harness.cli.main import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        f"print('HEAVY:' + ','.join(m for m in {HEAVY!r} if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
     marker = [line for line in out.splitlines() if line.startswith("HEAVY:")][-1]
     return [name for name in marker.removeprefix("HEAVY:").split(",") if name]

@@ -44,7 +44,9 @@ def main() -> None:
         task_id = f"HumanEval/{path.stem}"
         source = path.read_text(encoding="utf-8", errors="replace")
         try:
-            signature = upstream_signature(source, problem(task_id)["entry_point"], entry_arity(task_id), int(path.stem))
+            signature = upstream_signature(
+                source, problem(task_id)["entry_point"], entry_arity(task_id), int(path.stem)
+            )
             items.append((source, signature, humaneval_cases(task_id)))
             names.append(task_id)
         except (UpstreamFormatError, CaseError, KeyError, ValueError) as exc:
@@ -64,9 +66,17 @@ def main() -> None:
         verdict, why = verdicts[task_id]
         if verdict != "correct":
             print(f"{task_id}: {verdict}: {why}")
-    print(json.dumps({"specs": len(verdicts), "correct": table["correct"],
-                      "correct_share": round(table["correct"] / max(1, len(verdicts)), 3),
-                      "verdicts": dict(table), "seconds": round(seconds, 1)}))
+    print(
+        json.dumps(
+            {
+                "specs": len(verdicts),
+                "correct": table["correct"],
+                "correct_share": round(table["correct"] / max(1, len(verdicts)), 3),
+                "verdicts": dict(table),
+                "seconds": round(seconds, 1),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -15,8 +15,16 @@ from coins_rocq import CoqcBackend, CoqtopPool, check_specs
 from coins_rocq.curated import curated_specs
 from coins_rocq.humaneval import humaneval_cases
 
-REQUIRED = ("HumanEval/13", "HumanEval/23", "HumanEval/30", "HumanEval/34", "HumanEval/35",
-            "HumanEval/42", "HumanEval/48", "HumanEval/53")
+REQUIRED = (
+    "HumanEval/13",
+    "HumanEval/23",
+    "HumanEval/30",
+    "HumanEval/34",
+    "HumanEval/35",
+    "HumanEval/42",
+    "HumanEval/48",
+    "HumanEval/53",
+)
 
 
 def run(backend: object, items: list) -> tuple[int, float, int]:
@@ -37,18 +45,29 @@ def main() -> None:
     items = [(s.source, s.signature, humaneval_cases(s.task_id)) for s in specs]
     with CoqtopPool(args.workers) as pool:
         pool_n, pool_s, pool_ok = run(pool, items)
-        print(f"pool: {pool_n} obligations over {len(items)} specs in {pool_s:.1f} s "
-              f"= {pool_n / pool_s:.1f} obligations/s ({pool_ok} correct, {pool.size} workers, startup included)")
+        print(
+            f"pool: {pool_n} obligations over {len(items)} specs in {pool_s:.1f} s "
+            f"= {pool_n / pool_s:.1f} obligations/s ({pool_ok} correct, {pool.size} workers, startup included)"
+        )
     chosen = items if args.coqc_specs == "all" else [i for s, i in zip(specs, items) if s.task_id in REQUIRED]
     with CoqcBackend(args.workers) as coqc:
         coqc_n, coqc_s, coqc_ok = run(coqc, chosen)
-    print(f"coqc: {coqc_n} obligations over {len(chosen)} specs in {coqc_s:.1f} s "
-          f"= {coqc_n / coqc_s:.1f} obligations/s ({coqc_ok} correct)")
+    print(
+        f"coqc: {coqc_n} obligations over {len(chosen)} specs in {coqc_s:.1f} s "
+        f"= {coqc_n / coqc_s:.1f} obligations/s ({coqc_ok} correct)"
+    )
     pool_rate, coqc_rate = pool_n / pool_s, coqc_n / coqc_s
     print(f"ratio pool/coqc: {pool_rate / coqc_rate:.1f}x")
-    print(json.dumps({"obligations": pool_n, "pool_obligations_per_s": round(pool_rate, 2),
-                      "coqc_obligations_per_s": round(coqc_rate, 2),
-                      "ratio_vs_coqc": round(pool_rate / coqc_rate, 2)}))
+    print(
+        json.dumps(
+            {
+                "obligations": pool_n,
+                "pool_obligations_per_s": round(pool_rate, 2),
+                "coqc_obligations_per_s": round(coqc_rate, 2),
+                "ratio_vs_coqc": round(pool_rate / coqc_rate, 2),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -22,11 +22,18 @@ import tempfile
 import time
 from pathlib import Path
 
-PROMPT = ("You are given a multiple-choice question (MCQ) from a Cyber Threat Intelligence (CTI) knowledge benchmark "
-          "dataset. **Question:** Which technique number {i} is described?  **Options:** A) one B) two C) three "
-          "D) four  **Important:** The last line of your answer should contain only the single letter.")
-ANSWER_STYLES = ("{letter}", "{letter}) option text", "The correct answer is:\n\n{letter}) option text",
-                 "Reasoning about the options first.\n**Answer: {letter}**", "I cannot answer this question.")
+PROMPT = (
+    "You are given a multiple-choice question (MCQ) from a Cyber Threat Intelligence (CTI) knowledge benchmark "
+    "dataset. **Question:** Which technique number {i} is described?  **Options:** A) one B) two C) three "
+    "D) four  **Important:** The last line of your answer should contain only the single letter."
+)
+ANSWER_STYLES = (
+    "{letter}",
+    "{letter}) option text",
+    "The correct answer is:\n\n{letter}) option text",
+    "Reasoning about the options first.\n**Answer: {letter}**",
+    "I cannot answer this question.",
+)
 
 
 def synthetic(folder: Path, rows: int) -> tuple[Path, Path]:
@@ -35,9 +42,13 @@ def synthetic(folder: Path, rows: int) -> tuple[Path, Path]:
     data = folder / "cti-mcq.tsv"
     log = folder / "answers.txt"
     truths = [rng.choice("ABCD") for _ in range(rows)]
-    data.write_text("URL\tQuestion\tPrompt\tGT\n" + "".join(
-        f"https://example.org/{i}\tquestion {i}\t{PROMPT.format(i=i)}\t{gt}\n" for i, gt in enumerate(truths)),
-        encoding="utf-8")
+    data.write_text(
+        "URL\tQuestion\tPrompt\tGT\n"
+        + "".join(
+            f"https://example.org/{i}\tquestion {i}\t{PROMPT.format(i=i)}\t{gt}\n" for i, gt in enumerate(truths)
+        ),
+        encoding="utf-8",
+    )
     entries = []
     for i, gt in enumerate(truths):
         letter = gt if rng.random() < 0.6 else rng.choice("ABCD")
@@ -95,15 +106,29 @@ def main() -> None:
             data, source = args.data, args.log
         else:
             data, column = args.data, args.column
-            source = next(p for p in (args.data / "responses" / "cti-mcq-responses.tsv",
-                                      args.data / "evaluation" / "responses" / "cti-mcq-responses.tsv") if p.is_file())
+            source = next(
+                p
+                for p in (
+                    args.data / "responses" / "cti-mcq-responses.tsv",
+                    args.data / "evaluation" / "responses" / "cti-mcq-responses.tsv",
+                )
+                if p.is_file()
+            )
         ours, rows = import_rate(data, source, column, folder / "run", None)
         bare = bare_rate(data, source, column, None)
     print(f"frontier import of {rows:,} CTI-MCQ outputs: {ours:,.0f} rows/s")
     print(f"bare in-memory scoring:              {bare:,.0f} rows/s")
     print(f"ratio: {ours / bare:.2f}x (the run directory, log and summary cost the rest)")
-    print(json.dumps({"rows_per_s": round(ours, 1), "bare_rows_per_s": round(bare, 1),
-                      "ratio_vs_bare": round(ours / bare, 3), "rows": rows}))
+    print(
+        json.dumps(
+            {
+                "rows_per_s": round(ours, 1),
+                "bare_rows_per_s": round(bare, 1),
+                "ratio_vs_bare": round(ours / bare, 3),
+                "rows": rows,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -72,8 +72,10 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.05)
     args = parser.parse_args()
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "harness.testing.openai_server", "--port", str(port),
-                               "--latency", str(args.latency)], stdout=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "harness.testing.openai_server", "--port", str(port), "--latency", str(args.latency)],
+        stdout=subprocess.DEVNULL,
+    )
     base_url = f"http://127.0.0.1:{port}/v1"
     try:
         wait_until_up(base_url)
@@ -86,8 +88,15 @@ def main() -> None:
     print(f"ideal: {ideal:,.0f} requests/s ({args.concurrency} in flight, {args.latency * 1000:.0f} ms each)")
     print(f"openai-compatible/: {lean:,.0f} requests/s = {lean / ideal:.0%} of ideal (target: at least 60%)")
     print(f"litellm:            {via_litellm:,.0f} requests/s = {via_litellm / ideal:.0%} of ideal")
-    print(json.dumps({"requests_per_s": round(lean, 1), "fraction_of_ideal": round(lean / ideal, 3),
-                      "litellm_requests_per_s": round(via_litellm, 1)}))
+    print(
+        json.dumps(
+            {
+                "requests_per_s": round(lean, 1),
+                "fraction_of_ideal": round(lean / ideal, 3),
+                "litellm_requests_per_s": round(via_litellm, 1),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

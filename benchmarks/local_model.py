@@ -17,8 +17,9 @@ from harness.types import GenerateRequest, Message
 
 NEW_TOKENS = 128
 REPEATS = 3
-PROMPT = ("Explain, step by step, how to compute 17 times 23 without a calculator, "
-          "then check the result by another method. ") * 8
+PROMPT = (
+    "Explain, step by step, how to compute 17 times 23 without a calculator, then check the result by another method. "
+) * 8
 
 
 async def measure(threads: int | None) -> dict[str, float]:
@@ -31,8 +32,11 @@ async def measure(threads: int | None) -> dict[str, float]:
 
     generate_rates = []
     for repeat in range(REPEATS):
-        request = GenerateRequest(messages=(Message(role="user", content=f"Tell a long story about robot {repeat}."),),
-                                  max_tokens=NEW_TOKENS, temperature=0)
+        request = GenerateRequest(
+            messages=(Message(role="user", content=f"Tell a long story about robot {repeat}."),),
+            max_tokens=NEW_TOKENS,
+            temperature=0,
+        )
         started = time.perf_counter()
         generation = await adapter.generate(request)
         generate_rates.append(generation.usage.output_tokens / (time.perf_counter() - started))
@@ -53,9 +57,13 @@ async def measure(threads: int | None) -> dict[str, float]:
         scored = await adapter.prompt_logprobs(request, continuation)
         scoring_rates.append(len(scored) / (time.perf_counter() - started))
 
-    return {"load_s": round(load_s, 2), "generate_tokens_per_s": round(max(generate_rates), 1),
-            "prompt_tokens_per_s": round(max(prompt_rates), 1),
-            "prompt_logprobs_tokens_per_s": round(max(scoring_rates), 1), "threads": engine.llm.n_threads}
+    return {
+        "load_s": round(load_s, 2),
+        "generate_tokens_per_s": round(max(generate_rates), 1),
+        "prompt_tokens_per_s": round(max(prompt_rates), 1),
+        "prompt_logprobs_tokens_per_s": round(max(scoring_rates), 1),
+        "threads": engine.llm.n_threads,
+    }
 
 
 def main() -> None:

@@ -49,8 +49,11 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated question numbers (uid suffixes)")
     args = parser.parse_args()
     only = {n.strip() for n in args.only.split(",") if n.strip()}
-    questions = [q for q in load_questions(args.data, ("chess",), ("easy", "medium", "hard"))
-                 if q.template == "reconstruct_moves" and (not only or q.uid.rsplit("/", 1)[-1] in only)]
+    questions = [
+        q
+        for q in load_questions(args.data, ("chess",), ("easy", "medium", "hard"))
+        if q.template == "reconstruct_moves" and (not only or q.uid.rsplit("/", 1)[-1] in only)
+    ]
     solved = strict = 0
     times = []
     for question in questions:
@@ -63,13 +66,24 @@ def main() -> None:
         is_strict = ok and strict_ok(fen, forced, game)
         solved += ok
         strict += is_strict
-        print(f"{question.uid:28s} {'solved' if ok else 'unsolved':9s} {'strict' if is_strict else '':6s} "
-              f"{seconds:7.2f} s", flush=True)
+        print(
+            f"{question.uid:28s} {'solved' if ok else 'unsolved':9s} {'strict' if is_strict else '':6s} "
+            f"{seconds:7.2f} s",
+            flush=True,
+        )
     total = sum(times)
     print(f"solved {solved}/{len(questions)} ({strict} strict) in {total:.1f} s")
-    print(json.dumps({"questions": len(questions), "solved": solved, "solved_strict": strict,
-                      "seconds_total": round(total, 2),
-                      "seconds_median": round(statistics.median(times), 2) if times else 0.0}))
+    print(
+        json.dumps(
+            {
+                "questions": len(questions),
+                "solved": solved,
+                "solved_strict": strict,
+                "seconds_total": round(total, 2),
+                "seconds_median": round(statistics.median(times), 2) if times else 0.0,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -30,7 +30,8 @@ from tasks.longcot.verify import verify  # noqa: E402
 def parity_throughput(data: str, cases_path: Path) -> dict[str, float]:
     """Answers per second of each verifier over the parity cases (single process, same order)."""
     questions: dict[tuple[str, str, str], Question] = {
-        (q.domain, q.split, q.question_id): q for q in load_questions(data, DOMAINS, SPLITS)}
+        (q.domain, q.split, q.question_id): q for q in load_questions(data, DOMAINS, SPLITS)
+    }
     with cases_path.open(encoding="utf-8") as handle:
         cases = [json.loads(line) for line in handle]
     items = [(questions[(c["domain"], c["split"], c["question_id"])], c["response"]) for c in cases]
@@ -41,8 +42,10 @@ def parity_throughput(data: str, cases_path: Path) -> dict[str, float]:
             verifier(question, response)
         seconds = time.perf_counter() - started
         rates[f"{name}_answers_per_s"] = round(len(items) / max(seconds, 1e-9), 1)
-        print(f"{name:8s} verifier: {len(items)} parity cases in {seconds:.2f} s, "
-              f"{rates[f'{name}_answers_per_s']:.1f} answers/s")
+        print(
+            f"{name:8s} verifier: {len(items)} parity cases in {seconds:.2f} s, "
+            f"{rates[f'{name}_answers_per_s']:.1f} answers/s"
+        )
     rates["official_over_strict"] = round(rates["official_answers_per_s"] / max(rates["strict_answers_per_s"], 1e-9), 3)
     return rates
 
@@ -67,8 +70,11 @@ def main() -> None:
         seconds = sum(times)
         print(f"{key:36s} {len(times):8d} {seconds:9.3f} {len(times) / max(seconds, 1e-9):10.1f}")
     print(f"verified {correct}/{len(items)} gold answers correct in {total:.2f} s")
-    figures: dict[str, float] = {"answers": len(items), "seconds_total": round(total, 3),
-                                 "answers_per_s": round(len(items) / max(total, 1e-9), 1)}
+    figures: dict[str, float] = {
+        "answers": len(items),
+        "seconds_total": round(total, 3),
+        "answers_per_s": round(len(items) / max(total, 1e-9), 1),
+    }
     if cases.is_file():
         figures.update(parity_throughput(data, cases))
     print(json.dumps(figures))

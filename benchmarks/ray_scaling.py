@@ -45,8 +45,10 @@ def build_workload(task_name: str, templates: set[str], repeat: int) -> tuple[An
     if TaskRef.of(task) is None:
         raise SystemExit(f"{task_name} cannot be rebuilt from the registry, so it would be scored in threads")
     counts = Counter(str(s.metadata.get("template", "?")) for s, _ in kept)
-    print(f"workload: {task_name}, {len(kept)} samples ({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))})"
-          f", repeated {repeat} times")
+    print(
+        f"workload: {task_name}, {len(kept)} samples ({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))})"
+        f", repeated {repeat} times"
+    )
     started = time.perf_counter()
     for sample, output in kept * 2:
         task.score(sample, output)
@@ -92,8 +94,11 @@ def main() -> None:
     """Measure and print throughput per backend and worker count."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--task", default="longcot/logic-easy")
-    parser.add_argument("--templates", default="BlocksWorld,RandomHanoi",
-                        help="comma-separated templates to keep ('' keeps every sample)")
+    parser.add_argument(
+        "--templates",
+        default="BlocksWorld,RandomHanoi",
+        help="comma-separated templates to keep ('' keeps every sample)",
+    )
     parser.add_argument("--repeat", type=int, default=40)
     args = parser.parse_args()
     templates = {t.strip() for t in args.templates.split(",") if t.strip()}
@@ -109,12 +114,21 @@ def main() -> None:
         print(f"{name:8s} {workers:7d} {seconds:8.2f} {len(cases) / seconds:9.1f} {1000 * seconds / len(cases):9.2f}")
     for name in ("local", "ray"):
         one, two = results[(name, 1)], results[(name, 2)]
-        print(f"{name}: time per score from 1 to 2 workers: {1000 * one / len(cases):.2f} -> "
-              f"{1000 * two / len(cases):.2f} ms (speed-up x{one / two:.2f})")
+        print(
+            f"{name}: time per score from 1 to 2 workers: {1000 * one / len(cases):.2f} -> "
+            f"{1000 * two / len(cases):.2f} ms (speed-up x{one / two:.2f})"
+        )
     local_per_s, ray_per_s = len(cases) / results[("local", 2)], len(cases) / results[("ray", 2)]
     print(f"Ray throughput is {ray_per_s / local_per_s:.2f}x the local pool's at 2 workers")
-    print(json.dumps({"local_per_s": round(local_per_s, 1), "ray_per_s": round(ray_per_s, 1),
-                      "ray_vs_local": round(ray_per_s / local_per_s, 3)}))
+    print(
+        json.dumps(
+            {
+                "local_per_s": round(local_per_s, 1),
+                "ray_per_s": round(ray_per_s, 1),
+                "ray_vs_local": round(ray_per_s / local_per_s, 3),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -29,10 +29,16 @@ from harness.types import CallRecord, Generation, Output, SampleResult, Score, U
 
 def _record(index: int, text: str) -> SampleResult:
     generation = Generation(text=text, finish_reason="stop", usage=Usage(input_tokens=50, output_tokens=400))
-    return SampleResult(sample_id=f"s{index}", task="demo/arith", input=f"Problem {index}: " + "x " * 100,
-                        target=index, output=Output(text=text), score=Score.of(index % 3 == 0, answer=str(index)),
-                        calls=(CallRecord(request_key=f"{index:064x}", generation=generation),),
-                        usage=generation.usage)
+    return SampleResult(
+        sample_id=f"s{index}",
+        task="demo/arith",
+        input=f"Problem {index}: " + "x " * 100,
+        target=index,
+        output=Output(text=text),
+        score=Score.of(index % 3 == 0, answer=str(index)),
+        calls=(CallRecord(request_key=f"{index:064x}", generation=generation),),
+        usage=generation.usage,
+    )
 
 
 def _baseline(path: Path) -> int:
@@ -69,12 +75,21 @@ def main() -> None:
         started = time.perf_counter()
         assert sum(1 for _ in store.results()) == args.records
         warm = time.perf_counter() - started
-    figures = {"records": args.records, "baseline_s": round(baseline, 3), "reader_cold_s": round(cold, 3),
-               "reader_warm_s": round(warm, 3), "cold_ratio": round(cold / baseline, 2),
-               "warm_ratio": round(warm / baseline, 2), "log_bytes": size, "log_bytes_text_twice": text_twice,
-               "size_ratio": round(size / text_twice, 3)}
-    print(f"one-pass baseline {baseline:.2f} s; reader cold {cold:.2f} s ({cold / baseline:.2f}x), "
-          f"warm {warm:.2f} s ({warm / baseline:.2f}x); log {size:,} bytes vs {text_twice:,} with each text twice")
+    figures = {
+        "records": args.records,
+        "baseline_s": round(baseline, 3),
+        "reader_cold_s": round(cold, 3),
+        "reader_warm_s": round(warm, 3),
+        "cold_ratio": round(cold / baseline, 2),
+        "warm_ratio": round(warm / baseline, 2),
+        "log_bytes": size,
+        "log_bytes_text_twice": text_twice,
+        "size_ratio": round(size / text_twice, 3),
+    }
+    print(
+        f"one-pass baseline {baseline:.2f} s; reader cold {cold:.2f} s ({cold / baseline:.2f}x), "
+        f"warm {warm:.2f} s ({warm / baseline:.2f}x); log {size:,} bytes vs {text_twice:,} with each text twice"
+    )
     print(json.dumps(figures))
 
 

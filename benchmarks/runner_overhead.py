@@ -66,8 +66,14 @@ def inspect_rate(samples: int, workdir: Path) -> float:
     dataset = [Sample(id=s.id, input=str(s.input), target=str(s.target)) for s in task.samples()]
     inspect_task = Task(dataset=dataset, solver=generate(), scorer=exact_answer())
     started = time.perf_counter()
-    logs = eval(inspect_task, model="instant/model", log_dir=str(workdir / "inspect-logs"), display="none",
-                max_connections=64, max_samples=64)
+    logs = eval(
+        inspect_task,
+        model="instant/model",
+        log_dir=str(workdir / "inspect-logs"),
+        display="none",
+        max_connections=64,
+        max_samples=64,
+    )
     elapsed = time.perf_counter() - started
     assert logs[0].status == "success", logs[0].error
     return samples / elapsed
@@ -84,8 +90,15 @@ def main() -> None:
     print(f"frontier runner: {ours:,.0f} samples/s")
     print(f"inspect-ai eval: {theirs:,.0f} samples/s")
     print(f"ratio: {ours / theirs:.1f}x (target: at least 5x)")
-    print(json.dumps({"samples_per_s": round(ours, 1), "inspect_samples_per_s": round(theirs, 1),
-                      "ratio_vs_inspect": round(ours / theirs, 2)}))
+    print(
+        json.dumps(
+            {
+                "samples_per_s": round(ours, 1),
+                "inspect_samples_per_s": round(theirs, 1),
+                "ratio_vs_inspect": round(ours / theirs, 2),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

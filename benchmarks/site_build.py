@@ -20,8 +20,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 FAMILIES = ("longcot", "coins", "confiqa", "tools", "cyber")
 TASKS = [f"{family}/t{i}" for family in FAMILIES for i in range(6)]
-METHODS = ["none"] + [f"clear:budget={b}" for b in (500, 1000, 2000, 4000)] + \
-          [f"uniform:budget={b}" for b in (500, 1000, 2000)] + ["best_of_n:n=4", "best_of_n:n=8"]
+METHODS = (
+    ["none"]
+    + [f"clear:budget={b}" for b in (500, 1000, 2000, 4000)]
+    + [f"uniform:budget={b}" for b in (500, 1000, 2000)]
+    + ["best_of_n:n=4", "best_of_n:n=8"]
+)
 SAMPLES_PER_TASK = 50
 
 
@@ -53,22 +57,44 @@ def generate(out: Path, models: int = 20, seed: int = 0) -> int:
                 low, high = wilson(k, SAMPLES_PER_TASK)
                 out_tokens = int(budget * SAMPLES_PER_TASK * rng.uniform(0.8, 1.2))
                 tasks[task] = {
-                    "family": task.split("/")[0], "version": "1", "args": {}, "primary_metric": "accuracy",
+                    "family": task.split("/")[0],
+                    "version": "1",
+                    "args": {},
+                    "primary_metric": "accuracy",
                     "higher_is_better": True,
-                    "metrics": {"accuracy": {"value": k / SAMPLES_PER_TASK, "n": SAMPLES_PER_TASK, "ci_low": low,
-                                             "ci_high": high, "method": "wilson"}},
+                    "metrics": {
+                        "accuracy": {
+                            "value": k / SAMPLES_PER_TASK,
+                            "n": SAMPLES_PER_TASK,
+                            "ci_low": low,
+                            "ci_high": high,
+                            "method": "wilson",
+                        }
+                    },
                     "counts": {"scored": SAMPLES_PER_TASK, "unscored": 0, "error": 0},
-                    "usage": {"input_tokens": 200 * SAMPLES_PER_TASK, "output_tokens": out_tokens,
-                              "reasoning_tokens": out_tokens // 2, "cached_tokens": 0},
-                    "cost_usd": out_tokens * 2e-6, "cost_known": True, "retries": 0,
+                    "usage": {
+                        "input_tokens": 200 * SAMPLES_PER_TASK,
+                        "output_tokens": out_tokens,
+                        "reasoning_tokens": out_tokens // 2,
+                        "cached_tokens": 0,
+                    },
+                    "cost_usd": out_tokens * 2e-6,
+                    "cost_known": True,
+                    "retries": 0,
                     "data_hash": "sha256:" + f"{TASKS.index(task):064x}",
                     "samples": [{"id": f"{task}-{i}", "value": v, "outcome": "scored"} for i, v in enumerate(values)],
                 }
             submission = {
-                "schema_version": "frontier-submission/1", "model": f"lab{m % 5}/model-{m}", "adapter": f"lab{m % 5}",
-                "method": {"label": method_label(chain), "chain": chain}, "suite": {"name": "bench", "version": "1"},
-                "harness_version": "0.1.0", "date": "2025-01-01T00:00:00Z", "seed": 0,
-                "runs": [{"run_id": f"run-{m}-{count}", "config_hash": "x", "complete": True}], "tasks": tasks,
+                "schema_version": "frontier-submission/1",
+                "model": f"lab{m % 5}/model-{m}",
+                "adapter": f"lab{m % 5}",
+                "method": {"label": method_label(chain), "chain": chain},
+                "suite": {"name": "bench", "version": "1"},
+                "harness_version": "0.1.0",
+                "date": "2025-01-01T00:00:00Z",
+                "seed": 0,
+                "runs": [{"run_id": f"run-{m}-{count}", "config_hash": "x", "complete": True}],
+                "tasks": tasks,
             }
             (out / f"sub-{count:03d}.json").write_text(json.dumps(submission), encoding="utf-8")
             count += 1
@@ -110,13 +136,23 @@ def main() -> None:
         cpu = _cpu_seconds() - cpu_start
         size = sum(p.stat().st_size for p in (root / "site").rglob("*") if p.is_file())
     print(f"submissions: {count} over {len(TASKS)} tasks ({SAMPLES_PER_TASK} per-sample scores each)")
-    print(f"validate: {validated - start:.2f} s   build: {seconds - (validated - start):.2f} s   total: {seconds:.2f} s")
+    print(
+        f"validate: {validated - start:.2f} s   build: {seconds - (validated - start):.2f} s   total: {seconds:.2f} s"
+    )
     print(f"CPU time in all processes: {cpu:.2f} s (the floor on {workers} CPUs is {cpu / workers:.2f} s)")
     print(f"workers (validation and plots): {workers} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
     print(f"pages: {summary.tasks} task, {summary.models} model; plot files: {summary.plots}; site {size / 1e6:.1f} MB")
-    print(json.dumps({"submissions": count, "seconds": round(seconds, 3), "tasks": len(TASKS),
-                      "validate_seconds": round(validated - start, 3),
-                      "cpu_seconds": round(cpu, 3)}))
+    print(
+        json.dumps(
+            {
+                "submissions": count,
+                "seconds": round(seconds, 3),
+                "tasks": len(TASKS),
+                "validate_seconds": round(validated - start, 3),
+                "cpu_seconds": round(cpu, 3),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ def main() -> None:
     started = time.perf_counter()
     for name in DOMAINS:
         domain = load_domain(name, root)
-        for task in domain.tasks("base")[:args.tasks]:
+        for task in domain.tasks("base")[: args.tasks]:
             episode = asyncio.run(scripted_episode(domain, task, gold_actions(task)))
             episodes.append((name, domain, task, episode))
     episode_s = time.perf_counter() - started
@@ -62,11 +62,22 @@ def main() -> None:
     if ours != theirs:
         raise SystemExit(f"rewards differ: ours {ours} vs tau2 {theirs}")
     n = len(episodes)
-    print(f"{n} episodes ({', '.join(DOMAINS)}), mean reward {sum(ours) / n:.3f}; "
-          f"ours {ours_s:.2f} s, tau2 {theirs_s:.2f} s for the same evaluations")
-    print(json.dumps({"episodes_per_s": round(n / episode_s, 3), "eval_per_s": round(n / ours_s, 3),
-                      "tau2_eval_per_s": round(n / theirs_s, 3), "eval_ratio": round(theirs_s / ours_s, 2),
-                      "trajectories": n, "identical_rewards": True}))
+    print(
+        f"{n} episodes ({', '.join(DOMAINS)}), mean reward {sum(ours) / n:.3f}; "
+        f"ours {ours_s:.2f} s, tau2 {theirs_s:.2f} s for the same evaluations"
+    )
+    print(
+        json.dumps(
+            {
+                "episodes_per_s": round(n / episode_s, 3),
+                "eval_per_s": round(n / ours_s, 3),
+                "tau2_eval_per_s": round(n / theirs_s, 3),
+                "eval_ratio": round(theirs_s / ours_s, 2),
+                "trajectories": n,
+                "identical_rewards": True,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -40,19 +40,30 @@ def main() -> None:
                 steps += episode.steps
         elapsed = time.perf_counter() - started
         count = ROUNDS * len(tasks)
-        print(f"{name:8s} {count:4d} episodes  {count / elapsed:8.1f} episodes/s (with scoring)  "
-              f"{1000 * in_episode / steps:6.3f} ms/step in the loop  {1000 * elapsed / steps:6.3f} ms/step with scoring")
+        print(
+            f"{name:8s} {count:4d} episodes  {count / elapsed:8.1f} episodes/s (with scoring)  "
+            f"{1000 * in_episode / steps:6.3f} ms/step in the loop  {1000 * elapsed / steps:6.3f} ms/step with scoring"
+        )
         total_episodes += count
         total_steps += steps
         total_s += elapsed
         episode_s += in_episode
     per_step = 1000 * episode_s / total_steps
     scoring = 1000 * (total_s - episode_s) / total_episodes
-    print(f"all      {total_episodes:4d} episodes  {total_episodes / total_s:8.1f} episodes/s with scoring; "
-          f"harness overhead {per_step:.3f} ms/step (environment setup, validation, tools, loop; target < 2 ms); "
-          f"scoring {scoring:.2f} ms/episode (two replays)")
-    print(json.dumps({"episodes_per_s": round(total_episodes / total_s, 1), "overhead_ms_per_step": round(per_step, 3),
-                      "scoring_ms_per_episode": round(scoring, 2)}))
+    print(
+        f"all      {total_episodes:4d} episodes  {total_episodes / total_s:8.1f} episodes/s with scoring; "
+        f"harness overhead {per_step:.3f} ms/step (environment setup, validation, tools, loop; target < 2 ms); "
+        f"scoring {scoring:.2f} ms/episode (two replays)"
+    )
+    print(
+        json.dumps(
+            {
+                "episodes_per_s": round(total_episodes / total_s, 1),
+                "overhead_ms_per_step": round(per_step, 3),
+                "scoring_ms_per_episode": round(scoring, 2),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -17,6 +17,18 @@ from coins_rocq.rtypes import Signature, parse_signature, parse_type
 from coins_rocq.safety import UnsafeSpec, screen
 
 __all__ = [
-    "LADDER", "VERDICTS", "Case", "CoqcBackend", "CoqtopPool", "Limits", "Signature", "SpecReport",
-    "UnsafeSpec", "check_spec", "check_specs", "parse_signature", "parse_type", "screen",
+    "LADDER",
+    "VERDICTS",
+    "Case",
+    "CoqcBackend",
+    "CoqtopPool",
+    "Limits",
+    "Signature",
+    "SpecReport",
+    "UnsafeSpec",
+    "check_spec",
+    "check_specs",
+    "parse_signature",
+    "parse_type",
+    "screen",
 ]

@@ -58,9 +58,15 @@ class SpecReport:
             "counts": self.counts(),
             "skipped_cases": [{"case": c.index, "why": c.why, "precondition": c.precondition} for c in self.skipped],
             "obligations": [
-                {"index": r.obligation.index, "kind": r.obligation.kind, "case": r.obligation.case,
-                 "description": r.obligation.description, "goal": r.obligation.goal,
-                 "outcome": r.outcome, "detail": r.detail}
+                {
+                    "index": r.obligation.index,
+                    "kind": r.obligation.kind,
+                    "case": r.obligation.case,
+                    "description": r.obligation.description,
+                    "goal": r.obligation.goal,
+                    "outcome": r.outcome,
+                    "detail": r.detail,
+                }
                 for r in self.results
             ],
         }
@@ -85,8 +91,13 @@ class PreparedSpec:
     verdict: Verdict = "invalid"
 
 
-def prepare(source: str, signature: Signature, cases: Sequence[Case], limits: Limits | None = None,
-            mutants_per_case: int = DEFAULT_MUTANTS) -> PreparedSpec:
+def prepare(
+    source: str,
+    signature: Signature,
+    cases: Sequence[Case],
+    limits: Limits | None = None,
+    mutants_per_case: int = DEFAULT_MUTANTS,
+) -> PreparedSpec:
     """Screen ``source`` and build its job; cases must fit the signature (they are trusted)."""
     limits = limits or Limits()
     try:
@@ -164,8 +175,12 @@ def verdict_of(job_result: JobResult) -> SpecReport:
     return SpecReport("undecided", "some obligations are unknown", results)
 
 
-def check_specs(items: Sequence[tuple[str, Signature, Sequence[Case]]], backend: Backend,
-                limits: Limits | None = None, mutants_per_case: int = DEFAULT_MUTANTS) -> list[SpecReport]:
+def check_specs(
+    items: Sequence[tuple[str, Signature, Sequence[Case]]],
+    backend: Backend,
+    limits: Limits | None = None,
+    mutants_per_case: int = DEFAULT_MUTANTS,
+) -> list[SpecReport]:
     """Check many ``(source, signature, cases)`` on ``backend``; one report each, in order."""
     prepared = []
     for source, signature, cases in items:
@@ -186,7 +201,13 @@ def check_specs(items: Sequence[tuple[str, Signature, Sequence[Case]]], backend:
     return reports
 
 
-def check_spec(source: str, signature: Signature, cases: Sequence[Case], backend: Backend,
-               limits: Limits | None = None, mutants_per_case: int = DEFAULT_MUTANTS) -> SpecReport:
+def check_spec(
+    source: str,
+    signature: Signature,
+    cases: Sequence[Case],
+    backend: Backend,
+    limits: Limits | None = None,
+    mutants_per_case: int = DEFAULT_MUTANTS,
+) -> SpecReport:
     """Check one spec on ``backend``."""
     return check_specs([(source, signature, cases)], backend, limits, mutants_per_case)[0]

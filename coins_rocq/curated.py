@@ -36,8 +36,12 @@ def curated_index(specs_dir: Path = SPECS_DIR) -> dict[str, dict[str, str]]:
 def curated_specs(specs_dir: Path = SPECS_DIR) -> list[CuratedSpec]:
     """All curated specs, ordered by problem number."""
     index = curated_index(specs_dir)
-    out = [CuratedSpec(task_id, parse_signature(entry["signature"]), (specs_dir / entry["file"]).read_text(encoding="utf-8"))
-           for task_id, entry in index.items()]
+    out = [
+        CuratedSpec(
+            task_id, parse_signature(entry["signature"]), (specs_dir / entry["file"]).read_text(encoding="utf-8")
+        )
+        for task_id, entry in index.items()
+    ]
     return sorted(out, key=lambda spec: int(spec.task_id.rsplit("/", 1)[1]))
 
 

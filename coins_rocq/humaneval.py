@@ -106,13 +106,20 @@ def extract_inputs(test_source: str) -> list[tuple[Any, ...]]:
     return [item[2] for item in found]  # type: ignore[index,misc]
 
 
-def run_solution(program: str, entry_point: str, inputs: list[tuple[Any, ...]],
-                 timeout_s: float = 20.0, memory_mb: int = 1024) -> list[tuple[bool, Any]]:
+def run_solution(
+    program: str, entry_point: str, inputs: list[tuple[Any, ...]], timeout_s: float = 20.0, memory_mb: int = 1024
+) -> list[tuple[bool, Any]]:
     """``(ok, output)`` of ``entry_point`` from ``program`` on each input (ok is False where it raised)."""
     payload = json.dumps({"program": program, "entry_point": entry_point, "inputs": [repr(i) for i in inputs]})
     try:
-        proc = subprocess.run([sys.executable, "-I", "-S", "-c", RUNNER], input=payload, capture_output=True,
-                              text=True, timeout=timeout_s, preexec_fn=lambda: limit_process(memory_mb))
+        proc = subprocess.run(
+            [sys.executable, "-I", "-S", "-c", RUNNER],
+            input=payload,
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            preexec_fn=lambda: limit_process(memory_mb),
+        )
     except subprocess.TimeoutExpired:
         raise CaseError(f"{entry_point}: the canonical solution ran longer than {timeout_s} s") from None
     if proc.returncode != 0:
@@ -120,13 +127,20 @@ def run_solution(program: str, entry_point: str, inputs: list[tuple[Any, ...]],
     return [(True, ast.literal_eval(r["output"])) if r["ok"] else (False, None) for r in json.loads(proc.stdout)]
 
 
-def record_inputs(program: str, entry_point: str, test: str, timeout_s: float = 20.0,
-                  memory_mb: int = 1024) -> list[tuple[Any, ...]]:
+def record_inputs(
+    program: str, entry_point: str, test: str, timeout_s: float = 20.0, memory_mb: int = 1024
+) -> list[tuple[Any, ...]]:
     """Distinct argument tuples ``check`` passes to the candidate when it is the canonical solution."""
     payload = json.dumps({"program": program, "entry_point": entry_point, "test": test, "limit": 10 * MAX_RECORDED})
     try:
-        proc = subprocess.run([sys.executable, "-I", "-S", "-c", RECORDER], input=payload, capture_output=True,
-                              text=True, timeout=timeout_s, preexec_fn=lambda: limit_process(memory_mb))
+        proc = subprocess.run(
+            [sys.executable, "-I", "-S", "-c", RECORDER],
+            input=payload,
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            preexec_fn=lambda: limit_process(memory_mb),
+        )
     except subprocess.TimeoutExpired:
         raise CaseError(f"{entry_point}: check ran longer than {timeout_s} s") from None
     if proc.returncode != 0:

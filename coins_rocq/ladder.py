@@ -16,8 +16,11 @@ audited: every proof is followed by ``Print Assumptions``.
 from __future__ import annotations
 
 LADDER: tuple[tuple[str, str], ...] = (
-    ("compute-decide", "vm_compute; intros; first [reflexivity | exact I | discriminate | contradiction"
-                       " | intuition (try discriminate; try congruence)]"),
+    (
+        "compute-decide",
+        "vm_compute; intros; first [reflexivity | exact I | discriminate | contradiction"
+        " | intuition (try discriminate; try congruence)]",
+    ),
     ("simpl-constructor", "cbn; repeat (constructor || discriminate)"),
     ("unfold-lia", "{unfold}; intros; lia"),
     ("search", "{unfold}; coins_crush"),
@@ -29,10 +32,10 @@ sets come first, because ``Print Assumptions`` walks every dependency; the first
 computes the goal once and then tries every cheap way to close it."""
 
 LADDER_LTAC: tuple[str, ...] = (
-    'Ltac coins_leaf := first [ exact I | reflexivity | discriminate | contradiction | congruence | lia ].',
-    'Ltac coins_lt_cases :=\n  match goal with\n  | H : (?i < ?n)%nat |- _ =>\n      is_var i; simpl in H;\n      first [ exfalso; apply (Nat.nlt_0_r _ H)\n            | destruct i as [|i]; [ clear H | apply Nat.succ_lt_mono in H; coins_lt_cases ] ]\n  | H : (?i <= ?n)%nat |- _ => is_var i; apply Nat.lt_succ_r in H; coins_lt_cases\n  | H : (?i > ?n)%nat |- _ => fail\n  end.',
+    "Ltac coins_leaf := first [ exact I | reflexivity | discriminate | contradiction | congruence | lia ].",
+    "Ltac coins_lt_cases :=\n  match goal with\n  | H : (?i < ?n)%nat |- _ =>\n      is_var i; simpl in H;\n      first [ exfalso; apply (Nat.nlt_0_r _ H)\n            | destruct i as [|i]; [ clear H | apply Nat.succ_lt_mono in H; coins_lt_cases ] ]\n  | H : (?i <= ?n)%nat |- _ => is_var i; apply Nat.lt_succ_r in H; coins_lt_cases\n  | H : (?i > ?n)%nat |- _ => fail\n  end.",
     'Ltac coins_search n :=\n  lazymatch n with\n  | O => coins_leaf\n  | S ?m =>\n    repeat match goal with\n           | |- forall _, _ => intro\n           | |- ~ _ => intro\n           | H : _ /\\ _ |- _ => destruct H\n           | H : exists _, _ |- _ => destruct H\n           | H : _ <-> _ |- _ => destruct H\n           | H : True |- _ => clear H\n           end;\n    first [ coins_leaf\n          | match goal with\n            | H : forall i : nat, (i < ?k)%nat -> _ |- _ =>\n                let k\' := eval vm_compute in k in coins_inst_nat m H k\' O\n            | H : forall x, In x ?l -> _ |- _ =>\n                let l\' := eval vm_compute in l in coins_inst_in m H l\'\n            end\n          | simpl in *;\n            first [ coins_leaf\n                  | match goal with\n                    | H : False |- _ => contradiction\n                    | H : _ /\\ _ |- _ => destruct H; coins_search m\n                    | H : exists _, _ |- _ => destruct H; coins_search m\n                    | H : _ <-> _ |- _ => destruct H; coins_search m\n                    | |- _ /\\ _ => split; coins_search m\n                    | |- _ <-> _ => split; coins_search m\n                    | |- ~ _ => intro; coins_search m\n                    | |- Forall _ _ => constructor; coins_search m\n                    | |- NoDup _ => constructor; coins_search m\n                    | |- Sorted _ _ => constructor; coins_search m\n                    | |- HdRel _ _ _ => constructor; coins_search m\n                    | |- _ \\/ _ => first [ left; solve [coins_search m] | right; coins_search m ]\n                    | |- exists _ : nat, _ => coins_exists_nat m O constr:(24%nat)\n                    | |- exists _, _ => eexists; coins_search m\n                    | H : _ \\/ _ |- _ => destruct H; coins_search m\n                    | H : (?i < ?k)%nat |- _ => coins_lt_cases; coins_search m\n                    | H : (?i <= ?k)%nat |- _ => coins_lt_cases; coins_search m\n                    | H : Forall _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search m\n                    | H : Sorted _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search m\n                    | H : HdRel _ _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search m\n                    | H : NoDup (_ :: _) |- _ => inversion H; clear H; subst; coins_search m\n                    | H : ~ ?A |- _ => exfalso; apply H; clear H; coins_search m\n                    | H : ?A -> ?B |- _ =>\n                        lazymatch type of A with\n                        | Prop => let HA := fresh "HA" in\n                                  assert (HA : A) by (solve [coins_search m]); specialize (H HA); coins_search m\n                        end\n                    end ] ]\n  end\nwith coins_exists_nat m k bound :=\n  lazymatch bound with\n  | O => fail\n  | S ?b => first [ exists k; solve [coins_search m] | coins_exists_nat m (S k) b ]\n  end\nwith coins_inst_nat m H n k :=\n  lazymatch n with\n  | O => fail\n  | S ?b => first [ let Hk := fresh "Hk" in pose proof (H k ltac:(simpl; lia)) as Hk; clear H; solve [coins_search m]\n                  | coins_inst_nat m H b (S k) ]\n  end\nwith coins_inst_in m H l :=\n  lazymatch l with\n  | nil => fail\n  | ?a :: ?t => first [ let Hk := fresh "Hk" in pose proof (H a ltac:(simpl; repeat first [left; reflexivity | right])) as Hk; clear H; solve [coins_search m]\n                      | coins_inst_in m H t ]\n  end.',
-    'Ltac coins_crush := solve [coins_search constr:(12%nat)].',
+    "Ltac coins_crush := solve [coins_search constr:(12%nat)].",
 )
 """The Ltac definitions of the ``search`` rung (sent with the prelude, before any spec)."""
 

@@ -160,6 +160,6 @@ def _tuples(value: tuple[Any, ...], types: tuple[RType, ...]) -> Iterator[tuple[
                 continue
             active = True
             mutant, how = nxt
-            yield (*value[:i], mutant, *value[i + 1:]), f"component {i + 1} {how}"
+            yield (*value[:i], mutant, *value[i + 1 :]), f"component {i + 1} {how}"
     if len(types) == 2 and types[0] == types[1]:
         yield (value[1], value[0]), "components swapped"

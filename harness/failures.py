@@ -41,8 +41,10 @@ def hint_for(message: str) -> str | None:
     http = _HTTP_FROM.search(message)
     status, url = (int(http.group(1)), http.group(2).rstrip("/")) if http else (None, "")
     if status == 404 and url and not url.endswith("/v1"):
-        return (f"the server answered 404 at {url}: OpenAI-compatible servers serve under /v1, "
-                f"so try the model spec with @{url}/v1")
+        return (
+            f"the server answered 404 at {url}: OpenAI-compatible servers serve under /v1, "
+            f"so try the model spec with @{url}/v1"
+        )
     if status == 404 or re.search(r"NotFoundError|model_not_found|does not exist|Unknown model", message, re.I):
         return "the server does not know this URL or model: check the model name (and the URL's path)"
     if re.search(r"Missing credentials|api[_ ]key", message, re.IGNORECASE) and status not in (401, 403):
@@ -79,8 +81,10 @@ class RunVerdict:
             if self.errors == self.total:
                 lines.append(f"failed: all {self.total} sample(s) ended in error, none was scored")
             else:
-                lines.append(f"failed: {self.errors} of {self.total} sample(s) ended in error, "
-                             f"more than --max-error-rate {max_error_rate:g}")
+                lines.append(
+                    f"failed: {self.errors} of {self.total} sample(s) ended in error, "
+                    f"more than --max-error-rate {max_error_rate:g}"
+                )
         return lines
 
 
@@ -91,8 +95,12 @@ def judge_run(results: list[SampleResult], max_error_rate: float | None) -> RunV
     failed = bool(total) and len(errors) == total
     if max_error_rate is not None and total:
         failed = failed or len(errors) / total > max_error_rate
-    return RunVerdict(total=total, errors=len(errors), first_error=errors[0] if errors else None,
-                      exit_code=FAILED_RUN_EXIT if failed else 0)
+    return RunVerdict(
+        total=total,
+        errors=len(errors),
+        first_error=errors[0] if errors else None,
+        exit_code=FAILED_RUN_EXIT if failed else 0,
+    )
 
 
 def judge_run_dir(run_dir: Path, max_error_rate: float | None) -> RunVerdict:
@@ -118,5 +126,7 @@ def resume_hint(run_dir: Path) -> str:
     from harness.runlog import winning_lines
 
     logged = len(winning_lines(run_dir / "samples.jsonl")) if run_dir.is_dir() else 0
-    return (f"interrupted: {logged} sample(s) logged in {run_dir} are kept; resume with: "
-            f"frontier run --resume --out {run_dir}")
+    return (
+        f"interrupted: {logged} sample(s) logged in {run_dir} are kept; resume with: "
+        f"frontier run --resume --out {run_dir}"
+    )

@@ -90,8 +90,10 @@ def refuse_duplicates(entries: Sequence[ImportedText], origin: str) -> None:
         else:
             first_line[key] = entry.line
     if clashes:
-        raise ConfigError(f"import: {origin} answers the same sample twice: {'; '.join(clashes[:5])}"
-                          + (f" and {len(clashes) - 5} more" if len(clashes) > 5 else ""))
+        raise ConfigError(
+            f"import: {origin} answers the same sample twice: {'; '.join(clashes[:5])}"
+            + (f" and {len(clashes) - 5} more" if len(clashes) > 5 else "")
+        )
 
 
 def _jsonl_entry(record: object, path: Path, number: int) -> ImportedText:
@@ -146,9 +148,11 @@ def iter_tsv_records(text: str, origin: str) -> Iterator[tuple[int, list[str]]]:
         except csv.Error as exc:
             raise ConfigError(f"{origin}: line {start}: not readable as tab-separated values ({exc})") from None
         if reader.line_num - previous > 1 or any("\n" in field or "\r" in field for field in fields):
-            raise ConfigError(f"{origin}: line {start}: a quoted field is not closed on its line (the record runs "
-                              f"over {reader.line_num - previous} line(s); an unbalanced double quote?); every "
-                              "record must be on one line")
+            raise ConfigError(
+                f"{origin}: line {start}: a quoted field is not closed on its line (the record runs "
+                f"over {reader.line_num - previous} line(s); an unbalanced double quote?); every "
+                "record must be on one line"
+            )
         previous = reader.line_num
         if fields:
             yield start, fields
@@ -184,9 +188,12 @@ def read_tsv_column(path: Path, column: str | None) -> list[ImportedText]:
     if column not in header:
         raise ConfigError(f"import: {path} has no column {column!r}; it has {header}")
     keyed = "sample_id" in header
-    entries = [ImportedText(text=row[column], line=line, sample_id=row["sample_id"] if keyed else None,
-                            row=None if keyed else index)
-               for index, (line, row) in enumerate(rows)]
+    entries = [
+        ImportedText(
+            text=row[column], line=line, sample_id=row["sample_id"] if keyed else None, row=None if keyed else index
+        )
+        for index, (line, row) in enumerate(rows)
+    ]
     refuse_duplicates(entries, str(path))
     return entries
 

@@ -51,8 +51,9 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def match_entries(samples: Sequence[Sample], entries: Sequence[ImportedText], origin: str,
-                  all_ids: Sequence[str] | None = None) -> tuple[dict[str, ImportedText], list[str], int]:
+def match_entries(
+    samples: Sequence[Sample], entries: Sequence[ImportedText], origin: str, all_ids: Sequence[str] | None = None
+) -> tuple[dict[str, ImportedText], list[str], int]:
     """Each sample id with the entry that answers it, the ids no entry answers, and the entries left out.
 
     ``all_ids`` are the ids of every sample of the task when ``samples`` is only its first
@@ -76,12 +77,15 @@ def match_entries(samples: Sequence[Sample], entries: Sequence[ImportedText], or
             unknown.append(f"{entry.key()} (line {entry.line})")
             continue
         if sample_id in matched:
-            raise ConfigError(f"import: {origin} answers sample {sample_id} twice "
-                              f"(lines {matched[sample_id].line} and {entry.line})")
+            raise ConfigError(
+                f"import: {origin} answers sample {sample_id} twice (lines {matched[sample_id].line} and {entry.line})"
+            )
         matched[sample_id] = entry
     if unknown:
-        raise ConfigError(f"import: {origin} has {len(unknown)} output(s) for no sample of the task "
-                          f"({len(ids)} samples, rows counted from 0): {', '.join(unknown[:5])}")
+        raise ConfigError(
+            f"import: {origin} has {len(unknown)} output(s) for no sample of the task "
+            f"({len(ids)} samples, rows counted from 0): {', '.join(unknown[:5])}"
+        )
     for sample_id in [k for k in matched if k not in kept]:
         del matched[sample_id]
         outside += 1
@@ -97,19 +101,35 @@ def import_config(config: dict[str, Any], source: dict[str, Any]) -> dict[str, A
     return {**config, "import": source, "config_hash": digest}
 
 
-def imported_result(entry: PreparedTask, sample: Sample, text: str | None, label: str, score: Score,
-                    line: int | None) -> SampleResult:
+def imported_result(
+    entry: PreparedTask, sample: Sample, text: str | None, label: str, score: Score, line: int | None
+) -> SampleResult:
     """The logged result of one sample: the imported text as output and as one ``import`` call."""
     request = GenerateRequest(messages=sample.messages(), **entry.settings.model_dump())
     from harness.cache import request_key
 
-    calls = () if text is None else (
-        CallRecord(request_key=request_key(request), generation=Generation(text=text, model=label),
-                   role=IMPORT_ROLE),)
-    return SampleResult(sample_id=sample.id, task=entry.task.name, input=sample.input, target=sample.target,
-                        output=Output(text=text or ""), score=score, calls=calls, cost_usd=None,
-                        cost_known=False, metadata=sample.metadata,
-                        method_data={} if line is None else {"import_line": line})
+    calls = (
+        ()
+        if text is None
+        else (
+            CallRecord(
+                request_key=request_key(request), generation=Generation(text=text, model=label), role=IMPORT_ROLE
+            ),
+        )
+    )
+    return SampleResult(
+        sample_id=sample.id,
+        task=entry.task.name,
+        input=sample.input,
+        target=sample.target,
+        output=Output(text=text or ""),
+        score=score,
+        calls=calls,
+        cost_usd=None,
+        cost_known=False,
+        metadata=sample.metadata,
+        method_data={} if line is None else {"import_line": line},
+    )
 
 
 async def _scores(entry: PreparedTask, pairs: list[tuple[Sample, str]]) -> list[Score]:
@@ -123,9 +143,16 @@ async def _scores(entry: PreparedTask, pairs: list[tuple[Sample, str]]) -> list[
         return list(await asyncio.gather(*(score_safely(entry.task, s, Output(text=t)) for s, t in pairs)))
 
 
-def import_outputs(task_plan: TaskPlan, source: Path, out_dir: Path, label: str | None = None,
-                   fmt: ImportFormat | None = None, column: str | None = None,
-                   allow_missing: bool = False, seed: int = 0) -> ImportReport:
+def import_outputs(
+    task_plan: TaskPlan,
+    source: Path,
+    out_dir: Path,
+    label: str | None = None,
+    fmt: ImportFormat | None = None,
+    column: str | None = None,
+    allow_missing: bool = False,
+    seed: int = 0,
+) -> ImportReport:
     """Write ``out_dir`` as a run of ``task_plan`` whose outputs are read from ``source``, and score it.
 
     Importing the same source again into the same directory adds nothing; a directory
@@ -144,10 +171,18 @@ def import_outputs(task_plan: TaskPlan, source: Path, out_dir: Path, label: str 
     all_ids = None if task_plan.limit is None else [s.id for s in limited_samples(entry.task, None)]
     matched, missing, outside = match_entries(samples, entries, str(source), all_ids)
     if missing and not allow_missing:
-        raise ConfigError(f"import: {source} has no output for {len(missing)} of {len(samples)} sample(s) "
-                          f"(first: {', '.join(missing[:5])}); pass --allow-missing to log them as errors")
-    origin = {"source": str(source.resolve()), "format": chosen, "column": column, "sha256": file_sha256(source),
-              "entries": len(entries), "allow_missing": allow_missing}
+        raise ConfigError(
+            f"import: {source} has no output for {len(missing)} of {len(samples)} sample(s) "
+            f"(first: {', '.join(missing[:5])}); pass --allow-missing to log them as errors"
+        )
+    origin = {
+        "source": str(source.resolve()),
+        "format": chosen,
+        "column": column,
+        "sha256": file_sha256(source),
+        "entries": len(entries),
+        "allow_missing": allow_missing,
+    }
     config = import_config(loaded.config, origin)
     store = RunStore(out_dir)
     done = store.open(config)
@@ -159,10 +194,21 @@ def import_outputs(task_plan: TaskPlan, source: Path, out_dir: Path, label: str 
         scores = iter(asyncio.run(_scores(entry, answered)))
         for sample in todo:
             found = matched.get(sample.id)
-            score = next(scores) if found is not None else Score.error(
-                f"no output imported for this sample (not in {source.name})", stage="model")
-            store.append(imported_result(entry, sample, None if found is None else found.text, name, score,
-                                         None if found is None else found.line))
+            score = (
+                next(scores)
+                if found is not None
+                else Score.error(f"no output imported for this sample (not in {source.name})", stage="model")
+            )
+            store.append(
+                imported_result(
+                    entry,
+                    sample,
+                    None if found is None else found.text,
+                    name,
+                    score,
+                    None if found is None else found.line,
+                )
+            )
         complete = True
     finally:
         store.close_log()
@@ -170,5 +216,10 @@ def import_outputs(task_plan: TaskPlan, source: Path, out_dir: Path, label: str 
             store.write_summary(summarize_run(store, plan, [entry], config["config_hash"], started_at, complete))
         finally:
             store.close()
-    return ImportReport(summary=store.read_summary(), written=len(todo), already_logged=len(samples) - len(todo),
-                        missing=len(missing), outside_limit=outside)
+    return ImportReport(
+        summary=store.read_summary(),
+        written=len(todo),
+        already_logged=len(samples) - len(todo),
+        missing=len(missing),
+        outside_limit=outside,
+    )

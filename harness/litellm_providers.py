@@ -26,8 +26,12 @@ def known_providers() -> frozenset[str] | None:
         return None
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == "LlmProviders":
-            names = {statement.value.value for statement in node.body
-                     if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
-                     and isinstance(statement.value.value, str)}
+            names = {
+                statement.value.value
+                for statement in node.body
+                if isinstance(statement, ast.Assign)
+                and isinstance(statement.value, ast.Constant)
+                and isinstance(statement.value.value, str)
+            }
             return frozenset(names) if len(names) > 10 else None
     return None

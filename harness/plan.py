@@ -66,8 +66,9 @@ def build_task(plan: TaskPlan) -> PreparedTask:
     return PreparedTask(task, plan, settings)
 
 
-def config_of(plan: RunPlan, prepared: list[PreparedTask],
-              sample_digests: dict[str, str] | None = None) -> dict[str, Any]:
+def config_of(
+    plan: RunPlan, prepared: list[PreparedTask], sample_digests: dict[str, str] | None = None
+) -> dict[str, Any]:
     """The JSON config of a run; ``config_hash`` covers everything that shapes its results.
 
     ``sample_digests`` (task name to the digest of its loaded samples) is recorded as
@@ -87,17 +88,28 @@ def config_of(plan: RunPlan, prepared: list[PreparedTask],
     if sample_digests is not None:
         body["samples"] = dict(sample_digests)
     digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
-    return {**body, "harness_version": __version__, "config_hash": digest,
-            "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    return {
+        **body,
+        "harness_version": __version__,
+        "config_hash": digest,
+        "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
 
 
 def plan_from_config(config: dict[str, Any]) -> RunPlan:
     """Rebuild the plan of a logged run (for resume, rescore and replay)."""
     try:
-        tasks = tuple(TaskPlan(t["name"], dict(t.get("args") or {}), t.get("limit"), dict(t.get("settings") or {}))
-                      for t in config["tasks"])
-        return RunPlan(model=config["model"], tasks=tasks, methods=tuple(config.get("methods") or ()),
-                       seed=int(config.get("seed", 0)), suite=config.get("suite"),
-                       suite_version=config.get("suite_version"))
+        tasks = tuple(
+            TaskPlan(t["name"], dict(t.get("args") or {}), t.get("limit"), dict(t.get("settings") or {}))
+            for t in config["tasks"]
+        )
+        return RunPlan(
+            model=config["model"],
+            tasks=tasks,
+            methods=tuple(config.get("methods") or ()),
+            seed=int(config.get("seed", 0)),
+            suite=config.get("suite"),
+            suite_version=config.get("suite_version"),
+        )
     except (KeyError, TypeError, ValueError) as exc:
         raise ConfigError(f"config.json is missing or has a wrong field: {exc}") from None

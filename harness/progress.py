@@ -38,8 +38,14 @@ def _duration(seconds: float) -> str:
 class RunProgress:
     """Progress of a run on ``stream`` (stderr): a bar on a terminal, plain timed lines otherwise."""
 
-    def __init__(self, total: int, done: int = 0, enabled: bool = True, interval_s: float | None = None,
-                 stream: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        total: int,
+        done: int = 0,
+        enabled: bool = True,
+        interval_s: float | None = None,
+        stream: TextIO | None = None,
+    ) -> None:
         self.total = total
         self.done = done
         self.skipped = done
@@ -63,26 +69,41 @@ class RunProgress:
     def __enter__(self) -> RunProgress:
         self._started = time.monotonic()
         if self.total and self.done >= self.total:
-            self._write(f"all {self.total} samples already logged; nothing to run "
-                        "(--retry-errors reruns the errored ones)")
+            self._write(
+                f"all {self.total} samples already logged; nothing to run (--retry-errors reruns the errored ones)"
+            )
         if self.enabled:
             self._start_bar()
         elif self.plain:
-            self._write(f"progress: {self.total - self.done} sample(s) to run"
-                        + (f", {self.skipped} already logged" if self.skipped else ""))
+            self._write(
+                f"progress: {self.total - self.done} sample(s) to run"
+                + (f", {self.skipped} already logged" if self.skipped else "")
+            )
             self._timer = threading.Thread(target=self._tick, name="run-progress", daemon=True)
             self._timer.start()
         return self
 
     def _start_bar(self) -> None:
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                                   TimeRemainingColumn)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
         self._progress = Progress(
-            TextColumn("[bold]samples"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            TextColumn("eta"), TimeRemainingColumn(), TextColumn("{task.fields[stats]}"),
-            console=Console(file=self.stream), transient=False,
+            TextColumn("[bold]samples"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("eta"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[stats]}"),
+            console=Console(file=self.stream),
+            transient=False,
         )
         self._progress.start()
         self._task_id = self._progress.add_task("run", total=self.total, completed=self.done, stats="")
@@ -113,8 +134,10 @@ class RunProgress:
         remaining = self.total - done
         eta = _duration(remaining / (rate / 60)) if rate > 0 else "unknown"
         percent = 100 * done / self.total if self.total else 100.0
-        return (f"progress: {done}/{self.total} samples ({percent:.0f}%)  {rate:.2f}/min  eta {eta}  "
-                f"errors {errors}  tokens {tokens:,}  {self._cost_text()}  elapsed {_duration(elapsed)}")
+        return (
+            f"progress: {done}/{self.total} samples ({percent:.0f}%)  {rate:.2f}/min  eta {eta}  "
+            f"errors {errors}  tokens {tokens:,}  {self._cost_text()}  elapsed {_duration(elapsed)}"
+        )
 
     def advance(self, result: SampleResult) -> None:
         """Count one finished sample."""

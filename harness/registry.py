@@ -42,36 +42,75 @@ class Registered:
 
 
 BUILTIN_ADAPTERS = {
-    "builtin": Registered("builtin", "reference baselines: builtin/oracle (the task's reference answer), "
-                          "builtin/random (seeded guesses)", "harness.adapters.builtin:create"),
+    "builtin": Registered(
+        "builtin",
+        "reference baselines: builtin/oracle (the task's reference answer), builtin/random (seeded guesses)",
+        "harness.adapters.builtin:create",
+    ),
     "replay": Registered("replay", "answers from a logged run: replay/<run dir>", "harness.adapters.replay:create"),
-    "openai-compatible": Registered("openai-compatible", "any OpenAI-compatible server (vLLM, llama.cpp, Ollama): "
-                                    "openai-compatible/<model>@<base_url>", "harness.adapters.openai_compatible:create"),
-    "local": Registered("local", "a GGUF model run in process by llama.cpp (extra 'local'): local/gemma-3-270m, "
-                        "local/<path.gguf>", "harness.adapters.local:create"),
-    "inspect": Registered("inspect", "any inspect-ai model provider: inspect/<provider>/<model>[?base_url=...&key=value]",
-                          "harness.interop.inspect_adapter:create"),
-    "lm-eval": Registered("lm-eval", "any lm-eval LM via generate_until: lm-eval/<model type>?<model args k=v,k=v>",
-                          "harness.interop.lm_eval_adapter:create"),
+    "openai-compatible": Registered(
+        "openai-compatible",
+        "any OpenAI-compatible server (vLLM, llama.cpp, Ollama): openai-compatible/<model>@<base_url>",
+        "harness.adapters.openai_compatible:create",
+    ),
+    "local": Registered(
+        "local",
+        "a GGUF model run in process by llama.cpp (extra 'local'): local/gemma-3-270m, local/<path.gguf>",
+        "harness.adapters.local:create",
+    ),
+    "inspect": Registered(
+        "inspect",
+        "any inspect-ai model provider: inspect/<provider>/<model>[?base_url=...&key=value]",
+        "harness.interop.inspect_adapter:create",
+    ),
+    "lm-eval": Registered(
+        "lm-eval",
+        "any lm-eval LM via generate_until: lm-eval/<model type>?<model args k=v,k=v>",
+        "harness.interop.lm_eval_adapter:create",
+    ),
 }
-LITELLM_ENTRY = Registered("<provider>", "any litellm provider: openai/gpt-4o-mini, anthropic/claude-..., "
-                           "append @<api_base> to point it at another server", "harness.adapters.litellm_adapter:create")
+LITELLM_ENTRY = Registered(
+    "<provider>",
+    "any litellm provider: openai/gpt-4o-mini, anthropic/claude-..., append @<api_base> to point it at another server",
+    "harness.adapters.litellm_adapter:create",
+)
 
 BUILTIN_METHODS = {
-    "budget": Registered("budget", "per-sample token budget: budget:tokens=N (native reasoning controls, else "
-                         "budget forcing)", "harness.methods.budget:TokenBudget"),
-    "best_of_n": Registered("best_of_n", "N samples, one selected: best_of_n:n=8,selector=majority|verifier|rear|prm "
-                            "(verifier = labelled upper bound)", "harness.methods.best_of_n:BestOfN"),
-    "self_consistency": Registered("self_consistency", "majority vote over normalised answers: self_consistency:n=8",
-                                   "harness.methods.best_of_n:SelfConsistency"),
-    "rear": Registered("rear", "REAR realignment-reward best-of-N: rear:n=8,lam=20 (needs prompt_logprobs)",
-                       "harness.methods.rear:Rear"),
-    "prm": Registered("prm", "PRM reranking: prm:n=8,aggregate=min|mean|last|product,weighted=true[,judge=SPEC]",
-                      "harness.methods.prm:PrmRerank"),
-    "clear": Registered("clear", "CLEAR global token allocation: clear:budget=B[,allocator=clear|uniform|proportional,"
-                        "tau=...]", "harness.methods.clear.method:Clear"),
-    "critic_reasoner": Registered("critic_reasoner", "ConFiQA Critic-Reasoner: mask misleading evidence, then answer",
-                                  "harness.methods.critic_reasoner:CriticReasoner"),
+    "budget": Registered(
+        "budget",
+        "per-sample token budget: budget:tokens=N (native reasoning controls, else budget forcing)",
+        "harness.methods.budget:TokenBudget",
+    ),
+    "best_of_n": Registered(
+        "best_of_n",
+        "N samples, one selected: best_of_n:n=8,selector=majority|verifier|rear|prm (verifier = labelled upper bound)",
+        "harness.methods.best_of_n:BestOfN",
+    ),
+    "self_consistency": Registered(
+        "self_consistency",
+        "majority vote over normalised answers: self_consistency:n=8",
+        "harness.methods.best_of_n:SelfConsistency",
+    ),
+    "rear": Registered(
+        "rear",
+        "REAR realignment-reward best-of-N: rear:n=8,lam=20 (needs prompt_logprobs)",
+        "harness.methods.rear:Rear",
+    ),
+    "prm": Registered(
+        "prm",
+        "PRM reranking: prm:n=8,aggregate=min|mean|last|product,weighted=true[,judge=SPEC]",
+        "harness.methods.prm:PrmRerank",
+    ),
+    "clear": Registered(
+        "clear",
+        "CLEAR global token allocation: clear:budget=B[,allocator=clear|uniform|proportional,tau=...]",
+        "harness.methods.clear.method:Clear",
+    ),
+    "critic_reasoner": Registered(
+        "critic_reasoner",
+        "ConFiQA Critic-Reasoner: mask misleading evidence, then answer",
+        "harness.methods.critic_reasoner:CriticReasoner",
+    ),
 }
 
 

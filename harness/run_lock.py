@@ -37,8 +37,10 @@ class RunLock:
         except BlockingIOError:
             holder = os.pread(descriptor, 64, 0).decode("ascii", errors="replace").strip() or "unknown"
             os.close(descriptor)
-            raise RunLocked(f"{run_dir} is in use by another frontier process (pid {holder}): a run, resume or "
-                            "rescore holds its lock; wait for it to finish, or use another --out") from None
+            raise RunLocked(
+                f"{run_dir} is in use by another frontier process (pid {holder}): a run, resume or "
+                "rescore holds its lock; wait for it to finish, or use another --out"
+            ) from None
         except BaseException:
             os.close(descriptor)
             raise

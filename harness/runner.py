@@ -53,8 +53,9 @@ def sample_seed(seed: int, task: str, sample_id: str) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-async def solve_sample(task: Task, sample: Sample, settings: GenerationSettings,
-                       model: ModelAdapter, seed: int) -> SampleResult:
+async def solve_sample(
+    task: Task, sample: Sample, settings: GenerationSettings, model: ModelAdapter, seed: int
+) -> SampleResult:
     """Solve and score one sample; failures become an ``error`` score, never an exception."""
     context = SampleContext(task=task, sample=sample, seed=sample_seed(seed, task.name, sample.id))
     token = current_sample.set(context)
@@ -75,10 +76,19 @@ async def solve_sample(task: Task, sample: Sample, settings: GenerationSettings,
     costs = [call.generation.cost_usd for call in context.calls]
     known = [c for c in costs if c is not None]
     return SampleResult(
-        sample_id=sample.id, task=task.name, input=sample.input, target=sample.target, output=output,
-        score=score, calls=tuple(context.calls), usage=usage,
-        cost_usd=math.fsum(known) if known else None, cost_known=len(known) == len(costs),
-        retries=context.retries, latency_s=time.perf_counter() - started, metadata=sample.metadata,
+        sample_id=sample.id,
+        task=task.name,
+        input=sample.input,
+        target=sample.target,
+        output=output,
+        score=score,
+        calls=tuple(context.calls),
+        usage=usage,
+        cost_usd=math.fsum(known) if known else None,
+        cost_known=len(known) == len(costs),
+        retries=context.retries,
+        latency_s=time.perf_counter() - started,
+        metadata=sample.metadata,
         method_data=context.method_data,
     )
 
@@ -86,8 +96,13 @@ async def solve_sample(task: Task, sample: Sample, settings: GenerationSettings,
 WorkItem = tuple[Task, Sample, GenerationSettings]
 
 
-async def run_items(items: Iterable[WorkItem], model: ModelAdapter, seed: int, concurrency: int,
-                    on_result: Callable[[SampleResult], None]) -> None:
+async def run_items(
+    items: Iterable[WorkItem],
+    model: ModelAdapter,
+    seed: int,
+    concurrency: int,
+    on_result: Callable[[SampleResult], None],
+) -> None:
     """Run ``items`` with at most ``concurrency`` in flight, handing each result to ``on_result``."""
     iterator = iter(items)
 
@@ -148,9 +163,15 @@ def load_run(plan: RunPlan) -> LoadedRun:
     return LoadedRun(prepared, samples, config_of(plan, prepared, digests))
 
 
-async def evaluate(task: Task, adapter: ModelAdapter, limit: int | None = None, seed: int = 0,
-                   concurrency: int = 8, settings: GenerationSettings | None = None,
-                   retry: RetryPolicy = RetryPolicy(max_retries=3, base_delay_s=0.01)) -> list[SampleResult]:
+async def evaluate(
+    task: Task,
+    adapter: ModelAdapter,
+    limit: int | None = None,
+    seed: int = 0,
+    concurrency: int = 8,
+    settings: GenerationSettings | None = None,
+    retry: RetryPolicy = RetryPolicy(max_retries=3, base_delay_s=0.01),
+) -> list[SampleResult]:
     """Run one task in memory and return its results in sample order."""
     model = adapter if isinstance(adapter, (CallingAdapter, MethodAdapter)) else CallingAdapter(adapter, retry=retry)
     samples = limited_samples(task, limit)
@@ -158,8 +179,9 @@ async def evaluate(task: Task, adapter: ModelAdapter, limit: int | None = None, 
     results: list[SampleResult] = []
     try:
         await plan_methods(model, samples, task=task)
-        await run_items(((task, s, settings or task.settings) for s in samples), model, seed, concurrency,
-                        results.append)
+        await run_items(
+            ((task, s, settings or task.settings) for s in samples), model, seed, concurrency, results.append
+        )
     finally:
         await model.aclose()
     return sorted(results, key=lambda r: order[r.sample_id])
@@ -172,28 +194,40 @@ def build_model(plan: RunPlan, options: RunOptions) -> ModelAdapter:
     from harness.registry import resolve_method
 
     cache = ResponseCache(options.cache_path) if options.cache_path else None
-    model: ModelAdapter = CallingAdapter(resolve_adapter(plan.model, seed=plan.seed), retry=options.retry,
-                                         timeout_s=options.request_timeout_s, cache=cache,
-                                         force_cache=options.force_cache)
+    model: ModelAdapter = CallingAdapter(
+        resolve_adapter(plan.model, seed=plan.seed),
+        retry=options.retry,
+        timeout_s=options.request_timeout_s,
+        cache=cache,
+        force_cache=options.force_cache,
+    )
     for spec in plan.methods:
         model = resolve_method(spec)(model)
     return model
 
 
-def summarize_run(store: RunStore, plan: RunPlan, prepared: list[PreparedTask], config_hash: str,
-                  started_at: str, complete: bool) -> RunSummary:
+def summarize_run(
+    store: RunStore, plan: RunPlan, prepared: list[PreparedTask], config_hash: str, started_at: str, complete: bool
+) -> RunSummary:
     """The run's summary from its log."""
     return RunSummary(
-        run_id=store.path.name, model=plan.model, methods=plan.methods, suite=plan.suite, seed=plan.seed,
-        harness_version=__version__, config_hash=config_hash,
+        run_id=store.path.name,
+        model=plan.model,
+        methods=plan.methods,
+        suite=plan.suite,
+        seed=plan.seed,
+        harness_version=__version__,
+        config_hash=config_hash,
         tasks={p.task.name: summarize_task(p.task, store.results, plan.seed) for p in prepared},
-        started_at=started_at, finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        started_at=started_at,
+        finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         complete=complete,
     )
 
 
-def _pending(prepared: list[PreparedTask], done: set[str],
-             samples: dict[str, list[Sample]] | None = None) -> tuple[list[WorkItem], int]:
+def _pending(
+    prepared: list[PreparedTask], done: set[str], samples: dict[str, list[Sample]] | None = None
+) -> tuple[list[WorkItem], int]:
     items: list[WorkItem] = []
     skipped = 0
     for entry in prepared:
@@ -228,6 +262,7 @@ async def execute(plan: RunPlan, out_dir: Path, options: RunOptions = RunOptions
             await plan_methods(model, loaded.samples[entry.task.name], task=entry.task)
         items, skipped = _pending(prepared, done, loaded.samples)
         with RunProgress(total=len(items) + skipped, done=skipped, enabled=options.progress) as progress:
+
             def record(result: SampleResult) -> None:
                 store.append(result)
                 progress.advance(result)
@@ -251,4 +286,3 @@ async def _close(model: ModelAdapter) -> None:
     close = getattr(model, "aclose", None)
     if close is not None:
         await close()
-

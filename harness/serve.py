@@ -42,15 +42,15 @@ log = logging.getLogger(__name__)
 
 
 def _log_request(request: Any, status: int, started: float) -> None:
-    log.info("%s %s %s %d %.3fs", request.remote or "-", request.method, request.path, status,
-             time.perf_counter() - started)
+    log.info(
+        "%s %s %s %d %.3fs", request.remote or "-", request.method, request.path, status, time.perf_counter() - started
+    )
 
 
 def _error(status: int, message: str, kind: str) -> Any:
     from aiohttp import web
 
-    return web.json_response({"error": {"message": message, "type": kind, "param": None, "code": None}},
-                             status=status)
+    return web.json_response({"error": {"message": message, "type": kind, "param": None, "code": None}}, status=status)
 
 
 class OpenAIApp:
@@ -123,53 +123,76 @@ class OpenAIApp:
         prompts = body.get("prompt", "")
         prompts = [prompts] if isinstance(prompts, str) else prompts
         if not isinstance(prompts, list) or not prompts or not all(isinstance(p, str) for p in prompts):
-            raise BadRequest("'prompt' must be a string or a list of strings (token-id prompts are not supported; "
-                             "with lm-eval pass tokenized_requests=False)")
+            raise BadRequest(
+                "'prompt' must be a string or a list of strings (token-id prompts are not supported; "
+                "with lm-eval pass tokenized_requests=False)"
+            )
         logprobs = body.get("logprobs")
-        if logprobs is not None and (isinstance(logprobs, bool) or not isinstance(logprobs, int)
-                                     or not 0 <= logprobs <= 20):
+        if logprobs is not None and (
+            isinstance(logprobs, bool) or not isinstance(logprobs, int) or not 0 <= logprobs <= 20
+        ):
             raise BadRequest(f"'logprobs' must be an integer from 0 to 20, got {logprobs!r}")
-        settings = generation_request({**body, "max_tokens": body.get("max_tokens", 16), "n": 1,
-                                       "logprobs": logprobs is not None}, (Message(role="user", content=""),))
+        settings = generation_request(
+            {**body, "max_tokens": body.get("max_tokens", 16), "n": 1, "logprobs": logprobs is not None},
+            (Message(role="user", content=""),),
+        )
         n = int_in(body, "n", 1, MAX_CHOICES) or 1
         choices, prompt_tokens, completion_tokens = [], 0, 0
         for prompt in prompts:
             for copy in range(n):
-                request_settings = settings if settings.seed is None else settings.model_copy(
-                    update={"seed": settings.seed + copy})
+                request_settings = (
+                    settings if settings.seed is None else settings.model_copy(update={"seed": settings.seed + copy})
+                )
                 choice, used = await self._complete_one(prompt, request_settings, logprobs, bool(body.get("echo")))
                 choices.append(choice | {"index": len(choices)})
                 prompt_tokens += used[0] if copy == 0 else 0
                 completion_tokens += used[1]
-        response = {"id": f"cmpl-{uuid.uuid4().hex[:24]}", "object": "text_completion", "created": int(time.time()),
-                    "model": self.model_id, "choices": choices, "usage": usage_json(prompt_tokens, completion_tokens)}
+        response = {
+            "id": f"cmpl-{uuid.uuid4().hex[:24]}",
+            "object": "text_completion",
+            "created": int(time.time()),
+            "model": self.model_id,
+            "choices": choices,
+            "usage": usage_json(prompt_tokens, completion_tokens),
+        }
         if not body.get("stream"):
             return web.json_response(response)
         base = {key: response[key] for key in ("id", "object", "created", "model")}
         return await self._stream(request, [base | {"choices": [choice]} for choice in choices])
 
-    async def _complete_one(self, prompt: str, settings: Any, logprobs: int | None,
-                            echo: bool) -> tuple[dict[str, Any], tuple[int, int]]:
+    async def _complete_one(
+        self, prompt: str, settings: Any, logprobs: int | None, echo: bool
+    ) -> tuple[dict[str, Any], tuple[int, int]]:
         complete = getattr(self.adapter, "complete", None)
         if complete is not None:
             result = await complete(prompt, settings, logprobs=logprobs, echo=echo)
             choice: dict[str, Any] = {"text": result.text, "finish_reason": result.finish_reason, "logprobs": None}
             if logprobs is not None:
-                choice["logprobs"] = {"tokens": result.tokens, "token_logprobs": result.token_logprobs,
-                                      "top_logprobs": result.top_logprobs or None,
-                                      "text_offset": text_offsets(result.tokens, 0 if echo else len(prompt))}
+                choice["logprobs"] = {
+                    "tokens": result.tokens,
+                    "token_logprobs": result.token_logprobs,
+                    "top_logprobs": result.top_logprobs or None,
+                    "text_offset": text_offsets(result.tokens, 0 if echo else len(prompt)),
+                }
             return choice, (result.prompt_tokens, result.completion_tokens)
         if echo and logprobs is not None:
             raise BadRequest(f"{self.adapter.name} cannot score prompts (echo with logprobs); serve a local/ model")
-        generation = await self.adapter.generate(settings.model_copy(
-            update={"messages": (Message(role="user", content=prompt),)}))
-        choice = {"text": (prompt + generation.text) if echo else generation.text,
-                  "finish_reason": generation.finish_reason or "stop", "logprobs": None}
+        generation = await self.adapter.generate(
+            settings.model_copy(update={"messages": (Message(role="user", content=prompt),)})
+        )
+        choice = {
+            "text": (prompt + generation.text) if echo else generation.text,
+            "finish_reason": generation.finish_reason or "stop",
+            "logprobs": None,
+        }
         if logprobs is not None and generation.logprobs is not None:
             tokens = [t.token for t in generation.logprobs]
-            choice["logprobs"] = {"tokens": tokens, "token_logprobs": [t.logprob for t in generation.logprobs],
-                                  "top_logprobs": None,
-                                  "text_offset": text_offsets(tokens, len(prompt) if echo else 0)}
+            choice["logprobs"] = {
+                "tokens": tokens,
+                "token_logprobs": [t.logprob for t in generation.logprobs],
+                "top_logprobs": None,
+                "text_offset": text_offsets(tokens, len(prompt) if echo else 0),
+            }
         return choice, (generation.usage.input_tokens, generation.usage.output_tokens)
 
     async def models(self, request: Any) -> Any:
@@ -177,8 +200,12 @@ class OpenAIApp:
         from aiohttp import web
 
         _log_request(request, 200, time.perf_counter())
-        return web.json_response({"object": "list", "data": [
-            {"id": self.model_id, "object": "model", "created": 0, "owned_by": "frontier-evals"}]})
+        return web.json_response(
+            {
+                "object": "list",
+                "data": [{"id": self.model_id, "object": "model", "created": 0, "owned_by": "frontier-evals"}],
+            }
+        )
 
     def build(self) -> Any:
         """The aiohttp application; closing it closes the adapter."""
@@ -201,8 +228,9 @@ class OpenAIApp:
 class AdapterServer:
     """The server on a background thread (``with AdapterServer(adapter) as server: server.base_url``)."""
 
-    def __init__(self, adapter: ModelAdapter, model_id: str | None = None, host: str = "127.0.0.1",
-                 port: int = 0) -> None:
+    def __init__(
+        self, adapter: ModelAdapter, model_id: str | None = None, host: str = "127.0.0.1", port: int = 0
+    ) -> None:
         self.app = OpenAIApp(adapter, model_id or adapter.name)
         self.host = host
         self.port = port
@@ -260,8 +288,9 @@ class AdapterServer:
         self.stop()
 
 
-def serve_forever(adapter: ModelAdapter, host: str, port: int, model_id: str | None = None,
-                  announce: Callable[[str], None] = print) -> None:
+def serve_forever(
+    adapter: ModelAdapter, host: str, port: int, model_id: str | None = None, announce: Callable[[str], None] = print
+) -> None:
     """Serve in the foreground until interrupted (Ctrl-C or SIGTERM)."""
     from aiohttp import web
 

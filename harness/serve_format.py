@@ -44,8 +44,13 @@ def _tool_calls(raw: Any, where: str) -> tuple[ToolCall, ...]:
         if not isinstance(function, dict) or not isinstance(function.get("name"), str):
             raise BadRequest(f"{where}: tool call {index} needs function.name")
         arguments = function.get("arguments", "{}")
-        calls.append(ToolCall(id=str(call.get("id") or f"call_{index}"), name=function["name"],
-                              arguments=arguments if isinstance(arguments, str) else "{}"))
+        calls.append(
+            ToolCall(
+                id=str(call.get("id") or f"call_{index}"),
+                name=function["name"],
+                arguments=arguments if isinstance(arguments, str) else "{}",
+            )
+        )
     return tuple(calls)
 
 
@@ -62,10 +67,15 @@ def parse_messages(raw: Any) -> tuple[Message, ...]:
         if role not in ("system", "user", "assistant", "tool"):
             raise BadRequest(f"{where}: unknown role {item.get('role')!r}")
         name = item.get("name")
-        messages.append(Message(role=role, content=_text_content(item.get("content"), where),
-                                tool_calls=_tool_calls(item.get("tool_calls"), where),
-                                tool_call_id=item.get("tool_call_id"),
-                                name=name if isinstance(name, str) else None))
+        messages.append(
+            Message(
+                role=role,
+                content=_text_content(item.get("content"), where),
+                tool_calls=_tool_calls(item.get("tool_calls"), where),
+                tool_call_id=item.get("tool_call_id"),
+                name=name if isinstance(name, str) else None,
+            )
+        )
     return tuple(messages)
 
 
@@ -98,10 +108,18 @@ def generation_request(body: dict[str, Any], messages: tuple[Message, ...]) -> G
         raise BadRequest("'tools' must be a list of objects")
     try:
         return GenerateRequest(
-            messages=messages, max_tokens=max_tokens, temperature=body.get("temperature"), top_p=body.get("top_p"),
-            n=int_in(body, "n", 1, MAX_CHOICES) or 1, stop=_stop(body.get("stop")), seed=body.get("seed"),
-            tools=tuple(tools), tool_choice=body.get("tool_choice"), logprobs=bool(body.get("logprobs")),
-            top_logprobs=int_in(body, "top_logprobs", 0, 20), extra=extra,
+            messages=messages,
+            max_tokens=max_tokens,
+            temperature=body.get("temperature"),
+            top_p=body.get("top_p"),
+            n=int_in(body, "n", 1, MAX_CHOICES) or 1,
+            stop=_stop(body.get("stop")),
+            seed=body.get("seed"),
+            tools=tuple(tools),
+            tool_choice=body.get("tool_choice"),
+            logprobs=bool(body.get("logprobs")),
+            top_logprobs=int_in(body, "top_logprobs", 0, 20),
+            extra=extra,
         )
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -109,26 +127,44 @@ def generation_request(body: dict[str, Any], messages: tuple[Message, ...]) -> G
 
 
 def _message_json(generation: Generation) -> dict[str, Any]:
-    message: dict[str, Any] = {"role": "assistant", "content": generation.text if not generation.tool_calls
-                               else (generation.text or None)}
+    message: dict[str, Any] = {
+        "role": "assistant",
+        "content": generation.text if not generation.tool_calls else (generation.text or None),
+    }
     if generation.tool_calls:
-        message["tool_calls"] = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-                                 for c in generation.tool_calls]
+        message["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            for c in generation.tool_calls
+        ]
     return message
 
 
 def chat_response(generation: Generation, model: str, request: GenerateRequest) -> dict[str, Any]:
     """A ``chat.completion`` object: the generation and its alternatives as choices."""
-    first: dict[str, Any] = {"index": 0, "message": _message_json(generation),
-                             "finish_reason": generation.finish_reason or "stop"}
+    first: dict[str, Any] = {
+        "index": 0,
+        "message": _message_json(generation),
+        "finish_reason": generation.finish_reason or "stop",
+    }
     if request.logprobs:
-        first["logprobs"] = {"content": [{"token": t.token, "logprob": t.logprob, "bytes": list(t.token.encode()),
-                                          "top_logprobs": []} for t in generation.logprobs or ()]}
-    choices = [first] + [{"index": i, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
-                         for i, text in enumerate(generation.alternatives, start=1)]
-    return {"id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "object": "chat.completion", "created": int(time.time()),
-            "model": model, "choices": choices, "usage": usage_json(generation.usage.input_tokens,
-                                                                    generation.usage.output_tokens)}
+        first["logprobs"] = {
+            "content": [
+                {"token": t.token, "logprob": t.logprob, "bytes": list(t.token.encode()), "top_logprobs": []}
+                for t in generation.logprobs or ()
+            ]
+        }
+    choices = [first] + [
+        {"index": i, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+        for i, text in enumerate(generation.alternatives, start=1)
+    ]
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": choices,
+        "usage": usage_json(generation.usage.input_tokens, generation.usage.output_tokens),
+    }
 
 
 def chat_stream_chunks(response: dict[str, Any], include_usage: bool) -> list[dict[str, Any]]:
@@ -140,8 +176,9 @@ def chat_stream_chunks(response: dict[str, Any], include_usage: bool) -> list[di
         if delta.get("tool_calls"):
             delta["tool_calls"] = [dict(call, index=i) for i, call in enumerate(delta["tool_calls"])]
         chunks.append(base | {"choices": [{"index": choice["index"], "delta": delta, "finish_reason": None}]})
-        chunks.append(base | {"choices": [{"index": choice["index"], "delta": {},
-                                           "finish_reason": choice["finish_reason"]}]})
+        chunks.append(
+            base | {"choices": [{"index": choice["index"], "delta": {}, "finish_reason": choice["finish_reason"]}]}
+        )
     if include_usage:
         chunks.append(base | {"choices": [], "usage": response["usage"]})
     return chunks
@@ -149,8 +186,11 @@ def chat_stream_chunks(response: dict[str, Any], include_usage: bool) -> list[di
 
 def usage_json(prompt_tokens: int, completion_tokens: int) -> dict[str, int]:
     """OpenAI's usage object."""
-    return {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-            "total_tokens": prompt_tokens + completion_tokens}
+    return {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "total_tokens": prompt_tokens + completion_tokens,
+    }
 
 
 def text_offsets(tokens: list[str], start: int) -> list[int]:

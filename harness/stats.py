@@ -23,7 +23,9 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def bootstrap_interval(values: Sequence[float], seed: int = 0, resamples: int = BOOTSTRAP_RESAMPLES) -> tuple[float, float]:
+def bootstrap_interval(
+    values: Sequence[float], seed: int = 0, resamples: int = BOOTSTRAP_RESAMPLES
+) -> tuple[float, float]:
     """Percentile bootstrap 95% interval of the mean, deterministic for ``seed`` whatever the order of ``values``."""
     import numpy as np
 

@@ -48,8 +48,10 @@ class RunWriteError(FrontierError):
 
 
 def _write_failure(path: Path, exc: OSError) -> RunWriteError:
-    return RunWriteError(f"could not write {path}: {exc.strerror or exc}; every sample logged before is kept "
-                         "- free the space, then rerun with --resume to continue")
+    return RunWriteError(
+        f"could not write {path}: {exc.strerror or exc}; every sample logged before is kept "
+        "- free the space, then rerun with --resume to continue"
+    )
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
@@ -162,8 +164,11 @@ class RunStore:
         else:
             write_json_atomic(self.config_path, config)
         self._cut_partial_line()
-        done = {result_key(r.task, r.sample_id) for r in iter_results(self.samples_path)
-                if not (retry_errors and r.score.outcome == "error")}
+        done = {
+            result_key(r.task, r.sample_id)
+            for r in iter_results(self.samples_path)
+            if not (retry_errors and r.score.outcome == "error")
+        }
         self._handle = self.samples_path.open("ab")
         return done
 
@@ -187,8 +192,11 @@ class RunStore:
         legacy = self.path / LEGACY_HISTORY
         if self.samples_path.exists() or not legacy.is_file():
             return
-        log.warning("%s: a rescore was interrupted before its new log was in place; restoring the log it "
-                    "replaced from %s", self.path, legacy.name)
+        log.warning(
+            "%s: a rescore was interrupted before its new log was in place; restoring the log it replaced from %s",
+            self.path,
+            legacy.name,
+        )
         self._copy_into_place(legacy, self.samples_path)
 
     def _copy_into_place(self, source: Path, target: Path) -> None:

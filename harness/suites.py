@@ -34,8 +34,10 @@ class Suite:
 
 def suite_dirs() -> list[Path]:
     """Where suites live: the source tree's ``suites/`` and the installed data folder."""
-    candidates = [Path(__file__).resolve().parents[1] / "suites",
-                  Path(sys.prefix) / "share" / "frontier-evals" / "suites"]
+    candidates = [
+        Path(__file__).resolve().parents[1] / "suites",
+        Path(sys.prefix) / "share" / "frontier-evals" / "suites",
+    ]
     return [path for path in candidates if path.is_dir()]
 
 
@@ -69,8 +71,10 @@ def parse_suite(data: Any, path: Path) -> Suite:
     import jsonschema
 
     try:
-        errors = sorted(jsonschema.Draft202012Validator(_schema()).iter_errors(data),
-                        key=lambda e: [str(part) for part in e.absolute_path])
+        errors = sorted(
+            jsonschema.Draft202012Validator(_schema()).iter_errors(data),
+            key=lambda e: [str(part) for part in e.absolute_path],
+        )
     except RecursionError:
         raise ConfigError(f"suite {path} is nested too deeply") from None
     if errors:
@@ -86,8 +90,13 @@ def parse_suite(data: Any, path: Path) -> Suite:
         )
         for item in data["tasks"]
     )
-    return Suite(name=data["name"], version=str(data.get("version", "1")),
-                 description=data.get("description", ""), tasks=tasks, path=path)
+    return Suite(
+        name=data["name"],
+        version=str(data.get("version", "1")),
+        description=data.get("description", ""),
+        tasks=tasks,
+        path=path,
+    )
 
 
 def load_suite(name_or_path: str) -> Suite:

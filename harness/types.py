@@ -151,8 +151,9 @@ class Score(Record):
     @classmethod
     def of(cls, correct: bool, answer: str | None = None, explanation: str = "", **details: Any) -> Score:
         """A scored binary judgement."""
-        return cls(value=1.0 if correct else 0.0, correct=correct, answer=answer,
-                   explanation=explanation, details=details)
+        return cls(
+            value=1.0 if correct else 0.0, correct=correct, answer=answer, explanation=explanation, details=details
+        )
 
     @classmethod
     def unscored(cls, explanation: str, **details: Any) -> Score:

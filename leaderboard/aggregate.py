@@ -39,9 +39,11 @@ def cost_and_score(entry: dict[str, Any]) -> dict[str, Any]:
     in USD (None unless known) and the primary metric on the 0..1 scale (None without a finite range)."""
     metric = entry["metrics"][entry["primary_metric"]]
     usage = entry["usage"]
-    return {"tokens": usage["input_tokens"] + usage["output_tokens"],
-            "cost_usd": entry["cost_usd"] if entry["cost_known"] else None,
-            "score": normalised(metric["value"], entry["primary_metric"], metric["method"])}
+    return {
+        "tokens": usage["input_tokens"] + usage["output_tokens"],
+        "cost_usd": entry["cost_usd"] if entry["cost_known"] else None,
+        "score": normalised(metric["value"], entry["primary_metric"], metric["method"]),
+    }
 
 
 def task_rows(submissions: list[dict[str, Any]]) -> pd.DataFrame:
@@ -59,19 +61,52 @@ def task_rows(submissions: list[dict[str, Any]]) -> pd.DataFrame:
             high = normalised(metric["ci_high"], name, metric["method"])
             if low is not None and high is not None and low > high:
                 low, high = high, low
-            rows.append({
-                "submission": sid, "model": data["model"], "method": data["method"]["label"],
-                "suite": data["suite"]["name"], "suite_version": data["suite"]["version"],
-                "task": task, "family": entry["family"], "metric": name,
-                "higher_is_better": entry["higher_is_better"],
-                "value": metric["value"], "ci_low": metric["ci_low"], "ci_high": metric["ci_high"],
-                "n": metric["n"], "score_low": low, "score_high": high,
-                "input_tokens": usage["input_tokens"], "output_tokens": usage["output_tokens"],
-                "reasoning_tokens": usage["reasoning_tokens"], **cost_and_score(entry),
-            })
-    columns = ["submission", "model", "method", "suite", "suite_version", "task", "family", "metric",
-               "higher_is_better", "value", "ci_low", "ci_high", "n", "score", "score_low", "score_high",
-               "input_tokens", "output_tokens", "reasoning_tokens", "tokens", "cost_usd"]
+            rows.append(
+                {
+                    "submission": sid,
+                    "model": data["model"],
+                    "method": data["method"]["label"],
+                    "suite": data["suite"]["name"],
+                    "suite_version": data["suite"]["version"],
+                    "task": task,
+                    "family": entry["family"],
+                    "metric": name,
+                    "higher_is_better": entry["higher_is_better"],
+                    "value": metric["value"],
+                    "ci_low": metric["ci_low"],
+                    "ci_high": metric["ci_high"],
+                    "n": metric["n"],
+                    "score_low": low,
+                    "score_high": high,
+                    "input_tokens": usage["input_tokens"],
+                    "output_tokens": usage["output_tokens"],
+                    "reasoning_tokens": usage["reasoning_tokens"],
+                    **cost_and_score(entry),
+                }
+            )
+    columns = [
+        "submission",
+        "model",
+        "method",
+        "suite",
+        "suite_version",
+        "task",
+        "family",
+        "metric",
+        "higher_is_better",
+        "value",
+        "ci_low",
+        "ci_high",
+        "n",
+        "score",
+        "score_low",
+        "score_high",
+        "input_tokens",
+        "output_tokens",
+        "reasoning_tokens",
+        "tokens",
+        "cost_usd",
+    ]
     frame = pd.DataFrame(rows, columns=columns)
     for column in ("value", "ci_low", "ci_high", "score", "score_low", "score_high", "cost_usd"):
         frame[column] = pd.to_numeric(frame[column], errors="coerce").astype(float)
@@ -87,16 +122,18 @@ def _sample_values(entry: dict[str, Any]) -> list[float] | None:
     return values if abs(math.fsum(values) / len(values) - metric["value"]) <= MEAN_TOLERANCE else None
 
 
-def _submission_draws(data: dict[str, Any], rows: dict[str, np.ndarray], rng: np.random.Generator,
-                      resamples: int) -> tuple[np.ndarray, set[str]]:
+def _submission_draws(
+    data: dict[str, Any], rows: dict[str, np.ndarray], rng: np.random.Generator, resamples: int
+) -> tuple[np.ndarray, set[str]]:
     """Bootstrap draws (tasks x resamples) of each task's 0..1 score, and the kinds of draw used."""
     import numpy as np
 
     draws = np.empty((len(rows["task"]), resamples))
     kinds: set[str] = set()
     binary_rows, binary_n, binary_k = [], [], []
-    for index, (task, score, low, high) in enumerate(zip(rows["task"].tolist(), rows["score"].tolist(),
-                                                         rows["score_low"].tolist(), rows["score_high"].tolist())):
+    for index, (task, score, low, high) in enumerate(
+        zip(rows["task"].tolist(), rows["score"].tolist(), rows["score_low"].tolist(), rows["score_high"].tolist())
+    ):
         entry = data["tasks"][task]
         name, method = entry["primary_metric"], entry["metrics"][entry["primary_metric"]]["method"]
         zero, one = normalised(0.0, name, method), normalised(1.0, name, method)
@@ -138,8 +175,13 @@ def _binomial_draws(rng: np.random.Generator, n: np.ndarray, k: np.ndarray, resa
     p = (k / n)[:, None]
     nn = n[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        log_pmf = (log_factorial[nn] - log_factorial[j] - log_factorial[np.clip(nn - j, 0, None)]
-                   + np.where(j > 0, j * np.log(p), 0.0) + np.where(nn - j > 0, (nn - j) * np.log1p(-p), 0.0))
+        log_pmf = (
+            log_factorial[nn]
+            - log_factorial[j]
+            - log_factorial[np.clip(nn - j, 0, None)]
+            + np.where(j > 0, j * np.log(p), 0.0)
+            + np.where(nn - j > 0, (nn - j) * np.log1p(-p), 0.0)
+        )
     pmf = np.where(j <= nn, np.exp(log_pmf), 0.0)
     cdf = np.cumsum(pmf, axis=1)
     cdf /= cdf[:, -1:]
@@ -147,12 +189,14 @@ def _binomial_draws(rng: np.random.Generator, n: np.ndarray, k: np.ndarray, resa
     offset = rows * 2.0
     flat = (cdf + offset).ravel()
     uniforms = rng.random((len(n), resamples)) + offset
-    return np.minimum(np.searchsorted(flat, uniforms.ravel(), side="right").reshape(len(n), resamples)
-                      - rows * (top + 1), nn)
+    return np.minimum(
+        np.searchsorted(flat, uniforms.ravel(), side="right").reshape(len(n), resamples) - rows * (top + 1), nn
+    )
 
 
-def overall_rows(submissions: list[dict[str, Any]], tasks: pd.DataFrame, seed: int = 0,
-                 resamples: int = RESAMPLES) -> tuple[pd.DataFrame, pd.DataFrame]:
+def overall_rows(
+    submissions: list[dict[str, Any]], tasks: pd.DataFrame, seed: int = 0, resamples: int = RESAMPLES
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per submission: family scores and the overall macro mean, each with a 95% CI.
 
     Returns (families, overall): ``families`` has one row per (submission, family),
@@ -165,8 +209,10 @@ def overall_rows(submissions: list[dict[str, Any]], tasks: pd.DataFrame, seed: i
 
     by_id = {submission_id(d): d for d in submissions}
     scored = tasks.dropna(subset=["score"])
-    columns = {name: scored[name].to_numpy(dtype=float if name.startswith("score") else object)
-               for name in ("task", "family", "score", "score_low", "score_high")}
+    columns = {
+        name: scored[name].to_numpy(dtype=float if name.startswith("score") else object)
+        for name in ("task", "family", "score", "score_low", "score_high")
+    }
     positions = scored.groupby("submission", sort=False).indices
     family_rows, overall_rows_ = [], []
     for sid in scored["submission"].unique():
@@ -181,23 +227,53 @@ def overall_rows(submissions: list[dict[str, Any]], tasks: pd.DataFrame, seed: i
         family_scores = [float(scores[mask].mean()) for mask in masks]
         lows, highs = np.percentile(family_draws, [2.5, 97.5], axis=1)
         for family, mask, score, low, high in zip(names, masks, family_scores, lows, highs):
-            family_rows.append({"submission": sid, "family": family, "score": score,
-                                "ci_low": float(low), "ci_high": float(high), "tasks": int(mask.sum())})
+            family_rows.append(
+                {
+                    "submission": sid,
+                    "family": family,
+                    "score": score,
+                    "ci_low": float(low),
+                    "ci_high": float(high),
+                    "tasks": int(mask.sum()),
+                }
+            )
         low, high = np.percentile(family_draws.mean(axis=0), [2.5, 97.5])
-        overall_rows_.append({"submission": sid, "score": float(np.mean(family_scores)), "ci_low": float(low),
-                              "ci_high": float(high), "ci_method": "+".join(sorted(kinds)),
-                              "families": len(family_scores), "tasks": len(scores)})
+        overall_rows_.append(
+            {
+                "submission": sid,
+                "score": float(np.mean(family_scores)),
+                "ci_low": float(low),
+                "ci_high": float(high),
+                "ci_method": "+".join(sorted(kinds)),
+                "families": len(family_scores),
+                "tasks": len(scores),
+            }
+        )
     families = pd.DataFrame(family_rows, columns=["submission", "family", "score", "ci_low", "ci_high", "tasks"])
-    overall = pd.DataFrame(overall_rows_, columns=["submission", "score", "ci_low", "ci_high", "ci_method",
-                                                   "families", "tasks"])
+    overall = pd.DataFrame(
+        overall_rows_, columns=["submission", "score", "ci_low", "ci_high", "ci_method", "families", "tasks"]
+    )
     totals = tasks.groupby("submission", sort=False).agg(
-        tokens=("tokens", "sum"), all_tasks=("task", "count"),
-        cost_usd=("cost_usd", lambda s: float(s.sum()) if s.notna().all() else math.nan))
-    meta = pd.DataFrame([{"submission": submission_id(d), "model": d["model"], "method": d["method"]["label"],
-                          "suite": d["suite"]["name"], "suite_version": d["suite"]["version"], "date": d["date"]}
-                         for d in submissions])
-    overall = meta.merge(overall, on="submission", how="left").merge(totals, left_on="submission",
-                                                                     right_index=True, how="left")
+        tokens=("tokens", "sum"),
+        all_tasks=("task", "count"),
+        cost_usd=("cost_usd", lambda s: float(s.sum()) if s.notna().all() else math.nan),
+    )
+    meta = pd.DataFrame(
+        [
+            {
+                "submission": submission_id(d),
+                "model": d["model"],
+                "method": d["method"]["label"],
+                "suite": d["suite"]["name"],
+                "suite_version": d["suite"]["version"],
+                "date": d["date"],
+            }
+            for d in submissions
+        ]
+    )
+    overall = meta.merge(overall, on="submission", how="left").merge(
+        totals, left_on="submission", right_index=True, how="left"
+    )
     return families, overall
 
 

@@ -19,10 +19,19 @@ def _fail(message: str) -> None:
 
 @click.command("submit")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="Where to write the submission JSON.")
-@click.option("--samples/--no-samples", default=True, show_default=True,
-              help="Include the per-sample scores (enables bootstrap CIs for family and overall scores).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="Where to write the submission JSON.",
+)
+@click.option(
+    "--samples/--no-samples",
+    default=True,
+    show_default=True,
+    help="Include the per-sample scores (enables bootstrap CIs for family and overall scores).",
+)
 def submit_command(run_dirs: tuple[Path, ...], output: Path, samples: bool) -> None:
     """Build a leaderboard submission from one or more run directories."""
     from leaderboard.runs import RunFormatError
@@ -38,8 +47,9 @@ def submit_command(run_dirs: tuple[Path, ...], output: Path, samples: bool) -> N
     if issues:
         _fail("error: the runs do not make a valid submission:\n" + "\n".join(f"  {i}" for i in issues))
     write_submission(submission, output)
-    click.echo(f"wrote {output}: {submission['model']} · {submission['method']['label']} · "
-               f"{len(submission['tasks'])} task(s)")
+    click.echo(
+        f"wrote {output}: {submission['model']} · {submission['method']['label']} · {len(submission['tasks'])} task(s)"
+    )
 
 
 @click.group("leaderboard")
@@ -67,15 +77,24 @@ def _submission_files(directory: Path) -> list[Path]:
 
 @leaderboard_group.command("build")
 @click.argument("submissions_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--runs", "runs_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="A folder of run directories; their samples feed the sample browser.")
-@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="The site folder to write.")
+@click.option(
+    "--runs",
+    "runs_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="A folder of run directories; their samples feed the sample browser.",
+)
+@click.option(
+    "-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True, help="The site folder to write."
+)
 @click.option("--skip-invalid", is_flag=True, help="Leave invalid submissions out instead of failing.")
-@click.option("--workers", type=click.IntRange(0, 64), default=0, show_default=True,
-              help="Processes that validate and draw the plots (0: one per CPU, at most 8).")
-def build_command(submissions_dir: Path, runs_dir: Path | None, output: Path, skip_invalid: bool,
-                  workers: int) -> None:
+@click.option(
+    "--workers",
+    type=click.IntRange(0, 64),
+    default=0,
+    show_default=True,
+    help="Processes that validate and draw the plots (0: one per CPU, at most 8).",
+)
+def build_command(submissions_dir: Path, runs_dir: Path | None, output: Path, skip_invalid: bool, workers: int) -> None:
     """Build the static site from every *.json submission under SUBMISSIONS_DIR."""
     from leaderboard.runs import RunFormatError, find_runs, load_run
     from leaderboard.site import SiteError, build_site, default_workers, plot_context
@@ -111,8 +130,10 @@ def build_command(submissions_dir: Path, runs_dir: Path | None, output: Path, sk
         summary = build_site([data for _, data in valid], output, runs, workers=workers)
     except SiteError as exc:
         _fail(f"error: {exc}")
-    click.echo(f"wrote {summary.out_dir}/index.html: {summary.submissions} submission(s), {summary.tasks} task "
-               f"page(s), {summary.models} model page(s), {summary.plots} plot file(s)")
+    click.echo(
+        f"wrote {summary.out_dir}/index.html: {summary.submissions} submission(s), {summary.tasks} task "
+        f"page(s), {summary.models} model page(s), {summary.plots} plot file(s)"
+    )
 
 
 def _has_samples(log: Path) -> bool:
@@ -137,8 +158,10 @@ def _report_inputs(run_dirs: tuple[Path, ...], output: Path) -> list[Path]:
             click.echo(f"note: skipped {run_dir}: not a run directory (no config.json or summary.json)", err=True)
             continue
         if not _has_samples(run_dir / "samples.jsonl"):
-            _fail(f"error: {run_dir} logged no samples, so there is nothing to report; "
-                  "rerun it (frontier run --resume --out DIR) or leave it out")
+            _fail(
+                f"error: {run_dir} logged no samples, so there is nothing to report; "
+                "rerun it (frontier run --resume --out DIR) or leave it out"
+            )
         chosen.append(run_dir)
     if not chosen:
         _fail("error: none of the folders given is a run directory")
@@ -147,8 +170,9 @@ def _report_inputs(run_dirs: tuple[Path, ...], output: Path) -> list[Path]:
 
 @click.command("report")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="The site folder to write.")
+@click.option(
+    "-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True, help="The site folder to write."
+)
 def report_command(run_dirs: tuple[Path, ...], output: Path) -> None:
     """Build the static site for one or more runs (tables, Pareto plots and the sample browser).
 

@@ -29,15 +29,21 @@ TERMS: dict[str, str] = {
     "score": "the task's primary metric",
     "Overall": "macro mean over task families of each task's primary metric, on a 0–1 higher-is-better scale",
     "frontier area": "mean score under the Pareto frontier over the cost window all models share (log scale)",
-    "Rank": ("a band, not a place: 1–3 means the 95% interval overlaps those of the entries ranked 1 to 3, "
-             "so they cannot be told apart at this sample size (a lone 1.0 can share a band with 0.0s when "
-             "every interval is wide)"),
+    "Rank": (
+        "a band, not a place: 1–3 means the 95% interval overlaps those of the entries ranked 1 to 3, "
+        "so they cannot be told apart at this sample size (a lone 1.0 can share a band with 0.0s when "
+        "every interval is wide)"
+    ),
     "95% CI": "95% confidence interval of the metric; n is the number of samples behind it",
     "Tasks": "tasks with a score out of the suite's tasks; the missing ones are named, with the reason",
 }
 
-_SUFFIXES = {"_scored": "among scorable answers only", "_strict": "under the strict reading",
-             "_official": "by the benchmark's official rules", "_all": "over every row"}
+_SUFFIXES = {
+    "_scored": "among scorable answers only",
+    "_strict": "under the strict reading",
+    "_official": "by the benchmark's official rules",
+    "_all": "over every row",
+}
 
 
 def define(name: str) -> str:

@@ -24,7 +24,18 @@ import re
 from functools import lru_cache
 
 LOWER_IS_BETTER_SUFFIXES = (
-    "mad", "mae", "mse", "rmse", "error", "error_rate", "loss", "latency", "latency_s", "cost", "brier", "ece",
+    "mad",
+    "mae",
+    "mse",
+    "rmse",
+    "error",
+    "error_rate",
+    "loss",
+    "latency",
+    "latency_s",
+    "cost",
+    "brier",
+    "ece",
 )
 PROPORTION_NAME = re.compile(
     r"^(accuracy|acc|exact_match|em|f1|micro_f1|macro_f1|precision|recall|pass@\d+|pass_at_\d+|"

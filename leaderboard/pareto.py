@@ -37,8 +37,10 @@ def usable(points: Sequence[Point]) -> list[Point]:
 
 def frontier_indices(points: Sequence[Point]) -> list[int]:
     """Indices of the non-dominated points (finite ones only), in increasing cost."""
-    order = sorted((i for i, p in enumerate(points) if math.isfinite(p.cost) and math.isfinite(p.score)),
-                   key=lambda i: (points[i].cost, -points[i].score))
+    order = sorted(
+        (i for i, p in enumerate(points) if math.isfinite(p.cost) and math.isfinite(p.score)),
+        key=lambda i: (points[i].cost, -points[i].score),
+    )
     kept: list[int] = []
     best_score, best_cost = -math.inf, math.nan
     for i in order:

@@ -34,8 +34,14 @@ LABEL_CHAR_PX = 5.6
 LABEL_HEIGHT_PX = 11
 LEGEND_LINESPACING = 1.45
 PNG_COMPRESSION = 1
-RC = {"font.size": 9, "svg.fonttype": "none", "svg.hashsalt": "frontier",
-      "axes.spines.top": False, "axes.spines.right": False, "path.simplify": True}
+RC = {
+    "font.size": 9,
+    "svg.fonttype": "none",
+    "svg.hashsalt": "frontier",
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "path.simplify": True,
+}
 
 
 def _short(text: str, limit: int = LABEL_CHARS) -> str:
@@ -82,8 +88,15 @@ class PlotCanvas:
         ax.ignore_existing_data_limits = True
         ax.set_autoscale_on(True)
 
-    def draw(self, points: Sequence[Point], title: str, xlabel: str, ylabel: str, out_base: Path,
-             formats: Sequence[str] = ("png", "svg")) -> list[Path]:
+    def draw(
+        self,
+        points: Sequence[Point],
+        title: str,
+        xlabel: str,
+        ylabel: str,
+        out_base: Path,
+        formats: Sequence[str] = ("png", "svg"),
+    ) -> list[Path]:
         """Draw ``points`` with their step frontier and sweeps; writes ``out_base.<fmt>`` per format."""
         import matplotlib
 
@@ -114,28 +127,47 @@ class PlotCanvas:
         floor = log_floor([p.cost for p in usable(points)])
         drawn = [Point(on_log_axis(p.cost, floor), p.score, p.label, p.group, p.meta) for p in usable(points)]
         groups = sorted({p.group for p in drawn})
-        style = {g: (OKABE_ITO[i % len(OKABE_ITO)], MARKERS[(i // len(OKABE_ITO)) % len(MARKERS)])
-                 for i, g in enumerate(groups)}
+        style = {
+            g: (OKABE_ITO[i % len(OKABE_ITO)], MARKERS[(i // len(OKABE_ITO)) % len(MARKERS)])
+            for i, g in enumerate(groups)
+        }
         columns = 1 if len(groups) <= LEGEND_ROWS else 2
         ax.set_position((0.09, 0.11, 0.66 if columns == 1 else 0.54, 0.8))
-        lines = [([(p.cost, p.score) for p in members], style[members[0].group][0])
-                 for members in sweeps(drawn).values()]
+        lines = [
+            ([(p.cost, p.score) for p in members], style[members[0].group][0]) for members in sweeps(drawn).values()
+        ]
         if lines:
-            self._artists.append(ax.add_collection(LineCollection(
-                [xy for xy, _ in lines], colors=[c for _, c in lines], linewidths=1.0, alpha=0.7, zorder=2)))
+            self._artists.append(
+                ax.add_collection(
+                    LineCollection(
+                        [xy for xy, _ in lines], colors=[c for _, c in lines], linewidths=1.0, alpha=0.7, zorder=2
+                    )
+                )
+            )
         for marker in dict.fromkeys(style[g][1] for g in groups):
             members = [p for p in drawn if style[p.group][1] == marker]
-            self._artists.append(ax.scatter([p.cost for p in members], [p.score for p in members], marker=marker,
-                                            s=34, c=[style[p.group][0] for p in members], edgecolors="black",
-                                            linewidths=0.5, zorder=3))
+            self._artists.append(
+                ax.scatter(
+                    [p.cost for p in members],
+                    [p.score for p in members],
+                    marker=marker,
+                    s=34,
+                    c=[style[p.group][0] for p in members],
+                    edgecolors="black",
+                    linewidths=0.5,
+                    zorder=3,
+                )
+            )
         if not drawn:
             ax.set_xscale("linear")
-            self._artists.append(ax.text(0.5, 0.5, "no points with a cost and a score", ha="center", va="center",
-                                         transform=ax.transAxes))
+            self._artists.append(
+                ax.text(0.5, 0.5, "no points with a cost and a score", ha="center", va="center", transform=ax.transAxes)
+            )
             return
         front = frontier(drawn)
         entries: list[tuple[str, str | None, str | None]] = [
-            (_short(g, 24), style[g][0], style[g][1]) for g in _legend_groups(groups, front)]
+            (_short(g, 24), style[g][0], style[g][1]) for g in _legend_groups(groups, front)
+        ]
         if len(entries) < len(groups):
             entries.append((f"+{len(groups) - len(entries)} more (see table)", None, None))
         xs, ys = step_curve(drawn, max(p.cost for p in drawn))
@@ -152,9 +184,17 @@ class PlotCanvas:
             offset = _free_offset(x, y, len(text), right_half, placed)
             if offset is None:
                 continue
-            self._artists.append(ax.annotate(
-                text, (point.cost, point.score), textcoords="offset pixels", xytext=offset,
-                ha="right" if right_half else "left", fontsize=7.5, zorder=5))
+            self._artists.append(
+                ax.annotate(
+                    text,
+                    (point.cost, point.score),
+                    textcoords="offset pixels",
+                    xytext=offset,
+                    ha="right" if right_half else "left",
+                    fontsize=7.5,
+                    zorder=5,
+                )
+            )
         if ax.get_xscale() != "log":
             ax.set_xscale("log")
         span = math.log10(max(p.cost for p in drawn) / min(p.cost for p in drawn))
@@ -184,23 +224,43 @@ class PlotCanvas:
         top = 0.51 + rows * pitch / 2
         markers: dict[str, list[tuple[tuple[float, float], str]]] = {}
         for column in range(columns):
-            chunk = entries[column * rows:(column + 1) * rows]
+            chunk = entries[column * rows : (column + 1) * rows]
             x = left + column * width
-            self._artists.append(fig.text(x + 0.022, top, "\n".join(label for label, _, _ in chunk), va="top",
-                                          ha="left", fontsize=fontsize, linespacing=LEGEND_LINESPACING))
+            self._artists.append(
+                fig.text(
+                    x + 0.022,
+                    top,
+                    "\n".join(label for label, _, _ in chunk),
+                    va="top",
+                    ha="left",
+                    fontsize=fontsize,
+                    linespacing=LEGEND_LINESPACING,
+                )
+            )
             for row, (_, colour, marker) in enumerate(chunk):
                 y = top - (row + 0.5) * pitch
                 if marker == "--":
-                    self._artists.append(fig.add_artist(Line2D([x, x + 0.018], [y, y], color=colour,
-                                                               linestyle="--", linewidth=1.0)))
+                    self._artists.append(
+                        fig.add_artist(Line2D([x, x + 0.018], [y, y], color=colour, linestyle="--", linewidth=1.0))
+                    )
                 elif marker is not None and colour is not None:
                     markers.setdefault(marker, []).append(((x + 0.009, y), colour))
         for marker, placed in markers.items():
             style = MarkerStyle(marker)
-            self._artists.append(fig.add_artist(PathCollection(
-                [style.get_path().transformed(style.get_transform())], sizes=[26],
-                offsets=[xy for xy, _ in placed], offset_transform=fig.transFigure, transform=IdentityTransform(),
-                facecolors=[colour for _, colour in placed], edgecolors="black", linewidths=0.5)))
+            self._artists.append(
+                fig.add_artist(
+                    PathCollection(
+                        [style.get_path().transformed(style.get_transform())],
+                        sizes=[26],
+                        offsets=[xy for xy, _ in placed],
+                        offset_transform=fig.transFigure,
+                        transform=IdentityTransform(),
+                        facecolors=[colour for _, colour in placed],
+                        edgecolors="black",
+                        linewidths=0.5,
+                    )
+                )
+            )
 
     def _line_pitch(self, fontsize: float) -> float:
         """The height in pixels of one legend line at ``fontsize`` (measured once per size)."""
@@ -211,8 +271,9 @@ class PlotCanvas:
         return self._pitches[fontsize]
 
 
-def _free_offset(x: float, y: float, chars: int, leftward: bool,
-                 placed: list[tuple[float, float, float, float]]) -> tuple[int, int] | None:
+def _free_offset(
+    x: float, y: float, chars: int, leftward: bool, placed: list[tuple[float, float, float, float]]
+) -> tuple[int, int] | None:
     """A pixel offset for a label of ``chars`` characters at (x, y) that overlaps no label in
     ``placed`` (which it joins), trying above, below, then further out; None when all collide."""
     width = LABEL_CHAR_PX * chars
@@ -247,7 +308,13 @@ def canvas() -> PlotCanvas:
     return _CANVAS[0]
 
 
-def pareto_plot(points: Sequence[Point], title: str, xlabel: str, ylabel: str, out_base: Path,
-                formats: Sequence[str] = ("png", "svg")) -> list[Path]:
+def pareto_plot(
+    points: Sequence[Point],
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    out_base: Path,
+    formats: Sequence[str] = ("png", "svg"),
+) -> list[Path]:
     """Draw ``points`` with their step frontier and sweeps; writes ``out_base.<fmt>`` per format."""
     return canvas().draw(points, title, xlabel, ylabel, out_base, formats)

@@ -31,18 +31,31 @@ def sample_view(result: SampleResult) -> dict[str, Any]:
     if isinstance(result.input, str):
         messages = [{"role": "user", "content": cut(result.input), "tool_calls": []}]
     else:
-        messages = [{"role": m.role, "content": cut(m.content or ""),
-                     "tool_calls": [f"{c.name}({cut(c.arguments, 2000)})" for c in m.tool_calls]}
-                    for m in result.input]
+        messages = [
+            {
+                "role": m.role,
+                "content": cut(m.content or ""),
+                "tool_calls": [f"{c.name}({cut(c.arguments, 2000)})" for c in m.tool_calls],
+            }
+            for m in result.input
+        ]
     score = result.score
     return {
-        "id": result.sample_id, "messages": messages,
+        "id": result.sample_id,
+        "messages": messages,
         "target": cut(json.dumps(result.target, ensure_ascii=False, default=str)),
-        "output": cut(result.output.text), "trajectory_steps": len(result.output.trajectory),
-        "value": score.value, "outcome": score.outcome, "correct": score.correct, "verdict": verdict(score),
-        "answer": cut(score.answer or "", 2000), "explanation": cut(score.explanation, 4000),
-        "usage": result.usage.model_dump(), "cost_usd": result.cost_usd if result.cost_known else None,
-        "calls": len(result.calls), "retries": result.retries,
+        "output": cut(result.output.text),
+        "trajectory_steps": len(result.output.trajectory),
+        "value": score.value,
+        "outcome": score.outcome,
+        "correct": score.correct,
+        "verdict": verdict(score),
+        "answer": cut(score.answer or "", 2000),
+        "explanation": cut(score.explanation, 4000),
+        "usage": result.usage.model_dump(),
+        "cost_usd": result.cost_usd if result.cost_known else None,
+        "calls": len(result.calls),
+        "retries": result.retries,
     }
 
 
@@ -62,8 +75,15 @@ def page_name(submission: str, task: str, page: int) -> str:
     return f"{slug(submission, task)}-{page}.html"
 
 
-def write_sample_pages(run: RunDir, submission: str, suite: str, tasks: set[str], out_dir: Path,
-                       render: Callable[[dict[str, Any]], str], page_size: int = PAGE_SIZE) -> dict[str, str]:
+def write_sample_pages(
+    run: RunDir,
+    submission: str,
+    suite: str,
+    tasks: set[str],
+    out_dir: Path,
+    render: Callable[[dict[str, Any]], str],
+    page_size: int = PAGE_SIZE,
+) -> dict[str, str]:
     """Write the pages of ``run`` for ``tasks``; returns each task's first page relative to the site."""
     totals: dict[str, int] = {}
     for result in iter_samples(run.samples_path):
@@ -79,8 +99,13 @@ def write_sample_pages(run: RunDir, submission: str, suite: str, tasks: set[str]
         written[task] += 1
         number = written[task]
         context = {
-            "submission": submission, "task": task, "run_id": run.summary.run_id, "page": number,
-            "pages": pages[task], "samples": buffers[task], "first_index": (number - 1) * page_size,
+            "submission": submission,
+            "task": task,
+            "run_id": run.summary.run_id,
+            "page": number,
+            "pages": pages[task],
+            "samples": buffers[task],
+            "first_index": (number - 1) * page_size,
             "prev": page_name(submission, task, number - 1) if number > 1 else None,
             "next": page_name(submission, task, number + 1) if number < pages[task] else None,
             "task_page": "../tasks/" + slug(suite, task) + ".html",
@@ -98,4 +123,3 @@ def write_sample_pages(run: RunDir, submission: str, suite: str, tasks: set[str]
         if buffer:
             flush(task)
     return {task: "samples/" + page_name(submission, task, 1) for task in totals}
-

@@ -108,8 +108,13 @@ def environment() -> Any:
                 return obj[attribute]
             return super().getattr(obj, attribute)
 
-    env = RecordEnvironment(loader=jinja2.FileSystemLoader(str(PACKAGE / "templates")), autoescape=True,
-                            undefined=jinja2.StrictUndefined, trim_blocks=False, lstrip_blocks=False)
+    env = RecordEnvironment(
+        loader=jinja2.FileSystemLoader(str(PACKAGE / "templates")),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=False,
+        lstrip_blocks=False,
+    )
     from leaderboard.glossary import define, glossary
 
     env.filters.update(num=_num, tokens=_tokens, usd=_usd, define=define, breakable=_breakable)
@@ -123,12 +128,25 @@ def _suite_plot_jobs(sections: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     for section in sections:
         base = f"{section['slug']}"
         if section["token_points"]:
-            jobs.append((section["token_points"], f"Suite {section['suite']}: overall score vs tokens",
-                         "total tokens (input + output, reasoning billed as output; log scale)",
-                         "overall score (0–1)", base + "-tokens"))
+            jobs.append(
+                (
+                    section["token_points"],
+                    f"Suite {section['suite']}: overall score vs tokens",
+                    "total tokens (input + output, reasoning billed as output; log scale)",
+                    "overall score (0–1)",
+                    base + "-tokens",
+                )
+            )
         if section["usd_points"]:
-            jobs.append((section["usd_points"], f"Suite {section['suite']}: overall score vs cost",
-                         "cost in USD (log scale)", "overall score (0–1)", base + "-usd"))
+            jobs.append(
+                (
+                    section["usd_points"],
+                    f"Suite {section['suite']}: overall score vs cost",
+                    "cost in USD (log scale)",
+                    "overall score (0–1)",
+                    base + "-usd",
+                )
+            )
     return jobs
 
 
@@ -138,19 +156,34 @@ def _task_plot_jobs(tasks: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     for task in tasks:
         ylabel = f"{task['metric']} (0–1, higher is better)"
         if task["usd_points"]:
-            jobs.append((task["usd_points"], f"{task['task']} ({task['suite']})", "cost in USD (log scale)",
-                         ylabel, f"task-{task['slug']}"))
+            jobs.append(
+                (
+                    task["usd_points"],
+                    f"{task['task']} ({task['suite']})",
+                    "cost in USD (log scale)",
+                    ylabel,
+                    f"task-{task['slug']}",
+                )
+            )
         elif task["token_points"]:
-            jobs.append((task["token_points"], f"{task['task']} ({task['suite']})",
-                         "tokens (input + output; log scale)", ylabel, f"task-{task['slug']}"))
+            jobs.append(
+                (
+                    task["token_points"],
+                    f"{task['task']} ({task['suite']})",
+                    "tokens (input + output; log scale)",
+                    ylabel,
+                    f"task-{task['slug']}",
+                )
+            )
     return jobs
 
 
 def _draw(jobs: list[tuple[Any, ...]], plot_dir: Path) -> int:
     from leaderboard.plots import pareto_plot
 
-    return sum(len(pareto_plot(points, title, xlabel, ylabel, plot_dir / name))
-               for points, title, xlabel, ylabel, name in jobs)
+    return sum(
+        len(pareto_plot(points, title, xlabel, ylabel, plot_dir / name)) for points, title, xlabel, ylabel, name in jobs
+    )
 
 
 def plot_context() -> Any:
@@ -170,9 +203,11 @@ def plot_context() -> Any:
 
 
 def _workers_died() -> RuntimeError:
-    return RuntimeError("the plot worker processes died; a script that builds the site with workers > 1 must "
-                        "call it under `if __name__ == \"__main__\":` (the workers import the main module, as "
-                        "with any spawned process), or pass workers=1")
+    return RuntimeError(
+        "the plot worker processes died; a script that builds the site with workers > 1 must "
+        'call it under `if __name__ == "__main__":` (the workers import the main module, as '
+        "with any spawned process), or pass workers=1"
+    )
 
 
 class _Plotter:
@@ -224,23 +259,42 @@ def default_workers() -> int:
     return max(1, min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
 
 
-def _export(submissions: list[dict[str, Any]], tasks: Any, families: Any, overall: Any,
-            sections: list[dict[str, Any]], task_pages: list[dict[str, Any]]) -> dict[str, Any]:
+def _export(
+    submissions: list[dict[str, Any]],
+    tasks: Any,
+    families: Any,
+    overall: Any,
+    sections: list[dict[str, Any]],
+    task_pages: list[dict[str, Any]],
+) -> dict[str, Any]:
     return {
         "generator": f"frontier-evals leaderboard {GENERATOR_VERSION}",
-        "overall": records(overall), "families": records(families), "tasks": records(tasks),
+        "overall": records(overall),
+        "families": records(families),
+        "tasks": records(tasks),
         "frontier_areas": {
             "overall": {s["suite"]: s["areas"] for s in sections},
             "tasks": [{"suite": t["suite"], "task": t["task"], "areas": t["areas"]} for t in task_pages],
         },
-        "submissions": [{k: v for k, v in d.items() if k != "tasks"} | {
-            "tasks": {name: {k: v for k, v in entry.items() if k != "samples"} for name, entry in d["tasks"].items()}}
-            for d in submissions],
+        "submissions": [
+            {k: v for k, v in d.items() if k != "tasks"}
+            | {
+                "tasks": {
+                    name: {k: v for k, v in entry.items() if k != "samples"} for name, entry in d["tasks"].items()
+                }
+            }
+            for d in submissions
+        ],
     }
 
 
-def build_site(submissions: list[dict[str, Any]], out_dir: str | Path, runs: list[RunDir] = (),
-               page_size: int = PAGE_SIZE, workers: int = 1) -> SiteSummary:
+def build_site(
+    submissions: list[dict[str, Any]],
+    out_dir: str | Path,
+    runs: list[RunDir] = (),
+    page_size: int = PAGE_SIZE,
+    workers: int = 1,
+) -> SiteSummary:
     """Write the site for validated ``submissions`` into ``out_dir``; ``runs`` feed the sample browser.
 
     ``workers`` > 1 draws the plots in that many processes, forked from a warm fork server
@@ -273,8 +327,10 @@ def _check_replaceable(target: Path) -> None:
     if not target.is_dir():
         raise SiteError(f"{target} exists and is not a directory")
     if any(target.iterdir()) and not (target / SITE_MARKER).is_file():
-        raise SiteError(f"{target} is neither empty nor a site built before (no {SITE_MARKER}); "
-                         "refusing to replace it - choose another output folder")
+        raise SiteError(
+            f"{target} is neither empty nor a site built before (no {SITE_MARKER}); "
+            "refusing to replace it - choose another output folder"
+        )
 
 
 def _swap_in(staging: Path, target: Path) -> None:
@@ -289,8 +345,9 @@ def _swap_in(staging: Path, target: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def _build_into(out: Path, submissions: list[dict[str, Any]], runs: list[RunDir], page_size: int,
-                workers: int) -> SiteSummary:
+def _build_into(
+    out: Path, submissions: list[dict[str, Any]], runs: list[RunDir], page_size: int, workers: int
+) -> SiteSummary:
     """Write every page, plot and the JSON export into the fresh folder ``out``."""
     for sub in ("tasks", "models", "samples", "plots"):
         (out / sub).mkdir(parents=True, exist_ok=True)
@@ -310,17 +367,23 @@ def _build_into(out: Path, submissions: list[dict[str, Any]], runs: list[RunDir]
         plotter.submit(_suite_plot_jobs(sections))
         models = model_sections(submissions, overall)
         _write_pages(env, out, common, sections, task_pages, models)
-        (out / "leaderboard.json").write_text(json.dumps(
-            _export(submissions, tasks, families, overall, sections, task_pages), allow_nan=False,
-            separators=(",", ":")), encoding="utf-8")
+        (out / "leaderboard.json").write_text(
+            json.dumps(
+                _export(submissions, tasks, families, overall, sections, task_pages),
+                allow_nan=False,
+                separators=(",", ":"),
+            ),
+            encoding="utf-8",
+        )
         plots = plotter.finish()
     finally:
         plotter.close()
     return SiteSummary(out, len(submissions), len(task_pages), len(models), browsed_tasks, plots)
 
 
-def _write_samples(env: Any, out: Path, common: dict[str, Any], submissions: list[dict[str, Any]],
-                   runs: list[RunDir], page_size: int) -> tuple[dict[tuple[str, str], str], int]:
+def _write_samples(
+    env: Any, out: Path, common: dict[str, Any], submissions: list[dict[str, Any]], runs: list[RunDir], page_size: int
+) -> tuple[dict[tuple[str, str], str], int]:
     """The sample browser's pages; returns each (submission, task)'s first page and how many tasks have one."""
     samples_links: dict[tuple[str, str], str] = {}
     browsed = 0
@@ -333,25 +396,42 @@ def _write_samples(env: Any, out: Path, common: dict[str, Any], submissions: lis
             if run is None:
                 continue
             wanted = set(data["tasks"]) & set(run.summary.tasks)
-            links = write_sample_pages(run, sid, data["suite"]["name"], wanted, out,
-                                       lambda ctx: template.render(root="../", **common, **ctx), page_size)
+            links = write_sample_pages(
+                run,
+                sid,
+                data["suite"]["name"],
+                wanted,
+                out,
+                lambda ctx: template.render(root="../", **common, **ctx),
+                page_size,
+            )
             browsed += len(links)
             samples_links.update({(sid, task): link for task, link in links.items()})
     return samples_links, browsed
 
 
-def _write_pages(env: Any, out: Path, common: dict[str, Any], sections: list[dict[str, Any]],
-                 task_pages: list[dict[str, Any]], models: list[dict[str, Any]]) -> None:
-    (out / "index.html").write_text(env.get_template("index.html").render(
-        root="", sections=sections, tasks=task_pages, models=models, **common), encoding="utf-8")
+def _write_pages(
+    env: Any,
+    out: Path,
+    common: dict[str, Any],
+    sections: list[dict[str, Any]],
+    task_pages: list[dict[str, Any]],
+    models: list[dict[str, Any]],
+) -> None:
+    (out / "index.html").write_text(
+        env.get_template("index.html").render(root="", sections=sections, tasks=task_pages, models=models, **common),
+        encoding="utf-8",
+    )
     task_template = env.get_template("task.html")
     for section in task_pages:
         (out / "tasks" / f"{section['slug']}.html").write_text(
-            task_template.render(root="../", section=section, **common), encoding="utf-8")
+            task_template.render(root="../", section=section, **common), encoding="utf-8"
+        )
     model_template = env.get_template("model.html")
     for section in models:
         (out / "models" / f"{section['slug']}.html").write_text(
-            model_template.render(root="../", section=section, **common), encoding="utf-8")
+            model_template.render(root="../", section=section, **common), encoding="utf-8"
+        )
 
 
 __all__ = ["SiteSummary", "build_site", "environment", "slug"]

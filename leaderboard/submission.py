@@ -70,8 +70,9 @@ def method_label(chain: list[dict[str, Any]]) -> str:
 
 
 def _sample_digest(result: SampleResult) -> str:
-    payload = json.dumps([result.model_dump(mode="json")["input"], result.target], sort_keys=True,
-                         separators=(",", ":"), default=str)
+    payload = json.dumps(
+        [result.model_dump(mode="json")["input"], result.target], sort_keys=True, separators=(",", ":"), default=str
+    )
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
@@ -142,8 +143,7 @@ def build_submission(run_dirs: Iterable[str | Path], with_samples: bool = True) 
         run_chain = [parse_method_spec(spec) for spec in run.config.get("methods", [])]
         other = (run.summary.model, method_label(run_chain), run.config.get("suite"), run.config.get("suite_version"))
         if other != identity:
-            raise SubmissionError(
-                f"{run.path}: model/method/suite {other} differs from {first.path}: {identity}")
+            raise SubmissionError(f"{run.path}: model/method/suite {other} differs from {first.path}: {identity}")
         scanned = scan_samples(run, with_samples)
         for task in run.summary.tasks:
             if task in tasks:
@@ -159,13 +159,17 @@ def build_submission(run_dirs: Iterable[str | Path], with_samples: bool = True) 
         "model": model,
         "adapter": model.split("/", 1)[0] if "/" in model else model,
         "method": {"label": method_label(chain), "chain": chain},
-        "suite": {"name": suite_name if isinstance(suite_name, str) and suite_name else "custom",
-                  "version": None if suite_version is None else str(suite_version)},
+        "suite": {
+            "name": suite_name if isinstance(suite_name, str) and suite_name else "custom",
+            "version": None if suite_version is None else str(suite_version),
+        },
         "harness_version": first.summary.harness_version,
         "date": max(run.summary.finished_at for run in runs),
         "seed": first.summary.seed,
-        "runs": [{"run_id": r.summary.run_id, "config_hash": r.summary.config_hash, "complete": r.summary.complete}
-                 for r in runs],
+        "runs": [
+            {"run_id": r.summary.run_id, "config_hash": r.summary.config_hash, "complete": r.summary.complete}
+            for r in runs
+        ],
         "tasks": tasks,
     }
 
@@ -175,5 +179,12 @@ def write_submission(submission: dict[str, Any], path: str | Path) -> None:
     Path(path).write_text(json.dumps(submission, indent=1, allow_nan=False) + "\n", encoding="utf-8")
 
 
-__all__ = ["RunFormatError", "SubmissionError", "build_submission", "method_label", "parse_method_spec",
-           "scan_samples", "write_submission"]
+__all__ = [
+    "RunFormatError",
+    "SubmissionError",
+    "build_submission",
+    "method_label",
+    "parse_method_spec",
+    "scan_samples",
+    "write_submission",
+]

@@ -167,37 +167,60 @@ def _check_metric(file: str, base: list[PathPart], name: str, metric: dict[str, 
         if number is None or not math.isfinite(number):
             continue
         if (range_low is not None and number < range_low - TOLERANCE) or (
-                range_high is not None and number > range_high + TOLERANCE):
-            issues.append(Issue(file, json_path([*base, key]),
-                                f"{number} is outside the range [{range_low}, {range_high}] of metric {name!r}"))
+            range_high is not None and number > range_high + TOLERANCE
+        ):
+            issues.append(
+                Issue(
+                    file,
+                    json_path([*base, key]),
+                    f"{number} is outside the range [{range_low}, {range_high}] of metric {name!r}",
+                )
+            )
     if (low is None) != (high is None):
-        issues.append(Issue(file, json_path([*base, "ci_low" if low is None else "ci_high"]),
-                            "a confidence interval needs both ends"))
+        issues.append(
+            Issue(
+                file,
+                json_path([*base, "ci_low" if low is None else "ci_high"]),
+                "a confidence interval needs both ends",
+            )
+        )
     elif low is not None and high is not None and not (low - TOLERANCE <= value <= high + TOLERANCE):
         issues.append(Issue(file, json_path([*base, "value"]), f"value {value} is outside its CI [{low}, {high}]"))
     return issues
 
 
-def _check_samples(file: str, base: list[PathPart], samples: list[dict[str, Any]],
-                   counts: dict[str, int]) -> list[Issue]:
+def _check_samples(
+    file: str, base: list[PathPart], samples: list[dict[str, Any]], counts: dict[str, int]
+) -> list[Issue]:
     issues: list[Issue] = []
     ids = [sample["id"] for sample in samples]
     if len(set(ids)) != len(ids):
         seen: set[str] = set()
         for index, ident in enumerate(ids):
             if ident in seen:
-                issues.append(Issue(file, json_path([*base, "samples", index, "id"]),
-                                    f"sample id {ident!r} appears twice"))
+                issues.append(
+                    Issue(file, json_path([*base, "samples", index, "id"]), f"sample id {ident!r} appears twice")
+                )
             seen.add(ident)
     for index, sample in enumerate(samples):
         if (sample["outcome"] == "scored") != (sample["value"] is not None):
-            issues.append(Issue(file, json_path([*base, "samples", index, "value"]),
-                                "a scored sample needs a value; an unscored or error sample has none"))
+            issues.append(
+                Issue(
+                    file,
+                    json_path([*base, "samples", index, "value"]),
+                    "a scored sample needs a value; an unscored or error sample has none",
+                )
+            )
     tally = Counter(sample["outcome"] for sample in samples)
     for outcome, expected in counts.items():
         if tally.get(outcome, 0) != expected:
-            issues.append(Issue(file, json_path([*base, "counts", outcome]),
-                                f"counts say {expected} but the samples hold {tally.get(outcome, 0)}"))
+            issues.append(
+                Issue(
+                    file,
+                    json_path([*base, "counts", outcome]),
+                    f"counts say {expected} but the samples hold {tally.get(outcome, 0)}",
+                )
+            )
     return issues
 
 
@@ -209,18 +232,33 @@ def _check_task(file: str, name: str, task: dict[str, Any]) -> list[Issue]:
         issues.append(Issue(file, json_path([*base, "family"]), f"family {task['family']!r} is not {family!r}"))
     expected = primary_metric(list(task["metrics"]))
     if task["primary_metric"] != expected:
-        issues.append(Issue(file, json_path([*base, "primary_metric"]),
-                            f"primary metric must be {expected!r} (accuracy when present, else the first)"))
+        issues.append(
+            Issue(
+                file,
+                json_path([*base, "primary_metric"]),
+                f"primary metric must be {expected!r} (accuracy when present, else the first)",
+            )
+        )
     elif task["higher_is_better"] != higher_is_better(expected):
-        issues.append(Issue(file, json_path([*base, "higher_is_better"]),
-                            f"{expected!r} is {'higher' if higher_is_better(expected) else 'lower'}-is-better"))
+        issues.append(
+            Issue(
+                file,
+                json_path([*base, "higher_is_better"]),
+                f"{expected!r} is {'higher' if higher_is_better(expected) else 'lower'}-is-better",
+            )
+        )
     total = sum(task["counts"].values())
     for metric_name, metric in task["metrics"].items():
         issues += _check_metric(file, [*base, "metrics", metric_name], metric_name, metric, total)
     usage = task["usage"]
     if usage["reasoning_tokens"] > usage["output_tokens"]:
-        issues.append(Issue(file, json_path([*base, "usage", "reasoning_tokens"]),
-                            "reasoning tokens are part of output tokens and cannot exceed them"))
+        issues.append(
+            Issue(
+                file,
+                json_path([*base, "usage", "reasoning_tokens"]),
+                "reasoning tokens are part of output tokens and cannot exceed them",
+            )
+        )
     if usage["cached_tokens"] > usage["input_tokens"]:
         issues.append(Issue(file, json_path([*base, "usage", "cached_tokens"]), "cached tokens exceed input tokens"))
     if task["cost_known"] and task["cost_usd"] is None:
@@ -283,23 +321,44 @@ def cross_issues(entries: list[tuple[str, dict[str, Any]]]) -> list[Issue]:
     for file, data in entries:
         identity = (data["model"], data["method"]["label"], data["suite"]["name"])
         if identity in identities:
-            issues.append(Issue(file, "$", f"duplicate entry for model {identity[0]!r}, method {identity[1]!r}, "
-                                           f"suite {identity[2]!r} (also in {identities[identity]})"))
+            issues.append(
+                Issue(
+                    file,
+                    "$",
+                    f"duplicate entry for model {identity[0]!r}, method {identity[1]!r}, "
+                    f"suite {identity[2]!r} (also in {identities[identity]})",
+                )
+            )
             continue
         identities[identity] = file
         suite, version = data["suite"]["name"], data["suite"]["version"]
         known = suite_versions.setdefault(suite, (version, file))
         if known[0] != version:
-            issues.append(Issue(file, "$.suite.version",
-                                f"suite {suite!r} version {version!r} differs from {known[0]!r} in {known[1]}"))
+            issues.append(
+                Issue(
+                    file,
+                    "$.suite.version",
+                    f"suite {suite!r} version {version!r} differs from {known[0]!r} in {known[1]}",
+                )
+            )
         for task_name, task in data["tasks"].items():
             facts = task_facts.setdefault((suite, task_name), (task["version"], task["data_hash"], file))
             if facts[0] != task["version"]:
-                issues.append(Issue(file, json_path(["tasks", task_name, "version"]),
-                                    f"task version {task['version']!r} differs from {facts[0]!r} in {facts[2]}"))
+                issues.append(
+                    Issue(
+                        file,
+                        json_path(["tasks", task_name, "version"]),
+                        f"task version {task['version']!r} differs from {facts[0]!r} in {facts[2]}",
+                    )
+                )
             elif None not in (facts[1], task["data_hash"]) and facts[1] != task["data_hash"]:
-                issues.append(Issue(file, json_path(["tasks", task_name, "data_hash"]),
-                                    f"scored on different samples than {facts[2]} (data hash differs)"))
+                issues.append(
+                    Issue(
+                        file,
+                        json_path(["tasks", task_name, "data_hash"]),
+                        f"scored on different samples than {facts[2]} (data hash differs)",
+                    )
+                )
     return issues
 
 
@@ -313,7 +372,7 @@ def _load_parallel(paths: list[str | Path], workers: int) -> list[tuple[dict[str
     from concurrent.futures import ProcessPoolExecutor
 
     size = -(-len(paths) // workers)
-    chunks = [paths[i:i + size] for i in range(0, len(paths), size)]
+    chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
     with ProcessPoolExecutor(max_workers=len(chunks) - 1) as pool:
         futures = [pool.submit(_load_many, chunk) for chunk in chunks[1:]]
         loaded = _load_many(chunks[0])
@@ -322,8 +381,9 @@ def _load_parallel(paths: list[str | Path], workers: int) -> list[tuple[dict[str
     return loaded
 
 
-def validate_files(paths: Iterable[str | Path], workers: int = 1) -> tuple[list[tuple[str, dict[str, Any]]],
-                                                                          list[Issue]]:
+def validate_files(
+    paths: Iterable[str | Path], workers: int = 1
+) -> tuple[list[tuple[str, dict[str, Any]]], list[Issue]]:
     """Validate files alone and together; returns the valid (file, data) pairs and every issue.
 
     ``workers`` > 1 parses and validates the files in that many processes.

@@ -47,7 +47,6 @@ def sweep_key(data: dict[str, Any]) -> str | None:
     return f"{data['model']} · {'+'.join(names)}" if names else None
 
 
-
 def _add_points(row: dict[str, Any], data: dict[str, Any], token_points: list[Point], usd_points: list[Point]) -> None:
     """Place one leaderboard row on the cost-versus-score plots (tokens always, USD when known)."""
     label = point_label(data["model"], data["method"]["label"])
@@ -55,6 +54,7 @@ def _add_points(row: dict[str, Any], data: dict[str, Any], token_points: list[Po
     token_points.append(Point(float(row["tokens"]), row["score"], label, data["model"], meta))
     if row["cost_usd"] is not None:
         usd_points.append(Point(row["cost_usd"], row["score"], label, data["model"], meta))
+
 
 def missing_tasks(data: dict[str, Any]) -> list[dict[str, str]]:
     """The submission's tasks left out of its overall score, each with the reason."""
@@ -64,8 +64,7 @@ def missing_tasks(data: dict[str, Any]) -> list[dict[str, str]]:
             continue
         counts = entry.get("counts", {})
         if not counts.get("scored"):
-            reason = (f"no sample was scored ({counts.get('unscored', 0)} unscored, "
-                      f"{counts.get('error', 0)} errors)")
+            reason = f"no sample was scored ({counts.get('unscored', 0)} unscored, {counts.get('error', 0)} errors)"
         else:
             reason = f"its metric {entry['primary_metric']} has no value on a 0–1 scale"
         missing.append({"task": task, "reason": reason})
@@ -78,8 +77,9 @@ def plotted(points: list[Point]) -> list[Point]:
     return points if any(math.isfinite(p.cost) and p.cost > 0 for p in points) else []
 
 
-def suite_sections(submissions: list[dict[str, Any]], overall: pd.DataFrame,
-                   families: pd.DataFrame) -> list[dict[str, Any]]:
+def suite_sections(
+    submissions: list[dict[str, Any]], overall: pd.DataFrame, families: pd.DataFrame
+) -> list[dict[str, Any]]:
     """Per suite: ranked overall rows with family scores and their Pareto points."""
     by_id = {submission_id(d): d for d in submissions}
     sections = []
@@ -92,8 +92,10 @@ def suite_sections(submissions: list[dict[str, Any]], overall: pd.DataFrame,
         rows, token_points, usd_points = [], [], []
         for row in records(group):
             data = by_id[row["submission"]]
-            row["rank"] = band_label(row["rank_best"] if row["rank_best"] is not None else math.nan,
-                                     row["rank_worst"] if row["rank_worst"] is not None else math.nan)
+            row["rank"] = band_label(
+                row["rank_best"] if row["rank_best"] is not None else math.nan,
+                row["rank_worst"] if row["rank_worst"] is not None else math.nan,
+            )
             row["model_page"] = "models/" + slug(data["model"]) + ".html"
             row["family_scores"] = [fam.get((row["submission"], f)) for f in family_names]
             row["missing"] = missing_tasks(data)
@@ -101,12 +103,18 @@ def suite_sections(submissions: list[dict[str, Any]], overall: pd.DataFrame,
             if row["score"] is None:
                 continue
             _add_points(row, data, token_points, usd_points)
-        sections.append({
-            "suite": suite, "version": group["suite_version"].iloc[0], "slug": slug("suite", suite),
-            "rows": rows, "families": family_names, "token_points": plotted(token_points),
-            "usd_points": plotted(usd_points) if len(usd_points) == len(token_points) else [],
-            "areas": group_areas(token_points),
-        })
+        sections.append(
+            {
+                "suite": suite,
+                "version": group["suite_version"].iloc[0],
+                "slug": slug("suite", suite),
+                "rows": rows,
+                "families": family_names,
+                "token_points": plotted(token_points),
+                "usd_points": plotted(usd_points) if len(usd_points) == len(token_points) else [],
+                "areas": group_areas(token_points),
+            }
+        )
     return sections
 
 
@@ -122,8 +130,14 @@ def task_points(submissions: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for task, entry in data["tasks"].items():
             item = found.get((suite, task))
             if item is None:
-                item = found[(suite, task)] = {"suite": suite, "task": task, "metric": entry["primary_metric"],
-                                               "slug": slug(suite, task), "token_points": [], "usd_points": []}
+                item = found[(suite, task)] = {
+                    "suite": suite,
+                    "task": task,
+                    "metric": entry["primary_metric"],
+                    "slug": slug(suite, task),
+                    "token_points": [],
+                    "usd_points": [],
+                }
             row = cost_and_score(entry)
             if row["score"] is not None:
                 _add_points(row, data, item["token_points"], item["usd_points"])
@@ -136,8 +150,12 @@ def task_points(submissions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return items
 
 
-def task_sections(submissions: list[dict[str, Any]], tasks: pd.DataFrame,
-                  samples_links: dict[tuple[str, str], str], points: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def task_sections(
+    submissions: list[dict[str, Any]],
+    tasks: pd.DataFrame,
+    samples_links: dict[tuple[str, str], str],
+    points: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
     """Per (suite, task): ranked rows of the primary metric, with the task's points (from :func:`task_points`)."""
     by_id = {submission_id(d): d for d in submissions}
     by_task = {(item["suite"], item["task"]): item for item in points}
@@ -150,20 +168,30 @@ def task_sections(submissions: list[dict[str, Any]], tasks: pd.DataFrame,
         rows = []
         for row in records(group):
             data = by_id[row["submission"]]
-            row["rank"] = band_label(row["rank_best"] if row["rank_best"] is not None else math.nan,
-                                     row["rank_worst"] if row["rank_worst"] is not None else math.nan)
+            row["rank"] = band_label(
+                row["rank_best"] if row["rank_best"] is not None else math.nan,
+                row["rank_worst"] if row["rank_worst"] is not None else math.nan,
+            )
             row["counts"] = data["tasks"][task]["counts"]
             row["model_page"] = "models/" + slug(data["model"]) + ".html"
             row["samples_page"] = samples_links.get((row["submission"], task))
             rows.append(row)
         first = rows[0]
         item = by_task[(suite, task)]
-        sections.append({
-            "suite": suite, "task": task, "family": first["family"], "metric": first["metric"],
-            "higher_is_better": first["higher_is_better"], "slug": item["slug"], "rows": rows,
-            "token_points": item["token_points"], "usd_points": item["usd_points"],
-            "areas": group_areas(item["token_points"]),
-        })
+        sections.append(
+            {
+                "suite": suite,
+                "task": task,
+                "family": first["family"],
+                "metric": first["metric"],
+                "higher_is_better": first["higher_is_better"],
+                "slug": item["slug"],
+                "rows": rows,
+                "token_points": item["token_points"],
+                "usd_points": item["usd_points"],
+                "areas": group_areas(item["token_points"]),
+            }
+        )
     return sections
 
 
@@ -180,9 +208,17 @@ def model_sections(submissions: list[dict[str, Any]], overall: pd.DataFrame) -> 
             tasks = []
             for name, entry in sorted(data["tasks"].items()):
                 metrics = [{"name": m, **v} for m, v in entry["metrics"].items()]
-                tasks.append({"name": name, "page": "tasks/" + slug(data["suite"]["name"], name) + ".html",
-                              "primary": entry["primary_metric"], "metrics": metrics, "counts": entry["counts"],
-                              "usage": entry["usage"], "cost_usd": entry["cost_usd"] if entry["cost_known"] else None})
+                tasks.append(
+                    {
+                        "name": name,
+                        "page": "tasks/" + slug(data["suite"]["name"], name) + ".html",
+                        "primary": entry["primary_metric"],
+                        "metrics": metrics,
+                        "counts": entry["counts"],
+                        "usage": entry["usage"],
+                        "cost_usd": entry["cost_usd"] if entry["cost_known"] else None,
+                    }
+                )
             entries.append({"data": data, "overall": overall_by_id.get(submission_id(data)), "tasks": tasks})
         names = sorted({m["name"] for entry in entries for task in entry["tasks"] for m in task["metrics"]})
         sections.append({"model": model, "slug": slug(model), "entries": entries, "metric_names": names})

@@ -16,11 +16,33 @@ from scorers.squad_normalize import normalize_answer
 
 MatchMode = Literal["substring", "word"]
 
-NEGATION_WORDS: frozenset[str] = frozenset({
-    "no", "not", "never", "none", "nor", "neither", "cannot", "cant", "isnt", "wasnt", "arent",
-    "werent", "doesnt", "didnt", "dont", "wont", "hasnt", "havent", "hadnt", "shouldnt",
-    "wouldnt", "couldnt", "aint",
-})
+NEGATION_WORDS: frozenset[str] = frozenset(
+    {
+        "no",
+        "not",
+        "never",
+        "none",
+        "nor",
+        "neither",
+        "cannot",
+        "cant",
+        "isnt",
+        "wasnt",
+        "arent",
+        "werent",
+        "doesnt",
+        "didnt",
+        "dont",
+        "wont",
+        "hasnt",
+        "havent",
+        "hadnt",
+        "shouldnt",
+        "wouldnt",
+        "couldnt",
+        "aint",
+    }
+)
 
 
 def answer_forms(answer: str, aliases: Iterable[str] = ()) -> tuple[str, ...]:

@@ -56,8 +56,11 @@ def technique_ids(line: str) -> list[str]:
     return list(seen)
 
 
-_LIST_LINE = re.compile(r"^[\s\-*+•>`|]*(?:\d{1,3}[.)]\s*)?[`*_\[(]*T\d{4}(?:\.\d{3})?[`*_\])]*"
-                        r"(?:\s*(?:[,;]\s*[`*_]*T\d{4}(?:\.\d{3})?[`*_]*)+)?\s*(?:[:\-–—(|].*)?$", re.IGNORECASE)
+_LIST_LINE = re.compile(
+    r"^[\s\-*+•>`|]*(?:\d{1,3}[.)]\s*)?[`*_\[(]*T\d{4}(?:\.\d{3})?[`*_\])]*"
+    r"(?:\s*(?:[,;]\s*[`*_]*T\d{4}(?:\.\d{3})?[`*_]*)+)?\s*(?:[:\-–—(|].*)?$",
+    re.IGNORECASE,
+)
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 
 

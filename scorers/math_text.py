@@ -10,15 +10,43 @@ from __future__ import annotations
 import re
 
 MAX_EXPR_CHARS = 4000
-FUNCTIONS = ("sqrt", "cbrt", "log", "ln", "exp", "sin", "cos", "tan", "atan", "asin", "acos", "abs",
-             "factorial", "binomial")
+FUNCTIONS = (
+    "sqrt",
+    "cbrt",
+    "log",
+    "ln",
+    "exp",
+    "sin",
+    "cos",
+    "tan",
+    "atan",
+    "asin",
+    "acos",
+    "abs",
+    "factorial",
+    "binomial",
+)
 CONSTANTS = ("pi", "oo")
 ALLOWED_CHARS = re.compile(r"^[0-9A-Za-z+\-*/^().!\s]*$")
 IDENTIFIER = re.compile(r"[A-Za-z]+")
 LATEX_SIMPLE = {
-    r"\left": "", r"\right": "", r"\displaystyle": "", r"\,": "", r"\;": "", r"\!": "", r"\ ": "",
-    r"\cdot": "*", r"\times": "*", r"\pi": "pi", r"\ln": "ln", r"\log": "log", r"\sin": "sin",
-    r"\cos": "cos", r"\tan": "tan", r"\exp": "exp", r"\infty": "oo",
+    r"\left": "",
+    r"\right": "",
+    r"\displaystyle": "",
+    r"\,": "",
+    r"\;": "",
+    r"\!": "",
+    r"\ ": "",
+    r"\cdot": "*",
+    r"\times": "*",
+    r"\pi": "pi",
+    r"\ln": "ln",
+    r"\log": "log",
+    r"\sin": "sin",
+    r"\cos": "cos",
+    r"\tan": "tan",
+    r"\exp": "exp",
+    r"\infty": "oo",
 }
 UNICODE = {"−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "π": "pi", "÷": "/", "\u00a0": " "}
 
@@ -34,7 +62,7 @@ def _brace_group(text: str, i: int) -> tuple[str, int] | None:
         elif text[j] == "}":
             depth -= 1
             if depth == 0:
-                return text[i + 1:j], j + 1
+                return text[i + 1 : j], j + 1
     return None
 
 
@@ -71,7 +99,7 @@ def _latex_commands(text: str) -> str | None:
                     close = text.find("]", j)
                     if close < 0:
                         return None
-                    index = text[j + 1:close]
+                    index = text[j + 1 : close]
                     j = _skip_spaces(text, close + 1)
                 group = _brace_group(text, j)
                 if group is None:

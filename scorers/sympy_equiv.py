@@ -77,6 +77,7 @@ def compare_fast(expected: str, predicted: str, round_to_expected: bool = True) 
 
 # ---------------------------------------------------------------- caller side
 
+
 class SympyWorker:
     """A persistent ``python -m scorers.sympy_worker`` child; killed and restarted on overrun."""
 
@@ -88,9 +89,15 @@ class SympyWorker:
         root = str(Path(__file__).resolve().parents[1])
         env = dict(os.environ)
         env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-        self._process = subprocess.Popen([sys.executable, "-m", "scorers.sympy_worker"], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
-                                         cwd=root)
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "scorers.sympy_worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+            cwd=root,
+        )
         return self._process
 
     def stop(self) -> None:
@@ -127,8 +134,9 @@ _WORKER = SympyWorker()
 atexit.register(_WORKER.stop)
 
 
-def compare(expected: str, predicted: str, timeout_s: float = DEFAULT_TIMEOUT_S,
-            round_to_expected: bool = True) -> Status:
+def compare(
+    expected: str, predicted: str, timeout_s: float = DEFAULT_TIMEOUT_S, round_to_expected: bool = True
+) -> Status:
     """Whether ``predicted`` equals ``expected`` as math: ``match``, ``mismatch`` or ``unresolved``.
 
     Text that is not a whitelisted expression (words, units, inequalities) only matches

@@ -22,23 +22,38 @@ SYMBOLIC_EXPONENT_GUESS = 64
 
 def _parse(plain: str, evaluate: bool) -> Any:
     import sympy as sp
-    from sympy.parsing.sympy_parser import (convert_xor, factorial_notation, implicit_multiplication_application,
-                                            parse_expr, standard_transformations)
+    from sympy.parsing.sympy_parser import (
+        convert_xor,
+        factorial_notation,
+        implicit_multiplication_application,
+        parse_expr,
+        standard_transformations,
+    )
 
-    local: dict[str, Any] = {name: getattr(sp, name) for name in
-                             ("sqrt", "cbrt", "log", "exp", "sin", "cos", "tan", "atan", "asin", "acos",
-                              "factorial", "binomial")}
+    local: dict[str, Any] = {
+        name: getattr(sp, name)
+        for name in ("sqrt", "cbrt", "log", "exp", "sin", "cos", "tan", "atan", "asin", "acos", "factorial", "binomial")
+    }
     local.update({"ln": sp.log, "abs": sp.Abs, "pi": sp.pi, "oo": sp.oo})
     for name in set(re.findall(r"[A-Za-z]+", plain)):
         if len(name) == 1:
             local[name] = sp.E if name == "e" else sp.Symbol(name, real=True)
-    safe_globals: dict[str, Any] = {"__builtins__": {}, "Integer": sp.Integer, "Float": sp.Float,
-                                    "Rational": sp.Rational, "Symbol": sp.Symbol, "Function": sp.Function,
-                                    "factorial": sp.factorial, "Mul": sp.Mul, "Pow": sp.Pow, "Add": sp.Add}
-    transformations = standard_transformations + (implicit_multiplication_application, convert_xor,
-                                                  factorial_notation)
-    return parse_expr(plain, local_dict=local, global_dict=safe_globals, transformations=transformations,
-                      evaluate=evaluate)
+    safe_globals: dict[str, Any] = {
+        "__builtins__": {},
+        "Integer": sp.Integer,
+        "Float": sp.Float,
+        "Rational": sp.Rational,
+        "Symbol": sp.Symbol,
+        "Function": sp.Function,
+        "factorial": sp.factorial,
+        "Mul": sp.Mul,
+        "Pow": sp.Pow,
+        "Add": sp.Add,
+    }
+    transformations = standard_transformations + (implicit_multiplication_application, convert_xor, factorial_notation)
+    return parse_expr(
+        plain, local_dict=local, global_dict=safe_globals, transformations=transformations, evaluate=evaluate
+    )
 
 
 def _bits(expr: Any) -> float:

@@ -28,8 +28,10 @@ _TAG = re.compile(
 _TRIGGERS = (
     re.compile(r"(?i)\battribut(?:e|ed|es|ing|able)\b[^.\n]{0,80}?\bto\s+"),
     re.compile(r"(?i)\battribution\s+(?:of\s+[^.\n]{0,60}?\s+)?to\s+"),
-    re.compile(r"(?i)\b(?:threat\s+actor|actor|group|culprit|perpetrator|adversary|attacker)s?\b[^.\n]{0,150}?"
-               r"\b(?:is|was|are|would\s+be|appears\s+to\s+be|seems\s+to\s+be)\s+"),
+    re.compile(
+        r"(?i)\b(?:threat\s+actor|actor|group|culprit|perpetrator|adversary|attacker)s?\b[^.\n]{0,150}?"
+        r"\b(?:is|was|are|would\s+be|appears\s+to\s+be|seems\s+to\s+be)\s+"
+    ),
     re.compile(r"(?i)\bresponsible\s+(?:for\s+[^.\n]{0,80}?\s+)?(?:is|was)\s+"),
     re.compile(r"(?i)(?<!also\s)\b(?:known|tracked|identified)\s+as\s+"),
     re.compile(r"(?i)\b(?:point(?:s|ing)?|lead(?:s|ing)?)\s+(?:towards?|to)\s+"),
@@ -51,8 +53,29 @@ _REDACTED_ALIAS = re.compile(
     r"(?i)^\[[^\]\n]{1,40}\]\s*,?\s*(?:\(\s*)?(?:(?:also|formerly|previously)\s+(?:known|referred\s+to|tracked)\s+as|"
     r"aka|a\.k\.a\.|which\s+is\s+the\s+(?:new|current)\s+name\s+(?:for|of))\s+"
 )
-_GENERIC = frozenset({"apt", "group", "threat", "actor", "unknown", "placeholder", "none", "n/a", "na", "it", "they",
-                      "advanced", "persistent", "we", "i", "ransomware", "malware", "report", "incident"})
+_GENERIC = frozenset(
+    {
+        "apt",
+        "group",
+        "threat",
+        "actor",
+        "unknown",
+        "placeholder",
+        "none",
+        "n/a",
+        "na",
+        "it",
+        "they",
+        "advanced",
+        "persistent",
+        "we",
+        "i",
+        "ransomware",
+        "malware",
+        "report",
+        "incident",
+    }
+)
 _NAME_TOKEN = re.compile(r"^[A-Z0-9][A-Za-z0-9\-_.&']*$")
 _AFFIXES = re.compile(r"^\s*the\s+|\s+(?:threat\s+group|apt\s+group|group|team|gang|threat\s+actor)\s*$")
 _FILLER = re.compile(
@@ -101,7 +124,7 @@ def name_at_start(text: str, whole: bool = False) -> str | None:
             break
         index += 1
     name: list[str] = []
-    for token in tokens[index:index + 6]:
+    for token in tokens[index : index + 6]:
         part, slash, _ = token.partition("/")
         core = part.rstrip(".,;:!?)]")
         if not _NAME_TOKEN.match(core) or core.lower() in ("and", "or"):
@@ -125,10 +148,10 @@ def _stated_attribution(body: str) -> str | None:
     """
     starts = sorted({match.end() for pattern in _TRIGGERS for match in pattern.finditer(body)})
     for start in starts:
-        window = body[start:start + MAX_NAME_CHARS * 2].split("\n", 1)[0]
+        window = body[start : start + MAX_NAME_CHARS * 2].split("\n", 1)[0]
         redacted = _REDACTED_ALIAS.match(window)
         if redacted is not None:
-            window = window[redacted.end():]
+            window = window[redacted.end() :]
         elif window.startswith("["):
             continue
         found = name_at_start(window)
@@ -234,8 +257,10 @@ def table_groups(table: Mapping[str, Iterable[str]]) -> list[list[str]]:
     The upstream tables hold ``'nan'`` (a spreadsheet's empty cell) under several actors;
     read as a name it would chain unrelated actors through one ``nan`` node.
     """
-    return [[name for name in (actor, *names) if normalise_name(name) not in DROPPED_ENTRIES]
-            for actor, names in table.items()]
+    return [
+        [name for name in (actor, *names) if normalise_name(name) not in DROPPED_ENTRIES]
+        for actor, names in table.items()
+    ]
 
 
 class ActorRelations:

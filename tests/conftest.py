@@ -22,8 +22,10 @@ def shared_data() -> Path:
     """The reference data folder (``$FRONTIER_REFERENCE_DATA``, else ``../shared/data`` beside the
     repository); the test is skipped, saying why, when it is absent."""
     if not SHARED_DATA.is_dir():
-        pytest.skip(f"reference data not found at {SHARED_DATA}: this test checks against the benchmarks' "
-                    "published artifacts; set FRONTIER_REFERENCE_DATA (see the README's 'Tests and reference data')")
+        pytest.skip(
+            f"reference data not found at {SHARED_DATA}: this test checks against the benchmarks' "
+            "published artifacts; set FRONTIER_REFERENCE_DATA (see the README's 'Tests and reference data')"
+        )
     return SHARED_DATA
 
 

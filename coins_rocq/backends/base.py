@@ -22,11 +22,13 @@ AttemptStatus = Literal["proved", "failed", "timeout", "error", "axioms"]
 Outcome = Literal["proved", "refuted", "unknown", "error"]
 OUTCOMES: tuple[Outcome, ...] = ("proved", "refuted", "unknown", "error")
 
-ALLOWED_AXIOMS = frozenset({
-    "ClassicalDedekindReals.sig_forall_dec",
-    "ClassicalDedekindReals.sig_not_dec",
-    "FunctionalExtensionality.functional_extensionality_dep",
-})
+ALLOWED_AXIOMS = frozenset(
+    {
+        "ClassicalDedekindReals.sig_forall_dec",
+        "ClassicalDedekindReals.sig_not_dec",
+        "FunctionalExtensionality.functional_extensionality_dep",
+    }
+)
 """Axioms a proof may rest on: those the standard library's real numbers are built on."""
 
 

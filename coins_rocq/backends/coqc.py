@@ -59,8 +59,11 @@ class CoqcSession:
         timeout_s = command_timeout(self.limits, deadline)
         try:
             proc = subprocess.run(
-                ["coqc", "-q", os.path.basename(path)], cwd=self.tmpdir, capture_output=True,
-                timeout=timeout_s, preexec_fn=lambda: limit_process(self.limits.memory_mb),
+                ["coqc", "-q", os.path.basename(path)],
+                cwd=self.tmpdir,
+                capture_output=True,
+                timeout=timeout_s,
+                preexec_fn=lambda: limit_process(self.limits.memory_mb),
             )
         except subprocess.TimeoutExpired:
             return -1, f"prover command exceeded {timeout_s:.0f} s (command limit or spec budget) and was stopped", ""
@@ -99,7 +102,7 @@ class CoqcSession:
             end = stdout.find(f"{marker} = tt")
             if not stdout.startswith(self.setup_output) or end < 0:
                 return AttemptResult("error", "prover output did not line up with the attempt")
-            return check_assumptions(stdout[len(self.setup_output):end])
+            return check_assumptions(stdout[len(self.setup_output) : end])
         if failed == -1:
             return AttemptResult("timeout", message)
         offset = failed - len(self.setup)
@@ -124,6 +127,7 @@ class CoqcBackend:
 
     def run(self, jobs: Sequence[SpecJob]) -> list[JobResult]:
         """Run ``jobs``; results come back in the jobs' order."""
+
         def one(job: SpecJob) -> JobResult:
             session = CoqcSession(job.limits)
             try:

@@ -129,9 +129,9 @@ class CoqtopWorker:
         marker_at = segment.find(echo.decode())
         if len(prompts) != 2 or segment.count(PROMPT_END) != 2 or prompts[0].end() > marker_at:
             self._anomaly(f"a sentence's reply did not line up with its marker: {segment[:200]!r}")
-        if self.nonce in segment[:prompts[0].end()]:
+        if self.nonce in segment[: prompts[0].end()]:
             self._anomaly("a marker appeared inside a sentence's reply")
-        return Reply(segment[:prompts[0].start()], bool(prompts[0].group(1).strip()))
+        return Reply(segment[: prompts[0].start()], bool(prompts[0].group(1).strip()))
 
     def _read_until(self, found: object, deadline: float) -> int:
         """Write pending input and read output until ``found()`` gives an index; returns it."""
@@ -153,8 +153,10 @@ class CoqtopWorker:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self.close()
-                raise WorkerDied(f"prover command exceeded its {self.limits.command_timeout_s:.0f} s limit "
-                                 "or the spec's time budget and was stopped")
+                raise WorkerDied(
+                    f"prover command exceeded its {self.limits.command_timeout_s:.0f} s limit "
+                    "or the spec's time budget and was stopped"
+                )
             if not self._selector.select(min(remaining, 0.05 if self._pending else remaining)):
                 continue
             try:

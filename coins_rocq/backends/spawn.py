@@ -25,10 +25,16 @@ def _serve() -> None:
     while True:
         args, cwd, memory_mb, future = _requests.get()
         try:
-            future.set_result(subprocess.Popen(
-                list(args), cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                preexec_fn=lambda: limit_process(memory_mb),
-            ))
+            future.set_result(
+                subprocess.Popen(
+                    list(args),
+                    cwd=cwd,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    preexec_fn=lambda: limit_process(memory_mb),
+                )
+            )
         except BaseException as exc:  # noqa: BLE001 - handed back to the caller
             future.set_exception(exc)
 

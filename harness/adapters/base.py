@@ -18,8 +18,13 @@ def prompt_logprobs_request(messages: tuple[Message, ...], continuation: str) ->
     Adapters with the ``prompt_logprobs`` capability answer it with a Generation whose
     ``text`` is the continuation and whose ``logprobs`` are its tokens'; nothing is generated.
     """
-    return GenerateRequest(messages=(*messages, Message(role="assistant", content=continuation)),
-                           max_tokens=0, temperature=0.0, logprobs=True, extra={PROMPT_LOGPROBS_FLAG: True})
+    return GenerateRequest(
+        messages=(*messages, Message(role="assistant", content=continuation)),
+        max_tokens=0,
+        temperature=0.0,
+        logprobs=True,
+        extra={PROMPT_LOGPROBS_FLAG: True},
+    )
 
 
 @runtime_checkable

@@ -24,8 +24,10 @@ def _as_generation(answer: Generation | str, request: GenerateRequest, model: st
         generation = answer
     else:
         generation = Generation(text=answer, finish_reason="stop")
-    usage = Usage(input_tokens=_whitespace_tokens(request),
-                  output_tokens=len(generation.text.split()) + len(generation.tool_calls))
+    usage = Usage(
+        input_tokens=_whitespace_tokens(request),
+        output_tokens=len(generation.text.split()) + len(generation.tool_calls),
+    )
     return generation.model_copy(update={"usage": usage, "cost_usd": 0.0, "model": model})
 
 
@@ -59,9 +61,7 @@ class RandomAdapter:
         context = active_sample()
         if context is None:
             raise AdapterError("builtin/random answers only inside a run: it needs the sample being solved")
-        digest = hashlib.sha256(
-            f"{self.seed}|{context.sample.id}|{len(request.messages)}".encode()
-        ).hexdigest()
+        digest = hashlib.sha256(f"{self.seed}|{context.sample.id}|{len(request.messages)}".encode()).hexdigest()
         rng = random.Random(digest)
         return _as_generation(context.task.random_output(context.sample, request, rng), request, self.name)
 

@@ -28,8 +28,14 @@ def import_litellm() -> Any:
 
 
 def _transient_types(litellm: Any) -> tuple[type[BaseException], ...]:
-    names = ("RateLimitError", "APIConnectionError", "Timeout", "InternalServerError",
-             "ServiceUnavailableError", "BadGatewayError")
+    names = (
+        "RateLimitError",
+        "APIConnectionError",
+        "Timeout",
+        "InternalServerError",
+        "ServiceUnavailableError",
+        "BadGatewayError",
+    )
     return tuple(getattr(litellm, name) for name in names if hasattr(litellm, name))
 
 
@@ -75,7 +81,9 @@ class LiteLLMAdapter:
         except Exception as exc:  # noqa: BLE001 - anything else from litellm is a permanent failure
             raise AdapterError(f"{type(exc).__name__}: {str(exc)[:500]}") from None
         body = response.model_dump() if hasattr(response, "model_dump") else dict(response)
-        generation = generation_from_openai(body, latency_s=time.perf_counter() - started, cost_usd=self._cost(response))
+        generation = generation_from_openai(
+            body, latency_s=time.perf_counter() - started, cost_usd=self._cost(response)
+        )
         return enforce_max_tokens(generation, request.max_tokens)
 
 

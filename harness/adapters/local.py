@@ -134,9 +134,12 @@ def _load(path: Path, n_ctx: int | None, n_threads: int | None) -> _Loaded:
             llm = engine.llm
             bos = llm._model.token_get_text(llm.token_bos()) if llm.token_bos() >= 0 else ""
             eos = llm._model.token_get_text(llm.token_eos()) if llm.token_eos() >= 0 else ""
-            formatter = ChatFormatter(llm.metadata.get("tokenizer.chat_template"),
-                                      architecture=llm.metadata.get("general.architecture", ""),
-                                      bos_token=bos, eos_token=eos)
+            formatter = ChatFormatter(
+                llm.metadata.get("tokenizer.chat_template"),
+                architecture=llm.metadata.get("general.architecture", ""),
+                bos_token=bos,
+                eos_token=eos,
+            )
             loaded = _MODELS[(path, n_ctx)] = _Loaded(engine, formatter)
         return loaded
 
@@ -159,8 +162,16 @@ class LocalAdapter:
 
     capabilities = frozenset({"chat", "tools", "logprobs", "prompt_logprobs"})
 
-    def __init__(self, model: str, seed: int = 0, n_ctx: int | None = None, n_threads: int | None = None,
-                 top_k: int = 40, min_p: float = 0.0, default_max_tokens: int = 1024) -> None:
+    def __init__(
+        self,
+        model: str,
+        seed: int = 0,
+        n_ctx: int | None = None,
+        n_threads: int | None = None,
+        top_k: int = 40,
+        min_p: float = 0.0,
+        default_max_tokens: int = 1024,
+    ) -> None:
         self.model = model
         self.name = f"local/{model}"
         self.seed = seed
@@ -209,17 +220,24 @@ class LocalAdapter:
             return sampling
         if not self._budget_warned:
             self._budget_warned = True
-            log.warning("%s: max_tokens %d is more than the model's context of %d tokens; capped to the "
-                        "context left after each prompt (set --max-tokens to choose)", self.name,
-                        sampling.max_tokens, context)
+            log.warning(
+                "%s: max_tokens %d is more than the model's context of %d tokens; capped to the "
+                "context left after each prompt (set --max-tokens to choose)",
+                self.name,
+                sampling.max_tokens,
+                context,
+            )
         return replace(sampling, max_tokens=context)
 
     def _seed_for(self, request: GenerateRequest, index: int) -> int:
         if request.seed is not None:
             return request.seed + index
         context = active_sample()
-        basis = (f"{self.seed}|{context.seed}|{len(context.calls)}" if context is not None
-                 else f"{self.seed}|process|{next(self._counter)}")
+        basis = (
+            f"{self.seed}|{context.seed}|{len(context.calls)}"
+            if context is not None
+            else f"{self.seed}|process|{next(self._counter)}"
+        )
         digest = hashlib.sha256(f"{basis}|{request_key(request)}".encode()).digest()
         return int.from_bytes(digest[:4], "big") + index
 
@@ -229,8 +247,11 @@ class LocalAdapter:
             max_tokens=request.max_tokens if request.max_tokens is not None else self.default_max_tokens,
             temperature=1.0 if request.temperature is None else float(request.temperature),
             top_p=1.0 if request.top_p is None else float(request.top_p),
-            top_k=int(extra.get("top_k", self.top_k)), min_p=float(extra.get("min_p", self.min_p)),
-            repeat_penalty=float(extra.get("repeat_penalty", 1.0)), seed=seed, stop=request.stop,
+            top_k=int(extra.get("top_k", self.top_k)),
+            min_p=float(extra.get("min_p", self.min_p)),
+            repeat_penalty=float(extra.get("repeat_penalty", 1.0)),
+            seed=seed,
+            stop=request.stop,
         )
 
     @staticmethod
@@ -244,8 +265,10 @@ class LocalAdapter:
 
     def _generate_sync(self, loaded: _Loaded, request: GenerateRequest) -> list[Completion]:
         prompt = self._chat_prompt(loaded, request)
-        samplings = [self._fit_budget(loaded, self._sampling(request, self._seed_for(request, i)))
-                     for i in range(max(1, request.n))]
+        samplings = [
+            self._fit_budget(loaded, self._sampling(request, self._seed_for(request, i)))
+            for i in range(max(1, request.n))
+        ]
         return [loaded.engine.generate(prompt, sampling, logprobs=request.logprobs) for sampling in samplings]
 
     async def generate(self, request: GenerateRequest) -> Generation:
@@ -263,8 +286,9 @@ class LocalAdapter:
             call = parse_tool_call(first.text, request.tools)
         logprobs = None
         if request.logprobs:
-            logprobs = tuple(TokenLogprob(token=t, logprob=lp)
-                             for t, lp in zip(first.scores.tokens, first.scores.logprobs))
+            logprobs = tuple(
+                TokenLogprob(token=t, logprob=lp) for t, lp in zip(first.scores.tokens, first.scores.logprobs)
+            )
         return Generation(
             text="" if call else first.text,
             tool_calls=(call,) if call else (),
@@ -305,8 +329,9 @@ class LocalAdapter:
             model=self.name,
         )
 
-    def _complete_sync(self, loaded: _Loaded, prompt: str, sampling: Sampling, logprobs: int | None,
-                       echo: bool) -> TextCompletion:
+    def _complete_sync(
+        self, loaded: _Loaded, prompt: str, sampling: Sampling, logprobs: int | None, echo: bool
+    ) -> TextCompletion:
         engine = loaded.engine
         tokens = engine.prompt_tokens(prompt, special=True)
         top = logprobs or 0
@@ -327,8 +352,9 @@ class LocalAdapter:
             top_logprobs=(first_top + list(echoed.top) + list(completion.scores.top)) if top else [],
         )
 
-    async def complete(self, prompt: str, request: GenerateRequest, logprobs: int | None = None,
-                       echo: bool = False) -> TextCompletion:
+    async def complete(
+        self, prompt: str, request: GenerateRequest, logprobs: int | None = None, echo: bool = False
+    ) -> TextCompletion:
         """Continue ``prompt`` as plain text (no chat template), sampling as ``request`` says.
 
         ``request`` supplies only generation parameters; its messages are ignored.
@@ -350,7 +376,8 @@ def create(rest: str, seed: int = 0, **options: Any) -> LocalAdapter:
     allowed = {"n_ctx", "n_threads", "top_k", "min_p", "default_max_tokens"}
     unknown = set(options) - allowed
     if unknown:
-        raise ConfigError(f"unknown option(s) for local adapters: {', '.join(sorted(unknown))}; "
-                          f"known: {', '.join(sorted(allowed))}")
+        raise ConfigError(
+            f"unknown option(s) for local adapters: {', '.join(sorted(unknown))}; known: {', '.join(sorted(allowed))}"
+        )
     check_model_name(rest)
     return LocalAdapter(rest, seed=seed, **options)

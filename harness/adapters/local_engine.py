@@ -172,8 +172,7 @@ class LocalEngine:
             from llama_cpp import Llama
         except ImportError as exc:
             raise ConfigError(
-                "local models need llama-cpp-python: pip install 'frontier-evals[local]' "
-                f"({type(exc).__name__}: {exc})"
+                f"local models need llama-cpp-python: pip install 'frontier-evals[local]' ({type(exc).__name__}: {exc})"
             ) from None
         _route_llama_logs()
         if not path.is_file():
@@ -191,13 +190,15 @@ class LocalEngine:
 
     def _load(self, llama_class: Any, path: Path, n_ctx: int | None, threads: int) -> None:
         """Create the model with ``n_ctx`` tokens of context, else its training context (at most 32768)."""
-        self.llm: Any = llama_class(model_path=str(path), n_ctx=n_ctx or MAX_DEFAULT_CONTEXT, n_threads=threads,
-                                    logits_all=False, verbose=False)
+        self.llm: Any = llama_class(
+            model_path=str(path), n_ctx=n_ctx or MAX_DEFAULT_CONTEXT, n_threads=threads, logits_all=False, verbose=False
+        )
         trained = int(self.llm._model.n_ctx_train())
         if n_ctx is None and 0 < trained < MAX_DEFAULT_CONTEXT:
             self.llm.close()
-            self.llm = llama_class(model_path=str(path), n_ctx=trained, n_threads=threads, logits_all=False,
-                                   verbose=False)
+            self.llm = llama_class(
+                model_path=str(path), n_ctx=trained, n_threads=threads, logits_all=False, verbose=False
+            )
 
     # -- tokens -----------------------------------------------------------------------------
 
@@ -248,8 +249,10 @@ class LocalEngine:
 
     def _check_length(self, n_tokens: int, what: str) -> None:
         if n_tokens > self.n_ctx:
-            raise AdapterError(f"{what} is {n_tokens} tokens, more than the context of {self.n_ctx} "
-                               f"(raise it with the adapter option n_ctx)")
+            raise AdapterError(
+                f"{what} is {n_tokens} tokens, more than the context of {self.n_ctx} "
+                f"(raise it with the adapter option n_ctx)"
+            )
 
     def _stopped(self) -> bool:
         return self.stop_flag is not None and self.stop_flag.is_set()
@@ -266,7 +269,7 @@ class LocalEngine:
         for start in range(0, len(tokens), PROMPT_CHUNK):
             if self._stopped():
                 return False
-            self.llm.eval(tokens[start:start + PROMPT_CHUNK])
+            self.llm.eval(tokens[start : start + PROMPT_CHUNK])
         return True
 
     # -- public operations ----------------------------------------------------------------
@@ -305,8 +308,14 @@ class LocalEngine:
             return Completion("", [], finish, len(prompt), scores)
         if not self._evaluate_fresh(prompt):
             return Completion("", [], "cancelled", len(prompt), scores)
-        stream = llm.generate(list(prompt), temp=max(sampling.temperature, 0.0), top_p=sampling.top_p,
-                              top_k=sampling.top_k, min_p=sampling.min_p, repeat_penalty=sampling.repeat_penalty)
+        stream = llm.generate(
+            list(prompt),
+            temp=max(sampling.temperature, 0.0),
+            top_p=sampling.top_p,
+            top_k=sampling.top_k,
+            min_p=sampling.min_p,
+            repeat_penalty=sampling.repeat_penalty,
+        )
         for token in stream:
             if self._stopped():
                 finish = "cancelled"

@@ -40,10 +40,20 @@ def tool_instructions(tools: Sequence[JsonDict], tool_choice: str | JsonDict | N
     lines = ["You can call these functions:"]
     for tool in tools:
         function = tool.get("function", tool)
-        lines.append(json.dumps({"name": function.get("name"), "description": function.get("description", ""),
-                                 "parameters": function.get("parameters", {})}, ensure_ascii=False))
-    lines.append('To call a function, reply with only a JSON object: {"name": "<function name>", '
-                 '"arguments": {<arguments>}}. Otherwise reply in plain text.')
+        lines.append(
+            json.dumps(
+                {
+                    "name": function.get("name"),
+                    "description": function.get("description", ""),
+                    "parameters": function.get("parameters", {}),
+                },
+                ensure_ascii=False,
+            )
+        )
+    lines.append(
+        'To call a function, reply with only a JSON object: {"name": "<function name>", '
+        '"arguments": {<arguments>}}. Otherwise reply in plain text.'
+    )
     if tool_choice == "required":
         lines.append("You must call one of the functions.")
     elif isinstance(tool_choice, dict):
@@ -55,8 +65,10 @@ def tool_instructions(tools: Sequence[JsonDict], tool_choice: str | JsonDict | N
 
 def _as_text(message: Message) -> str:
     parts = [message.content] if message.content else []
-    parts += [json.dumps({"name": call.name, "arguments": _loads_or_raw(call.arguments)}, ensure_ascii=False)
-              for call in message.tool_calls]
+    parts += [
+        json.dumps({"name": call.name, "arguments": _loads_or_raw(call.arguments)}, ensure_ascii=False)
+        for call in message.tool_calls
+    ]
     return "\n".join(parts)
 
 
@@ -67,8 +79,9 @@ def _loads_or_raw(text: str) -> Any:
         return text
 
 
-def template_messages(messages: Sequence[Message], tools: Sequence[JsonDict] = (),
-                      tool_choice: str | JsonDict | None = None) -> list[dict[str, str]]:
+def template_messages(
+    messages: Sequence[Message], tools: Sequence[JsonDict] = (), tool_choice: str | JsonDict | None = None
+) -> list[dict[str, str]]:
     """``messages`` as alternating role/content dicts that strict chat templates accept."""
     system_parts: list[str] = []
     turns: list[dict[str, str]] = []
@@ -128,8 +141,9 @@ class ChatFormatter:
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
         chosen = template or ARCHITECTURE_TEMPLATES.get(architecture, CHATML_TEMPLATE)
-        self._formatter = Jinja2ChatFormatter(template=chosen, eos_token=eos_token, bos_token=bos_token,
-                                              add_generation_prompt=True)
+        self._formatter = Jinja2ChatFormatter(
+            template=chosen, eos_token=eos_token, bos_token=bos_token, add_generation_prompt=True
+        )
 
     def render(self, messages: list[dict[str, str]]) -> str:
         """The prompt text, ending with the assistant's generation prompt."""

@@ -45,17 +45,22 @@ async def read_capped(response: Any, cap: int, source: str) -> bytes:
     """
     declared = response.content_length
     if declared is not None and declared > cap:
-        raise AdapterError(f"response from {source} is {declared:,} bytes, over the {cap:,}-byte cap "
-                           f"(not read; raise {MAX_RESPONSE_ENV} to accept it)")
+        raise AdapterError(
+            f"response from {source} is {declared:,} bytes, over the {cap:,}-byte cap "
+            f"(not read; raise {MAX_RESPONSE_ENV} to accept it)"
+        )
     chunks: list[bytes] = []
     size = 0
     async for chunk in response.content.iter_chunked(65536):
         size += len(chunk)
         if size > cap:
-            raise AdapterError(f"response from {source} exceeds the {cap:,}-byte cap (cut after {size:,} bytes; "
-                               f"raise {MAX_RESPONSE_ENV} to accept it)")
+            raise AdapterError(
+                f"response from {source} exceeds the {cap:,}-byte cap (cut after {size:,} bytes; "
+                f"raise {MAX_RESPONSE_ENV} to accept it)"
+            )
         chunks.append(chunk)
     return b"".join(chunks)
+
 
 def render_chatml(messages: tuple[Message, ...]) -> str:
     """Messages in the ChatML template, ending with an open assistant turn (for ``/completions``)."""
@@ -73,8 +78,10 @@ def continuation_logprobs(body: object, prefix_length: int) -> tuple[tuple[Token
     except (KeyError, IndexError, TypeError) as exc:
         raise AdapterError(f"malformed prompt-logprobs response: missing {exc}") from None
     if not isinstance(offsets, list) or not (len(offsets) == len(tokens) == len(values)):
-        raise AdapterError("prompt-logprobs response lacks a 'text_offset' per token; "
-                           "the server cannot locate the continuation's tokens")
+        raise AdapterError(
+            "prompt-logprobs response lacks a 'text_offset' per token; "
+            "the server cannot locate the continuation's tokens"
+        )
     scored = []
     for token, value, offset in zip(tokens, values, offsets):
         if isinstance(offset, int) and offset >= prefix_length:
@@ -89,8 +96,14 @@ class OpenAICompatibleAdapter:
 
     capabilities = frozenset({"chat", "tools", "logprobs", "prompt_logprobs"})
 
-    def __init__(self, model: str, base_url: str, api_key: str | None = None, max_connections: int = 512,
-                 max_body_bytes: int | None = None) -> None:
+    def __init__(
+        self,
+        model: str,
+        base_url: str,
+        api_key: str | None = None,
+        max_connections: int = 512,
+        max_body_bytes: int | None = None,
+    ) -> None:
         self.model = model
         self.max_body_bytes = max_body_bytes or max_response_bytes()
         self.base_url = base_url.rstrip("/")
@@ -107,8 +120,9 @@ class OpenAICompatibleAdapter:
             if self.api_key:
                 headers["Authorization"] = f"Bearer {self.api_key}"
             connector = aiohttp.TCPConnector(limit=self.max_connections, ttl_dns_cache=300)
-            self._session = aiohttp.ClientSession(headers=headers, connector=connector,
-                                                  timeout=aiohttp.ClientTimeout(total=None))
+            self._session = aiohttp.ClientSession(
+                headers=headers, connector=connector, timeout=aiohttp.ClientTimeout(total=None)
+            )
         return self._session
 
     async def generate(self, request: GenerateRequest) -> Generation:
@@ -131,12 +145,24 @@ class OpenAICompatibleAdapter:
             raise AdapterError("a prompt-logprobs request must end with the assistant message to score")
         prefix = render_chatml(tuple(context))
         continuation = last.content or ""
-        payload = {"model": self.model, "prompt": prefix + continuation, "echo": True, "logprobs": 0,
-                   "max_tokens": 0, "temperature": 0}
+        payload = {
+            "model": self.model,
+            "prompt": prefix + continuation,
+            "echo": True,
+            "logprobs": 0,
+            "max_tokens": 0,
+            "temperature": 0,
+        }
         body, latency = await self._post("completions", payload)
         logprobs, usage = continuation_logprobs(body, len(prefix))
-        return Generation(text=continuation, finish_reason="prompt_logprobs", usage=usage, latency_s=latency,
-                          logprobs=logprobs, model=body.get("model") if isinstance(body, dict) else None)
+        return Generation(
+            text=continuation,
+            finish_reason="prompt_logprobs",
+            usage=usage,
+            latency_s=latency,
+            logprobs=logprobs,
+            model=body.get("model") if isinstance(body, dict) else None,
+        )
 
     async def _post(self, path: str, payload: dict[str, Any]) -> tuple[Any, float]:
         """POST ``payload`` to ``path``; the decoded JSON body and the latency."""
@@ -158,7 +184,9 @@ class OpenAICompatibleAdapter:
         try:
             body = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise TransientError(f"malformed JSON from {self.base_url} ({exc.msg} at {exc.pos}): {text[:120]!r}") from None
+            raise TransientError(
+                f"malformed JSON from {self.base_url} ({exc.msg} at {exc.pos}): {text[:120]!r}"
+            ) from None
         except RecursionError:
             raise AdapterError(f"malformed response from {self.base_url}: JSON nested too deeply") from None
         return body, latency

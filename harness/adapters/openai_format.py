@@ -89,8 +89,13 @@ def _tool_calls(raw: list[dict[str, Any]] | None) -> tuple[ToolCall, ...]:
         name = function.get("name")
         if not isinstance(name, str):
             raise AdapterError(f"malformed response: tool call {index} has no function name")
-        calls.append(ToolCall(id=str(call.get("id") or f"call_{index}"), name=name,
-                              arguments=tool_arguments_text(function.get("arguments"))))
+        calls.append(
+            ToolCall(
+                id=str(call.get("id") or f"call_{index}"),
+                name=name,
+                arguments=tool_arguments_text(function.get("arguments")),
+            )
+        )
     return tuple(calls)
 
 
@@ -121,9 +126,7 @@ def generation_from_openai(body: Any, latency_s: float = 0.0, cost_usd: float | 
             cost_usd=cost_usd,
             latency_s=latency_s,
             logprobs=_logprobs(first.get("logprobs")),
-            alternatives=tuple(
-                str((c.get("message") or {}).get("content") or "") for c in choices[1:]
-            ),
+            alternatives=tuple(str((c.get("message") or {}).get("content") or "") for c in choices[1:]),
             model=body.get("model"),
         )
     except (AttributeError, TypeError, KeyError, ValueError) as exc:

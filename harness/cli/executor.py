@@ -16,19 +16,37 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def executor_options(command: F) -> F:
     """Add ``--executor``, ``--ray-address`` and ``--ray-workers`` to a click command."""
-    command = click.option("--ray-workers", type=click.IntRange(min=1), default=None,
-                           help="Ray worker actors (default: the cluster's CPUs, at most --concurrency).")(command)
-    command = click.option("--ray-address", metavar="ADDR", default=None,
-                           help="Ray cluster to join (host:port, auto, ray://host:10001); "
-                                "default: start a local one.")(command)
-    command = click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-                           help="Run in this process, or across a Ray cluster (--concurrency is then the total "
-                                "over all workers; CPU-heavy scoring runs as Ray tasks).")(command)
+    command = click.option(
+        "--ray-workers",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Ray worker actors (default: the cluster's CPUs, at most --concurrency).",
+    )(command)
+    command = click.option(
+        "--ray-address",
+        metavar="ADDR",
+        default=None,
+        help="Ray cluster to join (host:port, auto, ray://host:10001); default: start a local one.",
+    )(command)
+    command = click.option(
+        "--executor",
+        type=click.Choice(["local", "ray"]),
+        default="local",
+        show_default=True,
+        help="Run in this process, or across a Ray cluster (--concurrency is then the total "
+        "over all workers; CPU-heavy scoring runs as Ray tasks).",
+    )(command)
     return command
 
 
-def run_plan(plan: Any, out_dir: Path, options: Any, executor: str = "local", ray_address: str | None = None,
-             ray_workers: int | None = None) -> Any:
+def run_plan(
+    plan: Any,
+    out_dir: Path,
+    options: Any,
+    executor: str = "local",
+    ray_address: str | None = None,
+    ray_workers: int | None = None,
+) -> Any:
     """Execute ``plan`` into ``out_dir`` with the chosen executor and return its RunSummary."""
     if executor != "ray":
         if ray_address or ray_workers:

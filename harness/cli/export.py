@@ -40,5 +40,7 @@ def export_lm_eval(out_dir: Path, tasks: tuple[str, ...], task_args: tuple[str, 
         else:
             click.echo(f"{record.lm_eval_name}: {record.samples} samples, {len(record.metrics)} metrics")
     written = sum(1 for r in exported if not r.reason)
-    click.echo(f"wrote {written} task(s) to {out_dir}; run: lm_eval --include_path {out_dir} "
-               f"--tasks <name> --model <type> --model_args <args> --apply_chat_template")
+    click.echo(
+        f"wrote {written} task(s) to {out_dir}; run: lm_eval --include_path {out_dir} "
+        f"--tasks <name> --model <type> --model_args <args> --apply_chat_template"
+    )

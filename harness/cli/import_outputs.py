@@ -32,17 +32,34 @@ Examples:
 @click.command("import", epilog=EPILOG)
 @click.option("--task", "task_name", required=True, help="Task whose samples the outputs answer.")
 @click.option("-T", "task_arg", multiple=True, metavar="KEY=VALUE", help="Task argument, such as a data location.")
-@click.option("--from", "source", required=True, type=click.Path(path_type=Path, dir_okay=False),
-              help="File of outputs (JSONL, TSV or a CTI-Bench log).")
+@click.option(
+    "--from",
+    "source",
+    required=True,
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="File of outputs (JSONL, TSV or a CTI-Bench log).",
+)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), help="Input format (default: guessed).")
 @click.option("--column", help="TSV column holding the outputs (needed when there are several).")
 @click.option("--model", "label", help="Name of the model that produced the outputs (default: the file name).")
 @click.option("--limit", type=click.IntRange(min=1), help="Only the task's first N samples.")
 @click.option("--allow-missing", is_flag=True, help="Log samples with no output as errors instead of refusing.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the confidence intervals.")
-@click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>_<task>_import-<name>).")
-def import_command(task_name: str, task_arg: tuple[str, ...], source: Path, fmt: str | None, column: str | None,
-                   label: str | None, limit: int | None, allow_missing: bool, seed: int, out: Path | None) -> None:
+@click.option(
+    "--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>_<task>_import-<name>)."
+)
+def import_command(
+    task_name: str,
+    task_arg: tuple[str, ...],
+    source: Path,
+    fmt: str | None,
+    column: str | None,
+    label: str | None,
+    limit: int | None,
+    allow_missing: bool,
+    seed: int,
+    out: Path | None,
+) -> None:
     """Import outputs produced elsewhere as a run of TASK and score them with the task's scorers."""
     from harness.cli.run import _slug
     from harness.cli.show import print_summary
@@ -53,9 +70,19 @@ def import_command(task_name: str, task_arg: tuple[str, ...], source: Path, fmt:
     if out is None:
         stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S")
         out = Path("runs") / f"{stamp}_{_slug(task_name)}_import-{_slug(label or source.stem)}"
-    report = import_outputs(plan, source, out, label=label, fmt=fmt, column=column,  # type: ignore[arg-type]
-                            allow_missing=allow_missing, seed=seed)
+    report = import_outputs(
+        plan,
+        source,
+        out,
+        label=label,
+        fmt=fmt,
+        column=column,  # type: ignore[arg-type]
+        allow_missing=allow_missing,
+        seed=seed,
+    )
     print_summary(report.summary)
     beyond = f", {report.outside_limit} output(s) beyond --limit left out" if report.outside_limit else ""
-    click.echo(f"imported {report.written} sample(s) ({report.already_logged} already logged, "
-               f"{report.missing} without output{beyond}); run directory: {out}")
+    click.echo(
+        f"imported {report.written} sample(s) ({report.already_logged} already logged, "
+        f"{report.missing} without output{beyond}); run directory: {out}"
+    )

@@ -53,8 +53,10 @@ def list_command(what: str, name: str | None) -> None:
     if what == "tasks":
         from harness.datasets_get import data_note
 
-        rows = [(name, entry.description + _data_note(data_note(name)))
-                for name, entry in sorted(registry.task_entries().items())]
+        rows = [
+            (name, entry.description + _data_note(data_note(name)))
+            for name, entry in sorted(registry.task_entries().items())
+        ]
         _, broken = registry.task_index()[""]
         rows += [(f"{name}/*", f"(family failed to load: {error})") for name, error in broken.items()]
     elif what == "adapters":

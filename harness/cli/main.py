@@ -50,8 +50,9 @@ class LazyGroup(click.Group):
         try:
             return getattr(importlib.import_module(module), attribute)
         except (ImportError, AttributeError) as exc:
-            return click.Command(name, help=f"(unavailable: {exc})",
-                                 callback=lambda: _fail(f"'{name}' is unavailable: {exc}"))
+            return click.Command(
+                name, help=f"(unavailable: {exc})", callback=lambda: _fail(f"'{name}' is unavailable: {exc}")
+            )
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):

@@ -39,8 +39,9 @@ def rescore_run(run_dir: Path) -> tuple[int, int]:
             for result in store.results():
                 sample = samples.get((result.task, result.sample_id))
                 if result.task not in tasks or sample is None:
-                    raise ConfigError(f"{run_dir}: logged sample {result.task}/{result.sample_id} "
-                                      "no longer exists in its task")
+                    raise ConfigError(
+                        f"{run_dir}: logged sample {result.task}/{result.sample_id} no longer exists in its task"
+                    )
                 if result.score.details.get("stage") != "model":
                     score = loop.run_until_complete(score_safely(tasks[result.task], sample, result.output))
                     counts["changed"] += score != result.score
@@ -53,9 +54,14 @@ def rescore_run(run_dir: Path) -> tuple[int, int]:
         finally:
             loop.close()
         previous = store.read_summary() if store.summary_path.exists() else None
-        summary = summarize_run(store, plan, prepared, config["config_hash"],
-                                previous.started_at if previous else config.get("created_at", ""),
-                                previous.complete if previous else False)
+        summary = summarize_run(
+            store,
+            plan,
+            prepared,
+            config["config_hash"],
+            previous.started_at if previous else config.get("created_at", ""),
+            previous.complete if previous else False,
+        )
         store.write_summary(summary)
     finally:
         store.close()

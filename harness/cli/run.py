@@ -72,8 +72,16 @@ def _apply_task_args(plans: tuple[Any, ...], args: dict[str, Any], from_suite: b
     return tuple(updated)
 
 
-def build_plan(suite: str | None, tasks: tuple[str, ...], model: str | None, methods: tuple[str, ...],
-               task_args: dict[str, Any], limit: int | None, seed: int, overrides: dict[str, Any]) -> Any:
+def build_plan(
+    suite: str | None,
+    tasks: tuple[str, ...],
+    model: str | None,
+    methods: tuple[str, ...],
+    task_args: dict[str, Any],
+    limit: int | None,
+    seed: int,
+    overrides: dict[str, Any],
+) -> Any:
     """The RunPlan the options describe."""
     from dataclasses import replace
 
@@ -92,8 +100,7 @@ def build_plan(suite: str | None, tasks: tuple[str, ...], model: str | None, met
         plans = _apply_task_args(tuple(TaskPlan(name) for name in tasks), task_args, from_suite=False)
         suite_name = suite_version = None
     plans = tuple(
-        replace(p, limit=limit if limit is not None else p.limit, settings={**p.settings, **overrides})
-        for p in plans
+        replace(p, limit=limit if limit is not None else p.limit, settings={**p.settings, **overrides}) for p in plans
     )
     return RunPlan(model=model, tasks=plans, methods=methods, seed=seed, suite=suite_name, suite_version=suite_version)
 
@@ -108,41 +115,99 @@ def default_out_dir(plan: Any) -> Path:
 @click.command("run", epilog=EPILOG)
 @click.option("--suite", help="Suite name (see 'frontier list suites') or path to a suite YAML.")
 @click.option("--task", "tasks", multiple=True, help="Task name; repeat for several (see 'frontier list tasks').")
-@click.option("--model", help="Adapter spec: provider/model (litellm), openai-compatible/<m>@<url>, builtin/oracle, ...")
+@click.option(
+    "--model", help="Adapter spec: provider/model (litellm), openai-compatible/<m>@<url>, builtin/oracle, ..."
+)
 @click.option("-T", "task_arg", multiple=True, metavar="KEY=VALUE", help="Task argument, such as a data location.")
-@click.option("--method", "methods", multiple=True, metavar="NAME[:k=v,...]",
-              help="Inference-time method wrapping the model; repeat to compose (innermost first).")
+@click.option(
+    "--method",
+    "methods",
+    multiple=True,
+    metavar="NAME[:k=v,...]",
+    help="Inference-time method wrapping the model; repeat to compose (innermost first).",
+)
 @click.option("--limit", type=click.IntRange(min=1), help="At most this many samples per task.")
-@click.option("--trials", type=click.IntRange(min=1), help="Episodes per sample for tasks that take a 'trials' "
-              "argument (tool use: pass^k and pass@k); the same as -T trials=K.")
+@click.option(
+    "--trials",
+    type=click.IntRange(min=1),
+    help="Episodes per sample for tasks that take a 'trials' "
+    "argument (tool use: pass^k and pass@k); the same as -T trials=K.",
+)
 @click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True, help="Samples in flight.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of random baselines, methods and CIs.")
 @click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>_<what>_<model>).")
 @click.option("--resume", is_flag=True, help="Continue the run in --out with its logged configuration.")
-@click.option("--retry-errors", is_flag=True, help="Run again the samples whose logged outcome is 'error' "
-              "(after an outage, say); their first record stays in the log as history, the new one counts.")
+@click.option(
+    "--retry-errors",
+    is_flag=True,
+    help="Run again the samples whose logged outcome is 'error' "
+    "(after an outage, say); their first record stays in the log as history, the new one counts.",
+)
 @click.option("--max-tokens", type=click.IntRange(min=1), help="Override every task's max_tokens.")
 @click.option("--temperature", type=click.FloatRange(min=0), help="Override every task's temperature.")
 @click.option("--cache/--no-cache", default=True, show_default=True, help="Use the response cache.")
 @click.option("--force-cache", is_flag=True, help="Cache even non-deterministic requests.")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=600, show_default=True,
-              help="Seconds per model request before it counts as a transient failure.")
-@click.option("--max-retries", type=click.IntRange(min=0), default=6, show_default=True,
-              help="Retries of a transient failure (429, 5xx, timeout, dropped connection).")
-@click.option("--retry-base", type=click.FloatRange(min=0), default=1.0, show_default=True,
-              help="First backoff delay in seconds; doubles each retry, with full jitter, capped at 30 s.")
-@click.option("--progress/--no-progress", default=True, help="Show the progress bar on a terminal, else a plain "
-              "progress line every $FRONTIER_PROGRESS_INTERVAL seconds (default 30).")
-@click.option("--max-error-rate", type=click.FloatRange(min=0, max=1), default=None,
-              help="Exit with status 1 when more than this share of samples ended in error "
-                   "(default: only when every sample did).")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=600,
+    show_default=True,
+    help="Seconds per model request before it counts as a transient failure.",
+)
+@click.option(
+    "--max-retries",
+    type=click.IntRange(min=0),
+    default=6,
+    show_default=True,
+    help="Retries of a transient failure (429, 5xx, timeout, dropped connection).",
+)
+@click.option(
+    "--retry-base",
+    type=click.FloatRange(min=0),
+    default=1.0,
+    show_default=True,
+    help="First backoff delay in seconds; doubles each retry, with full jitter, capped at 30 s.",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=True,
+    help="Show the progress bar on a terminal, else a plain "
+    "progress line every $FRONTIER_PROGRESS_INTERVAL seconds (default 30).",
+)
+@click.option(
+    "--max-error-rate",
+    type=click.FloatRange(min=0, max=1),
+    default=None,
+    help="Exit with status 1 when more than this share of samples ended in error "
+    "(default: only when every sample did).",
+)
 @executor_options
-def run_command(suite: str | None, tasks: tuple[str, ...], model: str | None, task_arg: tuple[str, ...],
-                methods: tuple[str, ...], limit: int | None, trials: int | None, concurrency: int, seed: int,
-                out: Path | None,
-                resume: bool, retry_errors: bool, max_tokens: int | None, temperature: float | None, cache: bool, force_cache: bool,
-                timeout: float, max_retries: int, retry_base: float, progress: bool, max_error_rate: float | None,
-                executor: str, ray_address: str | None, ray_workers: int | None) -> None:
+def run_command(
+    suite: str | None,
+    tasks: tuple[str, ...],
+    model: str | None,
+    task_arg: tuple[str, ...],
+    methods: tuple[str, ...],
+    limit: int | None,
+    trials: int | None,
+    concurrency: int,
+    seed: int,
+    out: Path | None,
+    resume: bool,
+    retry_errors: bool,
+    max_tokens: int | None,
+    temperature: float | None,
+    cache: bool,
+    force_cache: bool,
+    timeout: float,
+    max_retries: int,
+    retry_base: float,
+    progress: bool,
+    max_error_rate: float | None,
+    executor: str,
+    ray_address: str | None,
+    ray_workers: int | None,
+) -> None:
     """Run a suite or tasks against a model and write a run directory."""
     from harness.cache import default_cache_path
     from harness.calls import RetryPolicy
@@ -159,14 +224,21 @@ def run_command(suite: str | None, tasks: tuple[str, ...], model: str | None, ta
         task_args = parse_key_values(task_arg, "-T")
         if trials is not None:
             task_args["trials"] = str(trials)
-        plan = build_plan(suite, tasks, model, methods, task_args, limit, seed,
-                          _settings_overrides(max_tokens, temperature))
+        plan = build_plan(
+            suite, tasks, model, methods, task_args, limit, seed, _settings_overrides(max_tokens, temperature)
+        )
         if resume and (out is None or not out.is_dir()):
             raise ConfigError("--resume needs --out pointing at an existing run directory")
     out_dir = out or default_out_dir(plan)
-    options = RunOptions(concurrency=concurrency, retry=RetryPolicy(max_retries=max_retries, base_delay_s=retry_base),
-                         request_timeout_s=timeout, cache_path=default_cache_path() if cache else None,
-                         force_cache=force_cache, progress=progress, retry_errors=retry_errors)
+    options = RunOptions(
+        concurrency=concurrency,
+        retry=RetryPolicy(max_retries=max_retries, base_delay_s=retry_base),
+        request_timeout_s=timeout,
+        cache_path=default_cache_path() if cache else None,
+        force_cache=force_cache,
+        progress=progress,
+        retry_errors=retry_errors,
+    )
     existed = out_dir.exists()
     try:
         summary = run_plan(plan, out_dir, options, executor, ray_address, ray_workers)

@@ -35,14 +35,25 @@ def _option_values(pairs: tuple[str, ...]) -> dict[str, Any]:
 @click.command("serve", epilog=EPILOG)
 @click.argument("spec")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="TCP port.")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to bind; the default keeps the server on this machine.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to bind; the default keeps the server on this machine.",
+)
 @click.option("--name", "model_id", default=None, help="Model id reported to clients (default: the spec).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for requests that do not set one.")
-@click.option("-M", "--model-option", "model_options", multiple=True, metavar="KEY=VALUE",
-              help="Adapter option, e.g. -M n_ctx=4096 for local models (repeatable).")
-def serve_command(spec: str, port: int, host: str, model_id: str | None, seed: int,
-                  model_options: tuple[str, ...]) -> None:
+@click.option(
+    "-M",
+    "--model-option",
+    "model_options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Adapter option, e.g. -M n_ctx=4096 for local models (repeatable).",
+)
+def serve_command(
+    spec: str, port: int, host: str, model_id: str | None, seed: int, model_options: tuple[str, ...]
+) -> None:
     """Serve SPEC (any adapter: local/..., openai/..., openai-compatible/...) over OpenAI's HTTP API."""
     from harness.adapters import resolve_adapter
     from harness.serve import serve_forever
@@ -52,5 +63,4 @@ def serve_command(spec: str, port: int, host: str, model_id: str | None, seed: i
     if load is not None:
         click.echo(f"loading {spec} ...", err=True)
         load()
-    serve_forever(adapter, host=host, port=port, model_id=model_id,
-                  announce=lambda line: click.echo(line, err=True))
+    serve_forever(adapter, host=host, port=port, model_id=model_id, announce=lambda line: click.echo(line, err=True))

@@ -18,7 +18,9 @@ def print_summary(summary: RunSummary, run_dir: Path | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    title = f"{summary.run_id}  model={summary.model}" + (f"  methods={','.join(summary.methods)}" if summary.methods else "")
+    title = f"{summary.run_id}  model={summary.model}" + (
+        f"  methods={','.join(summary.methods)}" if summary.methods else ""
+    )
     table = Table(title=title + ("" if summary.complete else "  [INCOMPLETE]"))
     for column in ("task", "metric", "value", "95% CI", "n", "scored/unscored/error", "tokens in/out", "cost USD"):
         table.add_column(column, justify="left" if column in ("task", "metric") else "right")
@@ -28,9 +30,16 @@ def print_summary(summary: RunSummary, run_dir: Path | None = None) -> None:
         cost = "unknown" if task.cost_usd is None else f"{task.cost_usd:.4f}" + ("" if task.cost_known else "+?")
         for index, (metric, value) in enumerate(task.metrics.items()):
             first = index == 0
-            table.add_row(name if first else "", metric, _fmt(value.value),
-                          f"[{_fmt(value.ci_low)}, {_fmt(value.ci_high)}]", str(value.n),
-                          counts if first else "", tokens if first else "", cost if first else "")
+            table.add_row(
+                name if first else "",
+                metric,
+                _fmt(value.value),
+                f"[{_fmt(value.ci_low)}, {_fmt(value.ci_high)}]",
+                str(value.n),
+                counts if first else "",
+                tokens if first else "",
+                cost if first else "",
+            )
     import sys
 
     Console(width=None if sys.stdout.isatty() else 160).print(table)
@@ -40,8 +49,11 @@ def print_summary(summary: RunSummary, run_dir: Path | None = None) -> None:
     errors = sum(t.counts.get("error", 0) for t in summary.tasks.values())
     if errors:
         where = f" --out {run_dir}" if run_dir is not None else " --out RUN_DIR"
-        click.echo(f"warning: {errors} sample(s) ended in error; see 'score.explanation' in samples.jsonl. "
-                   f"Retry them with: frontier run --resume --retry-errors{where}", err=True)
+        click.echo(
+            f"warning: {errors} sample(s) ended in error; see 'score.explanation' in samples.jsonl. "
+            f"Retry them with: frontier run --resume --retry-errors{where}",
+            err=True,
+        )
 
 
 @click.command("show")

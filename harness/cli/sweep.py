@@ -61,21 +61,35 @@ def point_summary(spec: str, budget: int, run_dir: Path, summary: Any) -> dict[s
     tasks = {}
     for name, task in summary.tasks.items():
         accuracy = task.metrics.get("accuracy")
-        tasks[name] = {"accuracy": accuracy.value if accuracy else None,
-                       "ci": [accuracy.ci_low, accuracy.ci_high] if accuracy else None,
-                       "n": accuracy.n if accuracy else 0, "total_tokens": task.usage.total_tokens,
-                       "output_tokens": task.usage.output_tokens, "cost_usd": task.cost_usd}
+        tasks[name] = {
+            "accuracy": accuracy.value if accuracy else None,
+            "ci": [accuracy.ci_low, accuracy.ci_high] if accuracy else None,
+            "n": accuracy.n if accuracy else 0,
+            "total_tokens": task.usage.total_tokens,
+            "output_tokens": task.usage.output_tokens,
+            "cost_usd": task.cost_usd,
+        }
     return {"method": spec, "budget": budget, "run_dir": str(run_dir), "complete": summary.complete, "tasks": tasks}
 
 
 @click.command("sweep", epilog=EPILOG)
 @click.option("--task", "tasks", multiple=True, required=True, help="Task name; repeat for several.")
 @click.option("--model", required=True, help="Adapter spec (see 'frontier list adapters').")
-@click.option("--method", "methods", multiple=True, required=True, metavar="NAME[:k=v,...]",
-              help="Method to sweep; repeat to sweep several (e.g. clear and clear:allocator=uniform).")
+@click.option(
+    "--method",
+    "methods",
+    multiple=True,
+    required=True,
+    metavar="NAME[:k=v,...]",
+    help="Method to sweep; repeat to sweep several (e.g. clear and clear:allocator=uniform).",
+)
 @click.option("--budgets", required=True, help="Comma-separated total budgets in tokens: 1e3,3e3,1e4.")
-@click.option("--budget-param", default="budget", show_default=True,
-              help="The method parameter the budget is given as (budget for clear, tokens for budget).")
+@click.option(
+    "--budget-param",
+    default="budget",
+    show_default=True,
+    help="The method parameter the budget is given as (budget for clear, tokens for budget).",
+)
 @click.option("-T", "task_arg", multiple=True, metavar="KEY=VALUE", help="Task argument.")
 @click.option("--limit", type=click.IntRange(min=1), help="At most this many samples per task.")
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -84,9 +98,21 @@ def point_summary(spec: str, budget: int, run_dir: Path, summary: Any) -> dict[s
 @click.option("--temperature", type=click.FloatRange(min=0), help="Override every task's temperature.")
 @click.option("--cache/--no-cache", default=True, show_default=True, help="Use the response cache.")
 @click.option("--progress/--no-progress", default=True)
-def sweep_command(tasks: tuple[str, ...], model: str, methods: tuple[str, ...], budgets: str, budget_param: str,
-                  task_arg: tuple[str, ...], limit: int | None, seed: int, concurrency: int, out: Path | None,
-                  temperature: float | None, cache: bool, progress: bool) -> None:
+def sweep_command(
+    tasks: tuple[str, ...],
+    model: str,
+    methods: tuple[str, ...],
+    budgets: str,
+    budget_param: str,
+    task_arg: tuple[str, ...],
+    limit: int | None,
+    seed: int,
+    concurrency: int,
+    out: Path | None,
+    temperature: float | None,
+    cache: bool,
+    progress: bool,
+) -> None:
     """Run methods over a range of total token budgets, one run directory per point."""
     from harness.cache import default_cache_path
     from harness.cli.run import build_plan
@@ -96,12 +122,13 @@ def sweep_command(tasks: tuple[str, ...], model: str, methods: tuple[str, ...], 
     overrides = {"temperature": temperature} if temperature is not None else {}
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S")
     out_dir = out or Path("runs") / f"sweep_{stamp}_{_slug(tasks[0])}"
-    options = RunOptions(concurrency=concurrency, cache_path=default_cache_path() if cache else None,
-                         progress=progress)
+    options = RunOptions(concurrency=concurrency, cache_path=default_cache_path() if cache else None, progress=progress)
     task_args = parse_key_values(task_arg, "-T")
     specs = [(spec, budget, with_budget(spec, budget_param, budget)) for spec in methods for budget in points]
-    plans = [(spec, budget, build_plan(None, tasks, model, (full,), task_args, limit, seed, overrides))
-             for spec, budget, full in specs]
+    plans = [
+        (spec, budget, build_plan(None, tasks, model, (full,), task_args, limit, seed, overrides))
+        for spec, budget, full in specs
+    ]
     from harness.registry import resolve_method
 
     for _, _, full in specs:
@@ -114,6 +141,7 @@ def sweep_command(tasks: tuple[str, ...], model: str, methods: tuple[str, ...], 
         accuracy = next(iter(index[-1]["tasks"].values()), {}).get("accuracy")
         click.echo(f"{spec} B={budget}: accuracy {accuracy if accuracy is not None else 'n/a'} -> {run_dir}")
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "sweep.json").write_text(json.dumps({"model": model, "tasks": list(tasks), "budget_param": budget_param,
-                                                    "points": index}, indent=1))
+    (out_dir / "sweep.json").write_text(
+        json.dumps({"model": model, "tasks": list(tasks), "budget_param": budget_param, "points": index}, indent=1)
+    )
     click.echo(f"sweep index: {out_dir / 'sweep.json'}")

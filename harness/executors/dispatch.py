@@ -76,9 +76,14 @@ def given_up_result(unit: Unit, attempts: int, reason: str) -> SampleResult:
     """The ``error`` result of a sample that was in flight on ``attempts`` workers that all died."""
     sample = unit.sample
     return SampleResult(
-        sample_id=sample.id, task=unit.task_name, input=sample.input, target=sample.target, output=Output(),
-        score=Score.error(f"worker died {attempts} times while this sample was in flight; last: {reason}",
-                          stage="worker"),
+        sample_id=sample.id,
+        task=unit.task_name,
+        input=sample.input,
+        target=sample.target,
+        output=Output(),
+        score=Score.error(
+            f"worker died {attempts} times while this sample was in flight; last: {reason}", stage="worker"
+        ),
         metadata=sample.metadata,
     )
 
@@ -91,9 +96,16 @@ def _reason(exc: BaseException) -> str:
 class Dispatcher:
     """Feeds shards to ``workers`` slots, each filled by ``spawn(slot)``, and logs results once."""
 
-    def __init__(self, spawn: Callable[[int], Worker], workers: int, shard_size: int,
-                 on_result: Callable[[SampleResult], None], depth: int = 2, max_attempts: int = 3,
-                 max_losses: int | None = None) -> None:
+    def __init__(
+        self,
+        spawn: Callable[[int], Worker],
+        workers: int,
+        shard_size: int,
+        on_result: Callable[[SampleResult], None],
+        depth: int = 2,
+        max_attempts: int = 3,
+        max_losses: int | None = None,
+    ) -> None:
         if workers < 1 or shard_size < 1 or depth < 1 or max_attempts < 1:
             raise ValueError("workers, shard_size, depth and max_attempts must each be at least 1")
         self.spawn = spawn
@@ -129,8 +141,7 @@ class Dispatcher:
             self._log(result)
         missing = [unit for unit in shard if unit.key not in self._logged]
         if missing:
-            log.warning("a worker returned no result for %d samples of its shard; they are queued again",
-                        len(missing))
+            log.warning("a worker returned no result for %d samples of its shard; they are queued again", len(missing))
             self._retry.extend(missing)
 
     def _lost(self, slot: _Slot, worker: Worker, shard: list[Unit], exc: WorkerLost) -> None:
@@ -138,8 +149,12 @@ class Dispatcher:
             self.stats.workers_lost += 1
             if self.stats.workers_lost > self.max_losses:
                 raise RuntimeError(f"{self.stats.workers_lost} workers lost; giving up the run (last: {exc})")
-            log.warning("worker in slot %d lost (%s); starting a replacement, %d samples queued again",
-                        slot.index, _reason(exc), len(shard))
+            log.warning(
+                "worker in slot %d lost (%s); starting a replacement, %d samples queued again",
+                slot.index,
+                _reason(exc),
+                len(shard),
+            )
             slot.retired.append(worker)
             slot.worker = self.spawn(slot.index)
         for unit in shard:
@@ -181,6 +196,5 @@ class Dispatcher:
             for future in feeders:
                 future.cancel()
             await asyncio.gather(*feeders, return_exceptions=True)
-            await asyncio.gather(*(w.close() for s in slots for w in (s.worker, *s.retired)),
-                                 return_exceptions=True)
+            await asyncio.gather(*(w.close() for s in slots for w in (s.worker, *s.retired)), return_exceptions=True)
         return self.stats

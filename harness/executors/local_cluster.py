@@ -44,8 +44,14 @@ def _ray_cli() -> list[str]:
 class LocalRayCluster:
     """``nodes`` Ray nodes on 127.0.0.1 with ``cpus_per_node`` CPUs and bounded memory each."""
 
-    def __init__(self, nodes: int = 2, cpus_per_node: int = 1, memory_mb: int = 1024,
-                 object_store_mb: int = 96, start_timeout_s: float = 120.0) -> None:
+    def __init__(
+        self,
+        nodes: int = 2,
+        cpus_per_node: int = 1,
+        memory_mb: int = 1024,
+        object_store_mb: int = 96,
+        start_timeout_s: float = 120.0,
+    ) -> None:
         if nodes < 1 or cpus_per_node < 1:
             raise ValueError("a cluster needs at least one node of at least one CPU")
         self.nodes = nodes
@@ -64,17 +70,30 @@ class LocalRayCluster:
         return f"{NODE_IP}:{self.port}"
 
     def _node_args(self) -> list[str]:
-        return ["--block", "--node-ip-address", NODE_IP, "--num-cpus", str(self.cpus_per_node),
-                "--memory", str(self.memory_mb * 1024 * 1024),
-                "--object-store-memory", str(self.object_store_mb * 1024 * 1024)]
+        return [
+            "--block",
+            "--node-ip-address",
+            NODE_IP,
+            "--num-cpus",
+            str(self.cpus_per_node),
+            "--memory",
+            str(self.memory_mb * 1024 * 1024),
+            "--object-store-memory",
+            str(self.object_store_mb * 1024 * 1024),
+        ]
 
     def _spawn(self, args: list[str], log_name: str) -> subprocess.Popen[bytes]:
         assert self.temp_dir is not None
-        env = dict(os.environ, **self.auth_env, RAY_USAGE_STATS_ENABLED="0",
-                   PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
+        env = dict(
+            os.environ,
+            **self.auth_env,
+            RAY_USAGE_STATS_ENABLED="0",
+            PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])),
+        )
         log = (self.temp_dir / log_name).open("wb")
-        process = subprocess.Popen(_ray_cli() + ["start", *args], stdout=log, stderr=subprocess.STDOUT,
-                                   env=env, start_new_session=True)
+        process = subprocess.Popen(
+            _ray_cli() + ["start", *args], stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
         log.close()
         self._processes.append(process)
         return process
@@ -95,9 +114,19 @@ class LocalRayCluster:
         self.temp_dir = Path(tempfile.mkdtemp(prefix="frray-"))
         self.port = free_port()
         deadline = time.monotonic() + self.start_timeout_s
-        head = self._spawn(["--head", "--port", str(self.port), "--include-dashboard=false",
-                            "--disable-usage-stats", "--temp-dir", str(self.temp_dir / "ray"),
-                            *self._node_args()], "head.log")
+        head = self._spawn(
+            [
+                "--head",
+                "--port",
+                str(self.port),
+                "--include-dashboard=false",
+                "--disable-usage-stats",
+                "--temp-dir",
+                str(self.temp_dir / "ray"),
+                *self._node_args(),
+            ],
+            "head.log",
+        )
         self._wait_for_port(head, deadline)
         for number in range(1, self.nodes):
             self._spawn(["--address", self.address, *self._node_args()], f"node{number}.log")

@@ -95,8 +95,9 @@ class LocalPoolScoring:
             if not batch:
                 continue
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=_context(), initializer=watch_parent,
-                                                 initargs=(os.getpid(),))
+                self._pool = ProcessPoolExecutor(
+                    self.workers, mp_context=_context(), initializer=watch_parent, initargs=(os.getpid(),)
+                )
             pool = self._pool
             items = [(job.ref, job.sample, job.output) for job in batch]
             try:
@@ -131,8 +132,12 @@ class LocalPoolScoring:
         for job in batch:
             job.crashes += 1
             if job.crashes > CRASH_RETRIES:
-                _settle(job, Score.error(f"the scoring process died {job.crashes} times while scoring this sample",
-                                         stage="scoring"))
+                _settle(
+                    job,
+                    Score.error(
+                        f"the scoring process died {job.crashes} times while scoring this sample", stage="scoring"
+                    ),
+                )
             else:
                 self._alone.append(job)
 

@@ -31,7 +31,7 @@ def _children_by_parent() -> dict[int, list[int]]:
             stat = (entry / "stat").read_text()
         except OSError:
             continue
-        fields = stat[stat.rfind(")") + 2:].split()
+        fields = stat[stat.rfind(")") + 2 :].split()
         if len(fields) > 1 and fields[1].isdigit():
             tree.setdefault(int(fields[1]), []).append(int(entry.name))
     return tree

@@ -48,8 +48,12 @@ class RayWorker:
         """Run the shard on the actor; WorkerLost when the actor or its node died."""
         import ray
 
-        lost = (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError, ray.exceptions.ObjectLostError,
-                ray.exceptions.NodeDiedError)
+        lost = (
+            ray.exceptions.RayActorError,
+            ray.exceptions.WorkerCrashedError,
+            ray.exceptions.ObjectLostError,
+            ray.exceptions.NodeDiedError,
+        )
         try:
             lines = await self.actor.run_shard.remote([(unit.task_index, unit.sample) for unit in shard])
         except lost as exc:
@@ -78,18 +82,30 @@ def _spawner(plan: RunPlan, options: RunOptions, split: list[int]) -> Any:
 
     def spawn(slot: int) -> RayWorker:
         generation[0] += 1
-        actor = remote_worker_class().options(
-            name=f"{WORKER_PREFIX}{run_tag}-{slot}-{generation[0]}", namespace=WORKER_NAMESPACE,
-            num_cpus=0, max_restarts=0, scheduling_strategy="SPREAD",
-        ).remote(plan, options, split[slot])
+        actor = (
+            remote_worker_class()
+            .options(
+                name=f"{WORKER_PREFIX}{run_tag}-{slot}-{generation[0]}",
+                namespace=WORKER_NAMESPACE,
+                num_cpus=0,
+                max_restarts=0,
+                scheduling_strategy="SPREAD",
+            )
+            .remote(plan, options, split[slot])
+        )
         return RayWorker(actor)
 
     return spawn
 
 
-async def execute_on_ray(plan: RunPlan, out_dir: Path, options: RunOptions = RunOptions(),
-                         address: str | None = None, workers: int | None = None,
-                         shard_size: int | None = None) -> RunSummary:
+async def execute_on_ray(
+    plan: RunPlan,
+    out_dir: Path,
+    options: RunOptions = RunOptions(),
+    address: str | None = None,
+    workers: int | None = None,
+    shard_size: int | None = None,
+) -> RunSummary:
     """Run ``plan`` into ``out_dir`` on a Ray cluster, skipping samples it already logged; returns the summary.
 
     ``workers``: number of worker actors (default: the cluster's CPUs, at most ``options.concurrency``);
@@ -109,6 +125,7 @@ async def execute_on_ray(plan: RunPlan, out_dir: Path, options: RunOptions = Run
         index = {entry.task.name: position for position, entry in enumerate(prepared)}
         units = [Unit(index[task.name], task.name, sample) for task, sample, _ in items]
         with RunProgress(total=len(units) + skipped, done=skipped, enabled=options.progress) as progress:
+
             def record(result: SampleResult) -> None:
                 store.append(result)
                 progress.advance(result)
@@ -116,9 +133,14 @@ async def execute_on_ray(plan: RunPlan, out_dir: Path, options: RunOptions = Run
             if units:
                 with ray_session(address):
                     stats = await _dispatch(plan, options, units, workers, shard_size, record)
-                log.info("ray run: %d shards, %d workers lost, %d samples retried, %d given up, "
-                         "%d duplicates dropped", stats.shards, stats.workers_lost, stats.requeued,
-                         stats.gave_up, stats.duplicates_dropped)
+                log.info(
+                    "ray run: %d shards, %d workers lost, %d samples retried, %d given up, %d duplicates dropped",
+                    stats.shards,
+                    stats.workers_lost,
+                    stats.requeued,
+                    stats.gave_up,
+                    stats.duplicates_dropped,
+                )
         complete = True
     finally:
         try:
@@ -129,8 +151,9 @@ async def execute_on_ray(plan: RunPlan, out_dir: Path, options: RunOptions = Run
     return store.read_summary()
 
 
-async def _dispatch(plan: RunPlan, options: RunOptions, units: list[Unit], workers: int | None,
-                    shard_size: int | None, record: Any) -> DispatchStats:
+async def _dispatch(
+    plan: RunPlan, options: RunOptions, units: list[Unit], workers: int | None, shard_size: int | None, record: Any
+) -> DispatchStats:
     import ray
 
     cluster_cpus = int(ray.cluster_resources().get("CPU", 1))

@@ -46,8 +46,9 @@ class RayScoring:
             cause = exc.cause if isinstance(exc.cause, BaseException) else exc
             return Score.error(f"scoring task failed: {type(cause).__name__}: {cause}", stage="scoring")
         except ray.exceptions.RayError as exc:
-            return Score.error(f"scoring task lost after {SYSTEM_RETRIES} retries: {type(exc).__name__}: {exc}",
-                               stage="scoring")
+            return Score.error(
+                f"scoring task lost after {SYSTEM_RETRIES} retries: {type(exc).__name__}: {exc}", stage="scoring"
+            )
 
     def close(self) -> None:
         """Nothing to release: the tasks belong to the cluster."""

@@ -60,8 +60,11 @@ def ray_session(address: str | None, **init_options: Any) -> Iterator[None]:
     env = {"RAY_USAGE_STATS_ENABLED": os.environ.get("RAY_USAGE_STATS_ENABLED", "0")}
     if not address and "RAY_AUTH_MODE" not in os.environ:
         env.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=secrets.token_hex(32))
-    options: dict[str, Any] = {"logging_level": logging.WARNING,
-                               "runtime_env": {"env_vars": {"PYTHONPATH": worker_pythonpath()}}, **init_options}
+    options: dict[str, Any] = {
+        "logging_level": logging.WARNING,
+        "runtime_env": {"env_vars": {"PYTHONPATH": worker_pythonpath()}},
+        **init_options,
+    }
     with ray_environment(env):
         if address:
             ray.init(address=address, **options)

@@ -90,8 +90,9 @@ async def score_in_thread(task: Task, sample: Sample, output: Output) -> Score:
 
 def scorer_failure(exc: BaseException) -> Score:
     """The ``error`` score of a scorer that raised (worded as the runner words it)."""
-    return Score.error(f"scorer failed: {type(exc).__name__}: {exc}",
-                       traceback="".join(traceback.format_exception(exc, limit=5)))
+    return Score.error(
+        f"scorer failed: {type(exc).__name__}: {exc}", traceback="".join(traceback.format_exception(exc, limit=5))
+    )
 
 
 @dataclass(frozen=True)

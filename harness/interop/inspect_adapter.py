@@ -40,8 +40,9 @@ class InspectModelAdapter:
 
     capabilities = CAPABILITIES
 
-    def __init__(self, model: Model, name: str, base: GenerationSettings | None = None,
-                 wrap_errors: bool = True) -> None:
+    def __init__(
+        self, model: Model, name: str, base: GenerationSettings | None = None, wrap_errors: bool = True
+    ) -> None:
         self.model = model
         self.name = name
         self.base = base

@@ -46,8 +46,7 @@ def to_inspect_sample(sample: Sample) -> InspectSample:
     """Our sample as an inspect sample; the original travels in ``metadata['frontier_sample']``."""
     data = sample.input if isinstance(sample.input, str) else to_inspect_messages(sample.input)
     target = "" if sample.target is None else str(sample.target)
-    return InspectSample(id=sample.id, input=data, target=target,
-                         metadata={SAMPLE_KEY: sample.model_dump(mode="json")})
+    return InspectSample(id=sample.id, input=data, target=target, metadata={SAMPLE_KEY: sample.model_dump(mode="json")})
 
 
 def sample_of(metadata: dict[str, Any], fallback_id: str | int | None) -> Sample:
@@ -60,9 +59,14 @@ def sample_of(metadata: dict[str, Any], fallback_id: str | int | None) -> Sample
 def generate_config(task: Task) -> GenerateConfig:
     """The task's generation settings as inspect's task-level GenerateConfig."""
     settings = task.settings
-    return GenerateConfig(max_tokens=settings.max_tokens, temperature=settings.temperature, top_p=settings.top_p,
-                          seed=settings.seed, stop_seqs=list(settings.stop) or None,
-                          reasoning_tokens=settings.reasoning_budget)
+    return GenerateConfig(
+        max_tokens=settings.max_tokens,
+        temperature=settings.temperature,
+        top_p=settings.top_p,
+        seed=settings.seed,
+        stop_seqs=list(settings.stop) or None,
+        reasoning_tokens=settings.reasoning_budget,
+    )
 
 
 _TASKS: dict[tuple[str, str], Task] = {}
@@ -127,20 +131,31 @@ async def score_output(task: Task, sample: Sample, output: Output) -> Score:
 def to_inspect_score(score: Score, result: SampleResult) -> InspectScore:
     """Our score as inspect's; unscored and error outcomes carry NaN and a ``reason``."""
     value = score.value if score.outcome == "scored" and score.value is not None else math.nan
-    return InspectScore(value={"value": float(value)}, answer=score.answer, explanation=score.explanation or None,
-                        reason=None if score.outcome == "scored" else score.outcome,
-                        metadata={RESULT_KEY: result.model_dump(mode="json")})
+    return InspectScore(
+        value={"value": float(value)},
+        answer=score.answer,
+        explanation=score.explanation or None,
+        reason=None if score.outcome == "scored" else score.outcome,
+        metadata={RESULT_KEY: result.model_dump(mode="json")},
+    )
 
 
-def result_of(sample: Sample, task_name: str, output: Output, score: Score, usage_record: dict[str, Any]) -> SampleResult:
+def result_of(
+    sample: Sample, task_name: str, output: Output, score: Score, usage_record: dict[str, Any]
+) -> SampleResult:
     """The SampleResult our aggregates read (input and calls left out to keep inspect logs small)."""
     costs = usage_record.get("costs") or []
     known = [c for c in costs if c is not None]
     return SampleResult(
-        sample_id=sample.id, task=task_name, input="", target=sample.target,
-        output=output.model_copy(update={"trajectory": ()}), score=score,
+        sample_id=sample.id,
+        task=task_name,
+        input="",
+        target=sample.target,
+        output=output.model_copy(update={"trajectory": ()}),
+        score=score,
         usage=Usage.model_validate(usage_record.get("usage") or {}),
-        cost_usd=math.fsum(known) if known else None, cost_known=len(known) == len(costs),
+        cost_usd=math.fsum(known) if known else None,
+        cost_known=len(known) == len(costs),
         metadata=sample.metadata,
     )
 
@@ -162,8 +177,11 @@ def frontier(task: str, args: dict[str, Any], seed: int = 0) -> Metric:
     ours = task_instance(task, args)
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
-        results = [SampleResult.model_validate(s.score.metadata[RESULT_KEY]) for s in scores
-                   if s.score.metadata and RESULT_KEY in s.score.metadata]
+        results = [
+            SampleResult.model_validate(s.score.metadata[RESULT_KEY])
+            for s in scores
+            if s.score.metadata and RESULT_KEY in s.score.metadata
+        ]
         return metric_values(ours.aggregate(results, seed=seed))
 
     return compute

@@ -18,8 +18,13 @@ if TYPE_CHECKING:
     from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
     from inspect_ai.tool import ToolChoice, ToolInfo
 
-FINISH_REASONS = {"stop": "stop", "max_tokens": "length", "model_length": "length",
-                  "tool_calls": "tool_calls", "content_filter": "content_filter"}
+FINISH_REASONS = {
+    "stop": "stop",
+    "max_tokens": "length",
+    "model_length": "length",
+    "tool_calls": "tool_calls",
+    "content_filter": "content_filter",
+}
 
 
 def _arguments(raw: str) -> dict[str, Any]:
@@ -52,14 +57,16 @@ def to_inspect_messages(messages: tuple[Message, ...]) -> list[ChatMessage]:
         elif message.role == "user":
             converted.append(ChatMessageUser(content=content))
         elif message.role == "assistant":
-            calls = [InspectToolCall(id=c.id, function=c.name, arguments=_arguments(c.arguments))
-                     for c in message.tool_calls]
+            calls = [
+                InspectToolCall(id=c.id, function=c.name, arguments=_arguments(c.arguments)) for c in message.tool_calls
+            ]
             names.update({c.id: c.name for c in message.tool_calls})
             converted.append(ChatMessageAssistant(content=content, tool_calls=calls or None))
         else:
             call_id = message.tool_call_id or ""
-            converted.append(ChatMessageTool(content=content, tool_call_id=call_id,
-                                             function=message.name or names.get(call_id)))
+            converted.append(
+                ChatMessageTool(content=content, tool_call_id=call_id, function=message.name or names.get(call_id))
+            )
     return converted
 
 
@@ -69,12 +76,20 @@ def from_inspect_messages(messages: list[ChatMessage]) -> tuple[Message, ...]:
     for message in messages:
         text = message.text or None
         if message.role == "assistant":
-            calls = tuple(ToolCall(id=c.id, name=c.function, arguments=_raw_arguments(c.arguments))
-                          for c in (message.tool_calls or []))  # type: ignore[union-attr]
+            calls = tuple(
+                ToolCall(id=c.id, name=c.function, arguments=_raw_arguments(c.arguments))
+                for c in (message.tool_calls or [])
+            )  # type: ignore[union-attr]
             converted.append(Message(role="assistant", content=text, tool_calls=calls))
         elif message.role == "tool":
-            converted.append(Message(role="tool", content=text or "", tool_call_id=message.tool_call_id,  # type: ignore[union-attr]
-                                     name=message.function))  # type: ignore[union-attr]
+            converted.append(
+                Message(
+                    role="tool",
+                    content=text or "",
+                    tool_call_id=message.tool_call_id,  # type: ignore[union-attr]
+                    name=message.function,
+                )
+            )  # type: ignore[union-attr]
         else:
             converted.append(Message(role=message.role, content=text or ""))
     return tuple(converted)
@@ -91,8 +106,13 @@ def to_inspect_tools(tools: tuple[JsonDict, ...]) -> list[ToolInfo]:
             raise ConfigError(f"tool spec is not an OpenAI function tool: {str(tool)[:200]}")
         parameters = dict(function.get("parameters") or {"type": "object", "properties": {}})
         parameters.setdefault("additionalProperties", False)
-        infos.append(ToolInfo(name=function["name"], description=str(function.get("description") or ""),
-                              parameters=ToolParams.model_validate(parameters)))
+        infos.append(
+            ToolInfo(
+                name=function["name"],
+                description=str(function.get("description") or ""),
+                parameters=ToolParams.model_validate(parameters),
+            )
+        )
     return infos
 
 
@@ -126,8 +146,13 @@ def to_inspect_config(request: GenerateRequest, base: GenerationSettings | None 
         return base is None or value != default
 
     fields: dict[str, Any] = {}
-    pairs = (("max_tokens", "max_tokens"), ("temperature", "temperature"), ("top_p", "top_p"),
-             ("seed", "seed"), ("reasoning_budget", "reasoning_tokens"))
+    pairs = (
+        ("max_tokens", "max_tokens"),
+        ("temperature", "temperature"),
+        ("top_p", "top_p"),
+        ("seed", "seed"),
+        ("reasoning_budget", "reasoning_tokens"),
+    )
     for ours, theirs in pairs:
         value = getattr(request, ours)
         if value is not None and changed(value, getattr(base, ours, None)):
@@ -147,8 +172,12 @@ def _usage(output: ModelOutput) -> Usage:
     usage = output.usage
     if usage is None:
         return Usage()
-    return Usage(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
-                 reasoning_tokens=usage.reasoning_tokens or 0, cached_tokens=usage.input_tokens_cache_read or 0)
+    return Usage(
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        reasoning_tokens=usage.reasoning_tokens or 0,
+        cached_tokens=usage.input_tokens_cache_read or 0,
+    )
 
 
 def from_inspect_output(output: ModelOutput, latency_s: float) -> Generation:
@@ -161,15 +190,21 @@ def from_inspect_output(output: ModelOutput, latency_s: float) -> Generation:
         return Generation(text=output.completion, usage=_usage(output), latency_s=latency_s, model=output.model)
     first = output.choices[0]
     message = first.message
-    calls = tuple(ToolCall(id=c.id, name=c.function, arguments=_raw_arguments(c.arguments))
-                  for c in (message.tool_calls or []))
+    calls = tuple(
+        ToolCall(id=c.id, name=c.function, arguments=_raw_arguments(c.arguments)) for c in (message.tool_calls or [])
+    )
     logprobs = None
     if first.logprobs is not None:
         logprobs = tuple(TokenLogprob(token=lp.token, logprob=lp.logprob) for lp in first.logprobs.content)
     total_cost = output.usage.total_cost if output.usage is not None else None
     return Generation(
-        text=message.text, tool_calls=calls, finish_reason=FINISH_REASONS.get(first.stop_reason, first.stop_reason),
-        usage=_usage(output), cost_usd=total_cost, latency_s=output.time if output.time is not None else latency_s,
-        logprobs=logprobs, alternatives=tuple(choice.message.text for choice in output.choices[1:]),
+        text=message.text,
+        tool_calls=calls,
+        finish_reason=FINISH_REASONS.get(first.stop_reason, first.stop_reason),
+        usage=_usage(output),
+        cost_usd=total_cost,
+        latency_s=output.time if output.time is not None else latency_s,
+        logprobs=logprobs,
+        alternatives=tuple(choice.message.text for choice in output.choices[1:]),
         model=output.model or None,
     )

@@ -50,8 +50,13 @@ def register_all() -> dict[str, str]:
     for task_name in sorted(task_entries()):
         name = f"{PACKAGE}/{inspect_name(task_name)}"
         if name in registered:
-            log.warning("inspect task %s: both %s and %s map to it; keeping %s", name, registered[name],
-                        task_name, registered[name])
+            log.warning(
+                "inspect task %s: both %s and %s map to it; keeping %s",
+                name,
+                registered[name],
+                task_name,
+                registered[name],
+            )
             continue
         try:
             task(name=name)(_factory(task_name))

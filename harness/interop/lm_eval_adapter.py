@@ -38,8 +38,11 @@ class LmEvalAdapter:
             return _plain_prompt(messages)
 
     def _gen_kwargs(self, request: GenerateRequest) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"until": list(request.stop), "temperature": request.temperature or 0.0,
-                                  "do_sample": bool(request.temperature)}
+        kwargs: dict[str, Any] = {
+            "until": list(request.stop),
+            "temperature": request.temperature or 0.0,
+            "do_sample": bool(request.temperature),
+        }
         if request.max_tokens is not None:
             kwargs["max_gen_toks"] = request.max_tokens
         if request.top_p is not None:
@@ -52,8 +55,12 @@ class LmEvalAdapter:
 
         if request.tools or any(m.role == "tool" or m.tool_calls for m in request.messages):
             raise MissingCapability(f"{self.name} cannot use tools (lm-eval's generate_until is text in, text out)")
-        instance = Instance(request_type="generate_until", doc={}, idx=0,
-                            arguments=(self._context(request.messages), self._gen_kwargs(request)))
+        instance = Instance(
+            request_type="generate_until",
+            doc={},
+            idx=0,
+            arguments=(self._context(request.messages), self._gen_kwargs(request)),
+        )
         started = time.perf_counter()
         async with self._lock:
             try:
@@ -76,7 +83,8 @@ def create(rest: str, **options: Any) -> LmEvalAdapter:
     try:
         lm = get_model(model_type).create_from_arg_string(model_args)
     except Exception as exc:  # noqa: BLE001 - lm-eval raises many kinds for an unusable model
-        raise ConfigError(f"lm-eval model {model_type!r} ({model_args!r}) cannot be created: "
-                          f"{type(exc).__name__}: {exc}") from None
+        raise ConfigError(
+            f"lm-eval model {model_type!r} ({model_args!r}) cannot be created: {type(exc).__name__}: {exc}"
+        ) from None
     safe = ",".join(p for p in model_args.split(",") if not any(s in p.split("=")[0].lower() for s in ("key", "token")))
     return LmEvalAdapter(lm, f"lm-eval/{model_type}?{safe}" if safe else f"lm-eval/{model_type}")

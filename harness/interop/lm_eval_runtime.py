@@ -37,7 +37,9 @@ def score_text(task: Task, sample: Sample, text: str) -> Score:
         return Score.error(f"scorer failed: {type(exc).__name__}: {exc}", traceback=traceback.format_exc(limit=5))
 
 
-def process_results(name: str, args: dict[str, Any], metrics: list[str]) -> Callable[[dict[str, Any], list[str]], dict[str, Any]]:
+def process_results(
+    name: str, args: dict[str, Any], metrics: list[str]
+) -> Callable[[dict[str, Any], list[str]], dict[str, Any]]:
     """lm-eval's ``process_results(doc, results)`` for task ``name``: one SampleResult per metric key."""
     args_json = json.dumps(args, sort_keys=True)
 
@@ -46,8 +48,15 @@ def process_results(name: str, args: dict[str, Any], metrics: list[str]) -> Call
         sample = Sample.model_validate_json(doc[SAMPLE_FIELD])
         text = results[0] if results and isinstance(results[0], str) else ""
         score = score_text(task, sample, text)
-        record = SampleResult(sample_id=sample.id, task=task.name, input="", target=sample.target,
-                              output=Output(text=text), score=score, metadata=sample.metadata).model_dump(mode="json")
+        record = SampleResult(
+            sample_id=sample.id,
+            task=task.name,
+            input="",
+            target=sample.target,
+            output=Output(text=text),
+            score=score,
+            metadata=sample.metadata,
+        ).model_dump(mode="json")
         return {metric: record for metric in metrics}
 
     return process

@@ -42,8 +42,9 @@ def normalised_answer(text: str, score: Score | None) -> str | None:
     return collapsed or None
 
 
-def majority(answers: Sequence[str | None], weights: Sequence[float] | None = None,
-             seed: int = 0) -> tuple[str | None, dict[str, float]]:
+def majority(
+    answers: Sequence[str | None], weights: Sequence[float] | None = None, seed: int = 0
+) -> tuple[str | None, dict[str, float]]:
     """The answer with the largest (weighted) vote, ties broken by ``seed``; None when no answer parsed.
 
     Returns the winner and the tally.

@@ -62,8 +62,14 @@ class BestOfN(MethodAdapter):
         candidates = await sample_candidates(self.inner, request, self.n, seed, self.temperature)
         selection = await self.selector.select(request, candidates, seed)
         chosen = candidates[selection.index]
-        note(self.method_name, n=self.n, selector=self.selector.label, selected=selection.index,
-             upper_bound=self.selector.upper_bound, **selection.details)
+        note(
+            self.method_name,
+            n=self.n,
+            selector=self.selector.label,
+            selected=selection.index,
+            upper_bound=self.selector.upper_bound,
+            **selection.details,
+        )
         label = f"{chosen.model or self.inner.name} via {self.method_name}[{self.selector.label}]"
         if self.selector.upper_bound:
             label += " (UPPER BOUND: selected with the reference answer)"

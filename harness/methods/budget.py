@@ -20,8 +20,10 @@ from harness.methods.notes import method_data, note
 from harness.methods.params import MethodParams
 from harness.types import Generation, GenerateRequest, Message, Usage
 
-FORCE_PROMPT = ("Your token budget is used up. Stop reasoning now and give your final answer, "
-                "in exactly the format the task asked for.")
+FORCE_PROMPT = (
+    "Your token budget is used up. Stop reasoning now and give your final answer, "
+    "in exactly the format the task asked for."
+)
 
 
 class BudgetEnforcer:
@@ -47,25 +49,44 @@ class BudgetEnforcer:
             return Generation(text="", finish_reason="budget_exhausted", usage=Usage(), cost_usd=0.0)
         reserve = min(self.answer_tokens, left // 2)
         control = reasoning_control(self.inner.name, self.inner.capabilities, left, reserve)
-        first = request.model_copy(update={"max_tokens": left - reserve, **control.updates,
-                                           "extra": {**request.extra, **control.extra}})
+        first = request.model_copy(
+            update={"max_tokens": left - reserve, **control.updates, "extra": {**request.extra, **control.extra}}
+        )
         generation = await self.inner.generate(first)
         used = generation.usage.output_tokens
         forced = False
         if generation.finish_reason == "length" and reserve > 0 and not generation.tool_calls:
             forced = True
-            follow_up = request.model_copy(update={
-                "messages": (*request.messages, Message(role="assistant", content=generation.text),
-                             Message(role="user", content=FORCE_PROMPT)),
-                "max_tokens": reserve, "tools": (), "tool_choice": None, "reasoning_budget": None})
+            follow_up = request.model_copy(
+                update={
+                    "messages": (
+                        *request.messages,
+                        Message(role="assistant", content=generation.text),
+                        Message(role="user", content=FORCE_PROMPT),
+                    ),
+                    "max_tokens": reserve,
+                    "tools": (),
+                    "tool_choice": None,
+                    "reasoning_budget": None,
+                }
+            )
             with labelled_calls("budget_force"):
                 answer = await self.inner.generate(follow_up)
             used += answer.usage.output_tokens
-            generation = generation.model_copy(update={
-                "text": f"{generation.text}\n{answer.text}".strip(), "finish_reason": answer.finish_reason,
-                "usage": generation.usage + answer.usage})
-        note(self.method, requested=tokens, used=self._spent() + used, control=control.name,
-             forced=forced or bool(self._state().get("forced")))
+            generation = generation.model_copy(
+                update={
+                    "text": f"{generation.text}\n{answer.text}".strip(),
+                    "finish_reason": answer.finish_reason,
+                    "usage": generation.usage + answer.usage,
+                }
+            )
+        note(
+            self.method,
+            requested=tokens,
+            used=self._spent() + used,
+            control=control.name,
+            forced=forced or bool(self._state().get("forced")),
+        )
         return generation
 
 

@@ -50,8 +50,10 @@ def _check_template(template: str, name: str, required: set[str]) -> str:
     found = _fields(template, name)
     unknown, missing = found - {"evidence", "question", "mask"}, required - found
     if unknown or missing:
-        raise ConfigError(f"critic_reasoner: {name} must use {{evidence}} and {{question}} (and may use {{mask}}); "
-                          f"unknown fields: {sorted(unknown)}, missing: {sorted(missing)}")
+        raise ConfigError(
+            f"critic_reasoner: {name} must use {{evidence}} and {{question}} (and may use {{mask}}); "
+            f"unknown fields: {sorted(unknown)}, missing: {sorted(missing)}"
+        )
     return template
 
 
@@ -73,10 +75,12 @@ class CriticReasoner(MethodAdapter):
         unknown = set(params) - set(PARAMS)
         if unknown:
             raise ConfigError(f"critic_reasoner: unknown parameters {sorted(unknown)}; known: {', '.join(PARAMS)}")
-        self.critic_prompt = _check_template(str(params.get("critic_prompt", DEFAULT_CRITIC_PROMPT)),
-                                             "critic_prompt", {"evidence"})
-        self.reasoner_prompt = _check_template(str(params.get("reasoner_prompt", DEFAULT_REASONER_PROMPT)),
-                                               "reasoner_prompt", {"evidence", "question"})
+        self.critic_prompt = _check_template(
+            str(params.get("critic_prompt", DEFAULT_CRITIC_PROMPT)), "critic_prompt", {"evidence"}
+        )
+        self.reasoner_prompt = _check_template(
+            str(params.get("reasoner_prompt", DEFAULT_REASONER_PROMPT)), "reasoner_prompt", {"evidence", "question"}
+        )
         self.mask = str(params.get("mask", "[MASK]")) or "[MASK]"
         try:
             self.pattern = re.compile(str(params.get("question_pattern", DEFAULT_QUESTION_PATTERN)))
@@ -101,27 +105,36 @@ class CriticReasoner(MethodAdapter):
 
     def _with_prompt(self, request: GenerateRequest, prompt: str, **overrides: object) -> GenerateRequest:
         system = tuple(m for m in request.messages if m.role == "system")
-        return request.model_copy(update={"messages": (*system, Message(role="user", content=prompt)),
-                                          "n": 1, **overrides})
+        return request.model_copy(
+            update={"messages": (*system, Message(role="user", content=prompt)), "n": 1, **overrides}
+        )
 
     async def generate(self, request: GenerateRequest) -> Generation:
         """Critic call, then Reasoner call; the result sums both calls' usage, cost and latency."""
         last_user = next((m.content or "" for m in reversed(request.messages) if m.role == "user"), "")
         parts = self.split(last_user)
         critic_request = self._with_prompt(
-            request, self.critic_prompt.format(evidence=parts.evidence, question=parts.question, mask=self.mask),
-            max_tokens=max(self.critic_max_tokens, request.max_tokens or 0), tools=(), tool_choice=None,
-            logprobs=False, top_logprobs=None)
+            request,
+            self.critic_prompt.format(evidence=parts.evidence, question=parts.question, mask=self.mask),
+            max_tokens=max(self.critic_max_tokens, request.max_tokens or 0),
+            tools=(),
+            tool_choice=None,
+            logprobs=False,
+            top_logprobs=None,
+        )
         with labelled_calls("critic"):
             critic = await self.inner.generate(critic_request)
         residual = critic.text.strip() or parts.evidence
         reasoner_request = self._with_prompt(
-            request, self.reasoner_prompt.format(evidence=residual, question=parts.question, mask=self.mask))
+            request, self.reasoner_prompt.format(evidence=residual, question=parts.question, mask=self.mask)
+        )
         with labelled_calls("reasoner"):
             reasoner = await self.inner.generate(reasoner_request)
         cost = None if critic.cost_usd is None or reasoner.cost_usd is None else critic.cost_usd + reasoner.cost_usd
-        return reasoner.model_copy(update={
-            "usage": critic.usage + reasoner.usage,
-            "cost_usd": cost,
-            "latency_s": critic.latency_s + reasoner.latency_s,
-        })
+        return reasoner.model_copy(
+            update={
+                "usage": critic.usage + reasoner.usage,
+                "cost_usd": cost,
+                "latency_s": critic.latency_s + reasoner.latency_s,
+            }
+        )

@@ -28,8 +28,9 @@ class MethodParams:
             raise self._fail(name, "is empty")
         return value
 
-    def integer(self, name: str, default: int | None, minimum: int | None = None,
-                maximum: int | None = None) -> int | None:
+    def integer(
+        self, name: str, default: int | None, minimum: int | None = None, maximum: int | None = None
+    ) -> int | None:
         """An integer (``1e4`` and ``10_000`` accepted when integral), within bounds."""
         value = self._get(name)
         if value is None:
@@ -47,8 +48,14 @@ class MethodParams:
             raise self._fail(name, f"must be at most {maximum}, got {result}")
         return result
 
-    def number(self, name: str, default: float | None, minimum: float | None = None,
-               maximum: float | None = None, strict_minimum: bool = False) -> float | None:
+    def number(
+        self,
+        name: str,
+        default: float | None,
+        minimum: float | None = None,
+        maximum: float | None = None,
+        strict_minimum: bool = False,
+    ) -> float | None:
         """A finite float within bounds (``strict_minimum`` excludes the minimum itself)."""
         value = self._get(name)
         if value is None:

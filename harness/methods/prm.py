@@ -59,7 +59,7 @@ def split_steps(text: str, max_steps: int = MAX_STEPS) -> list[str]:
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()]
     steps = paragraphs if len(paragraphs) > 1 else [line.strip() for line in text.splitlines() if line.strip()]
     if len(steps) > max_steps:
-        steps = steps[: max_steps - 1] + ["\n".join(steps[max_steps - 1:])]
+        steps = steps[: max_steps - 1] + ["\n".join(steps[max_steps - 1 :])]
     return steps
 
 
@@ -97,8 +97,9 @@ class JudgePRM:
         """The judge's request for ``steps``."""
         numbered = "\n".join(f"Step {i}: {step}" for i, step in enumerate(steps, 1))
         prompt = f"{JUDGE_INSTRUCTIONS}\n\nProblem:\n{problem}\n\nSolution:\n{numbered}"
-        return GenerateRequest(messages=(Message(role="user", content=prompt),), max_tokens=self.max_tokens,
-                               temperature=0.0)
+        return GenerateRequest(
+            messages=(Message(role="user", content=prompt),), max_tokens=self.max_tokens, temperature=0.0
+        )
 
     async def score_steps(self, problem: str, steps: Sequence[str]) -> StepScores:
         """Ask the judge (a logged ``prm`` call) and parse its per-step scores."""
@@ -126,8 +127,9 @@ class PrmSelector:
     label = "prm"
     upper_bound = False
 
-    def __init__(self, prm: ProcessRewardModel, how: str = "min", weighted: bool = True,
-                 owns_prm: bool = False) -> None:
+    def __init__(
+        self, prm: ProcessRewardModel, how: str = "min", weighted: bool = True, owns_prm: bool = False
+    ) -> None:
         self.prm = prm
         self.how = how
         self.weighted = weighted
@@ -153,8 +155,12 @@ class PrmSelector:
         steps = [split_steps(c.text) for c in candidates]
         step_scores = await asyncio.gather(*(self.prm.score_steps(problem, s) for s in steps))
         scores = [aggregate(s, self.how) for s in step_scores]
-        details: dict[str, object] = {"aggregate": self.how, "weighted": self.weighted, "scores": scores,
-                                      "step_scores": list(step_scores)}
+        details: dict[str, object] = {
+            "aggregate": self.how,
+            "weighted": self.weighted,
+            "scores": scores,
+            "step_scores": list(step_scores),
+        }
         ranked = [s if s is not None else float("-inf") for s in scores]
         if self.weighted:
             texts = [c.text for c in candidates]

@@ -42,7 +42,9 @@ def rear_reward(plain: Sequence[float], preferred: Sequence[float], lam: float =
     return mean_plain + lam * (mean_preferred - mean_plain)
 
 
-def split_preference(request: GenerateRequest, preference: str | None) -> tuple[tuple[Message, ...], tuple[Message, ...]]:
+def split_preference(
+    request: GenerateRequest, preference: str | None
+) -> tuple[tuple[Message, ...], tuple[Message, ...]]:
     """The prompt without and with the preference: (x, x with p as a leading system message)."""
     if preference is not None:
         plain = request.messages
@@ -50,8 +52,10 @@ def split_preference(request: GenerateRequest, preference: str | None) -> tuple[
         system = [m.content or "" for m in request.messages if m.role == "system"]
         preference = "\n\n".join(s for s in system if s.strip())
         if not preference:
-            raise ConfigError("rear: the request has no system message stating a preference; "
-                              "give one with rear:preference=... or preference_file=PATH")
+            raise ConfigError(
+                "rear: the request has no system message stating a preference; "
+                "give one with rear:preference=... or preference_file=PATH"
+            )
         plain = tuple(m for m in request.messages if m.role != "system")
     return plain, (Message(role="system", content=preference), *plain)
 
@@ -93,8 +97,9 @@ class RearSelector:
         """Score every candidate under x and x+p (2N logged ``rear`` calls) and pick the best reward."""
         plain, preferred = split_preference(request, self.preference)
         with labelled_calls("rear"):
-            scored = await asyncio.gather(*(self._logprobs(context, c.text)
-                                            for c in candidates for context in (plain, preferred)))
+            scored = await asyncio.gather(
+                *(self._logprobs(context, c.text) for c in candidates for context in (plain, preferred))
+            )
         rewards = [rear_reward(scored[2 * i], scored[2 * i + 1], self.lam) for i in range(len(candidates))]
         index = max(range(len(rewards)), key=lambda i: (rewards[i], -i))
         return Selection(index, {"rewards": [r if math.isfinite(r) else None for r in rewards], "lam": self.lam})

@@ -161,15 +161,18 @@ class OpenAIServer:
 
         self.faults_served.append(kind)
         if kind == "429":
-            return web.json_response({"error": {"message": "rate limited", "type": "rate_limit"}}, status=429,
-                                     headers={"Retry-After": "0"})
+            return web.json_response(
+                {"error": {"message": "rate limited", "type": "rate_limit"}}, status=429, headers={"Retry-After": "0"}
+            )
         if kind == "500":
             return web.json_response({"error": {"message": "internal error"}}, status=500)
         if kind == "timeout":
             await asyncio.sleep(self.faults.hang_s)
             return web.json_response({"error": {"message": "too late"}}, status=504)
         if kind == "truncated":
-            return web.Response(text='{"id": "x", "choices": [{"message": {"content": "the ans', content_type="application/json")
+            return web.Response(
+                text='{"id": "x", "choices": [{"message": {"content": "the ans', content_type="application/json"
+            )
         if kind == "malformed":
             return web.Response(text="<html>bad gateway</html>", content_type="application/json")
         transport = request.transport
@@ -199,8 +202,11 @@ class OpenAIServer:
         message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
         if reply.tool_calls:
             message["tool_calls"] = [
-                {"id": call.get("id", f"call_{number}_{i}"), "type": "function",
-                 "function": {"name": call["name"], "arguments": call.get("arguments", "{}")}}
+                {
+                    "id": call.get("id", f"call_{number}_{i}"),
+                    "type": "function",
+                    "function": {"name": call["name"], "arguments": call.get("arguments", "{}")},
+                }
                 for i, call in enumerate(reply.tool_calls)
             ]
         choice: dict[str, Any] = {
@@ -210,21 +216,29 @@ class OpenAIServer:
         }
         if body.get("logprobs"):
             tokens = reply.text.split()
-            choice["logprobs"] = {"content": [
-                {"token": t, "logprob": lp, "top_logprobs": []}
-                for t, lp in zip(tokens, _token_logprobs(tokens, prompt))
-            ]}
-        completion_tokens = count_tokens(reply.text) + sum(count_tokens(_arguments_text(c.get("arguments", "")))
-                                                           for c in reply.tool_calls)
-        return web.json_response({
-            "id": f"chatcmpl-{number}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": body.get("model", "test-model"),
-            "choices": [choice] * max(1, int(body.get("n") or 1)),
-            "usage": {"prompt_tokens": count_tokens(prompt), "completion_tokens": completion_tokens,
-                      "total_tokens": count_tokens(prompt) + completion_tokens},
-        })
+            choice["logprobs"] = {
+                "content": [
+                    {"token": t, "logprob": lp, "top_logprobs": []}
+                    for t, lp in zip(tokens, _token_logprobs(tokens, prompt))
+                ]
+            }
+        completion_tokens = count_tokens(reply.text) + sum(
+            count_tokens(_arguments_text(c.get("arguments", ""))) for c in reply.tool_calls
+        )
+        return web.json_response(
+            {
+                "id": f"chatcmpl-{number}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body.get("model", "test-model"),
+                "choices": [choice] * max(1, int(body.get("n") or 1)),
+                "usage": {
+                    "prompt_tokens": count_tokens(prompt),
+                    "completion_tokens": completion_tokens,
+                    "total_tokens": count_tokens(prompt) + completion_tokens,
+                },
+            }
+        )
 
     async def _handle_completions(self, request: Any) -> Any:
         from aiohttp import web
@@ -237,20 +251,33 @@ class OpenAIServer:
         reply = self.responder({"messages": [{"role": "user", "content": prompt}], **body})
         text = "" if max_tokens == 0 else (reply.text if isinstance(reply, Reply) else str(reply))
         tokens = (prompt.split() if body.get("echo") else []) + text.split()
-        choice: dict[str, Any] = {"index": 0, "text": (prompt + text) if body.get("echo") else text,
-                                  "finish_reason": "stop"}
+        choice: dict[str, Any] = {
+            "index": 0,
+            "text": (prompt + text) if body.get("echo") else text,
+            "finish_reason": "stop",
+        }
         if body.get("logprobs") is not None:
             values = _token_logprobs(tokens, "")
             if body.get("echo") and values:
                 values[0] = None  # type: ignore[call-overload]
-            choice["logprobs"] = {"tokens": tokens, "token_logprobs": values,
-                                  "text_offset": _text_offsets(choice["text"], tokens)}
-        return web.json_response({
-            "id": f"cmpl-{number}", "object": "text_completion", "model": body.get("model", "test-model"),
-            "choices": [choice],
-            "usage": {"prompt_tokens": count_tokens(prompt), "completion_tokens": count_tokens(text),
-                      "total_tokens": count_tokens(prompt) + count_tokens(text)},
-        })
+            choice["logprobs"] = {
+                "tokens": tokens,
+                "token_logprobs": values,
+                "text_offset": _text_offsets(choice["text"], tokens),
+            }
+        return web.json_response(
+            {
+                "id": f"cmpl-{number}",
+                "object": "text_completion",
+                "model": body.get("model", "test-model"),
+                "choices": [choice],
+                "usage": {
+                    "prompt_tokens": count_tokens(prompt),
+                    "completion_tokens": count_tokens(text),
+                    "total_tokens": count_tokens(prompt) + count_tokens(text),
+                },
+            }
+        )
 
     async def _handle_models(self, request: Any) -> Any:
         from aiohttp import web
@@ -313,8 +340,11 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.0, help="seconds of delay per request")
     parser.add_argument("--fault-rate", type=float, default=0.0, help="share of requests answered with a 500")
     args = parser.parse_args()
-    server = OpenAIServer(latency=args.latency, port=args.port,
-                          faults=FaultPlan(rates={"500": args.fault_rate}) if args.fault_rate else None)
+    server = OpenAIServer(
+        latency=args.latency,
+        port=args.port,
+        faults=FaultPlan(rates={"500": args.fault_rate}) if args.fault_rate else None,
+    )
     server.start()
     print(f"serving on {server.base_url}", flush=True)
     try:

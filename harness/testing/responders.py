@@ -18,7 +18,7 @@ def solve_arith(prompt: str) -> int | None:
     if start is None:
         return None
     value = int(start.group(1))
-    for operation, number in _STEP.findall(prompt[start.end():]):
+    for operation, number in _STEP.findall(prompt[start.end() :]):
         k = int(number)
         value = value + k if operation == "Add" else value - k if operation == "Subtract" else value * k
     return value

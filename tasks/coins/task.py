@@ -97,8 +97,12 @@ class SpecGenTask(Task):
 
         for spec in self._curated():
             item = problem(spec.task_id)
-            yield Sample(id=spec.task_id, input=build_prompt(item["prompt"], spec.signature), target=spec.source,
-                         metadata={"signature": str(spec.signature), "entry_point": item["entry_point"]})
+            yield Sample(
+                id=spec.task_id,
+                input=build_prompt(item["prompt"], spec.signature),
+                target=spec.source,
+                metadata={"signature": str(spec.signature), "entry_point": item["entry_point"]},
+            )
 
     def _backend(self) -> Any:
         with self._lock:
@@ -127,13 +131,19 @@ class SpecGenTask(Task):
             args: SpecGenArgs = self.args  # type: ignore[assignment]
             signature = parse_signature(sample.metadata["signature"])
             cases = humaneval_cases(sample.id, max_cases=args.max_cases)
-            report = check_spec(source, signature, cases, self._backend(),
-                                Limits(goal_timeout_s=args.goal_timeout_s), args.mutants)
+            report = check_spec(
+                source, signature, cases, self._backend(), Limits(goal_timeout_s=args.goal_timeout_s), args.mutants
+            )
         except Exception as exc:  # noqa: BLE001 - a scorer must never raise
             return Score.error(f"checker failed: {type(exc).__name__}: {exc}")
         counts = report.counts()
-        return Score.of(report.verdict == "correct", answer=report.verdict,
-                        explanation=report.reason or report.verdict, verdict=report.verdict, counts=counts)
+        return Score.of(
+            report.verdict == "correct",
+            answer=report.verdict,
+            explanation=report.reason or report.verdict,
+            verdict=report.verdict,
+            counts=counts,
+        )
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The curated spec in a fenced block."""

@@ -93,7 +93,9 @@ class Generator:
 
     def _path_stream(self) -> Iterator[HopPath]:
         """Paths stratified by hop count, then relation chain, then uniformly."""
-        groups = {key: sorted(paths) for key, paths in sorted(self._paths_by_group().items(), key=lambda kv: str(kv[0]))}
+        groups = {
+            key: sorted(paths) for key, paths in sorted(self._paths_by_group().items(), key=lambda kv: str(kv[0]))
+        }
         for paths in groups.values():
             self.rng.shuffle(paths)
         while groups:
@@ -130,7 +132,7 @@ class Generator:
             for alt in self._alternatives(self.kb.relations[rel].object, {obj} | prefix_entities):
                 chain = [*path[:hop], (subj, rel, alt)]
                 current, used = alt, prefix_entities | {alt}
-                for _, next_rel, _ in path[hop + 1:]:
+                for _, next_rel, _ in path[hop + 1 :]:
                     nxt = self.kb.facts.get((current, next_rel))
                     if nxt is None or nxt in used:
                         break
@@ -178,8 +180,7 @@ class Generator:
             (subj, rel, obj)
             for subj in [orig[0][0], *(t[2] for t in orig[:-1])]
             for rel, obj in self.kb.outgoing(subj)
-            if (subj, rel) not in path_rels and obj not in on_path
-            and not any(self._collide(obj, f) for f in finals)
+            if (subj, rel) not in path_rels and obj not in on_path and not any(self._collide(obj, f) for f in finals)
         ]
         self.rng.shuffle(pool)
         return pool[: self.config.background]
@@ -224,8 +225,10 @@ class Generator:
 
         orig_final, cf_final = self.entity(path[-1][2]), self.entity(cf[-1][2])
         item: dict[str, Any] = {
-            "orig_path": repr(ids(path)), "cf_path": repr(ids(cf)),
-            "orig_path_labeled": repr(labeled(path)), "cf_path_labeled": repr(labeled(cf)),
+            "orig_path": repr(ids(path)),
+            "cf_path": repr(ids(cf)),
+            "orig_path_labeled": repr(labeled(path)),
+            "cf_path_labeled": repr(labeled(cf)),
         }
         if changed is not None:
             item["orig_triple"] = repr(tuple(ids(path)[changed]))
@@ -233,22 +236,27 @@ class Generator:
         else:
             item["orig"] = repr(labeled(path))
         item.update(
-            orig_answer=orig_final.label, cf_answer=cf_final.label,
-            orig_alias=list(orig_final.aliases), cf_alias=list(cf_final.aliases),
+            orig_answer=orig_final.label,
+            cf_answer=cf_final.label,
+            orig_alias=list(orig_final.aliases),
+            cf_alias=list(cf_final.aliases),
             question=self._question(path),
         )
         return item
 
     def _clean(self, item: dict[str, Any], path: HopPath, cf: HopPath) -> bool:
         finals = {*self.entity(path[-1][2]).forms(), *self.entity(cf[-1][2]).forms()}
-        others = [normalize_answer(self.entity(e).label) for e in
-                  {path[0][0], *(t[2] for t in path[:-1]), *(t[2] for t in cf[:-1])}]
+        others = [
+            normalize_answer(self.entity(e).label)
+            for e in {path[0][0], *(t[2] for t in path[:-1]), *(t[2] for t in cf[:-1])}
+        ]
         question = normalize_answer(item["question"])
         if any(f in question or any(f in o for o in others) for f in finals):
             return False
         cf_context, orig_context = normalize_answer(item["cf_context"]), normalize_answer(item["orig_context"])
-        return not any(f in cf_context for f in self.entity(path[-1][2]).forms()) and \
-            not any(f in orig_context for f in self.entity(cf[-1][2]).forms())
+        return not any(f in cf_context for f in self.entity(path[-1][2]).forms()) and not any(
+            f in orig_context for f in self.entity(cf[-1][2]).forms()
+        )
 
 
 def replace_whole_words(text: str, replacements: Sequence[tuple[str, str]]) -> str:
@@ -258,9 +266,16 @@ def replace_whole_words(text: str, replacements: Sequence[tuple[str, str]]) -> s
     return text
 
 
-def generate_items(subset: Subset, n: int, seed: int = 0, *, min_hops: int = 2, max_hops: int = 4,
-                   background: int = 2, kb: KnowledgeBase | None = None) -> list[dict[str, Any]]:
+def generate_items(
+    subset: Subset,
+    n: int,
+    seed: int = 0,
+    *,
+    min_hops: int = 2,
+    max_hops: int = 4,
+    background: int = 2,
+    kb: KnowledgeBase | None = None,
+) -> list[dict[str, Any]]:
     """``n`` ConFiQA-format items of ``subset`` (repr-string paths, as upstream), seeded."""
-    config = GeneratorConfig(subset=subset, n=n, seed=seed, min_hops=min_hops, max_hops=max_hops,
-                             background=background)
+    config = GeneratorConfig(subset=subset, n=n, seed=seed, min_hops=min_hops, max_hops=max_hops, background=background)
     return Generator(config, kb).items()

@@ -133,8 +133,12 @@ def _parse_relations(raw: Any, path: Path) -> dict[str, Relation]:
         if "{s}" not in str(spec["question"]) or "{s}" not in str(spec["phrase"]):
             raise KnowledgeBaseError(f"{where}: question and phrase need {{s}}")
         relations[str(key)] = Relation(
-            key=str(key), pid=str(spec["pid"]), subjects=_str_list(spec["subjects"], f"{where} subjects"),
-            object=str(spec["object"]), question=str(spec["question"]), phrase=str(spec["phrase"]),
+            key=str(key),
+            pid=str(spec["pid"]),
+            subjects=_str_list(spec["subjects"], f"{where} subjects"),
+            object=str(spec["object"]),
+            question=str(spec["question"]),
+            phrase=str(spec["phrase"]),
             statements=statements,
         )
     return relations
@@ -182,8 +186,9 @@ def _parse_entities(raw: Any, path: Path, known_types: set[str]) -> dict[str, En
     return {e.id: e for e in by_label.values()}
 
 
-def _parse_facts(raw: Any, path: Path, relations: Mapping[str, Relation],
-                 entities: Mapping[str, Entity]) -> dict[tuple[str, str], str]:
+def _parse_facts(
+    raw: Any, path: Path, relations: Mapping[str, Relation], entities: Mapping[str, Entity]
+) -> dict[tuple[str, str], str]:
     if not isinstance(raw, dict):
         raise KnowledgeBaseError(f"{path}: expected relation -> {{subject: object}}")
     by_label = {e.label: e for e in entities.values()}
@@ -201,7 +206,8 @@ def _parse_facts(raw: Any, path: Path, relations: Mapping[str, Relation],
                 raise KnowledgeBaseError(f"{where}: not a declared entity")
             if subject.type not in relation.subjects or obj.type != relation.object:
                 raise KnowledgeBaseError(
-                    f"{where}: types {subject.type} -> {obj.type} do not fit {relation.subjects} -> {relation.object}")
+                    f"{where}: types {subject.type} -> {obj.type} do not fit {relation.subjects} -> {relation.object}"
+                )
             facts[(subject.id, rel_key)] = obj.id
     return facts
 

@@ -86,10 +86,13 @@ def _looks_like_path(source: str) -> bool:
 
 
 def _hub_file(hub_id: str, subset: Subset) -> Path:
-    offline = os.environ.get("HF_HUB_OFFLINE", "") in ("1", "true", "True") or \
-        os.environ.get("HF_DATASETS_OFFLINE", "") in ("1", "true", "True")
-    hint = ("pass -T data=/path/to/ConFiQA-files (a file or a folder holding "
-            f"{file_name(subset)}), or use the offline generator task confiqa-gen/{subset}")
+    offline = os.environ.get("HF_HUB_OFFLINE", "") in ("1", "true", "True") or os.environ.get(
+        "HF_DATASETS_OFFLINE", ""
+    ) in ("1", "true", "True")
+    hint = (
+        "pass -T data=/path/to/ConFiQA-files (a file or a folder holding "
+        f"{file_name(subset)}), or use the offline generator task confiqa-gen/{subset}"
+    )
     try:
         from huggingface_hub import hf_hub_download
         from huggingface_hub.errors import LocalEntryNotFoundError
@@ -100,8 +103,10 @@ def _hub_file(hub_id: str, subset: Subset) -> Path:
     except LocalEntryNotFoundError:
         raise ConfigError(f"ConFiQA data {hub_id} is not available offline (no cached copy); {hint}") from None
     except Exception as exc:  # noqa: BLE001 - network, auth and missing-file errors all end here
-        raise ConfigError(f"cannot fetch {file_name(subset)} from the hub dataset {hub_id}: "
-                          f"{type(exc).__name__}: {str(exc)[:200]}; {hint}") from None
+        raise ConfigError(
+            f"cannot fetch {file_name(subset)} from the hub dataset {hub_id}: "
+            f"{type(exc).__name__}: {str(exc)[:200]}; {hint}"
+        ) from None
 
 
 def resolve_source(source: str, subset: Subset) -> Path:

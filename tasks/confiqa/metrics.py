@@ -53,7 +53,9 @@ def judge(text: str, orig: Sequence[str], cf: Sequence[str], mode: MatchMode = "
         po=orig_hit is not None,
         em=exact_match_any(text, cf_forms),
         robust=orig_hit is not None and cf_hit is None and not negations,
-        cf_hit=cf_hit, orig_hit=orig_hit, negations=negations,
+        cf_hit=cf_hit,
+        orig_hit=orig_hit,
+        negations=negations,
     )
 
 

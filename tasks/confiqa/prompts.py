@@ -30,6 +30,6 @@ def build_prompt(variant: PromptVariant, context: str, question: str) -> str:
         return f"{INSTRUCTION}{context}\nQ:{question}\nA:"
     if variant in ("opin", "instr+opin"):
         quoted = context.replace('"', "")
-        body = f"Bob said \"{quoted}\"\nQ: {_stem(question)} in Bob's opinion?\nA:"
+        body = f'Bob said "{quoted}"\nQ: {_stem(question)} in Bob\'s opinion?\nA:'
         return f"{INSTRUCTION}{body}" if variant == "instr+opin" else body
     raise ValueError(f"unknown prompt variant {variant!r}; known: {', '.join(PROMPT_VARIANTS)}")

@@ -33,7 +33,8 @@ class ConFiQAArgs(TaskArgs):
     prompt: PromptVariant = Field("base", description="prompt variant: base, attr, instr, opin, instr+opin")
     target: Target = Field("faithfulness", description="what the run optimises: faithfulness (Pc) or robustness")
     oracle_target: Literal["counterfactual", "original"] = Field(
-        "counterfactual", description="which answer builtin/oracle gives under the counterfactual context")
+        "counterfactual", description="which answer builtin/oracle gives under the counterfactual context"
+    )
     control: bool = Field(True, description="also ask with the original context (control accuracy)")
     match: MatchMode = Field("substring", description="answer containment: substring (official) or word")
 
@@ -80,15 +81,23 @@ class ConFiQATask(Task):
         opts = self.options
         for sample_id, item in self.items():
             metadata: dict[str, Any] = {
-                "subset": self.subset, "question": item.question, "hops": item.hops,
-                "orig_answer": item.orig_answer, "cf_answer": item.cf_answer,
-                "orig_alias": list(item.orig_alias), "cf_alias": list(item.cf_alias),
+                "subset": self.subset,
+                "question": item.question,
+                "hops": item.hops,
+                "orig_answer": item.orig_answer,
+                "cf_answer": item.cf_answer,
+                "orig_alias": list(item.orig_alias),
+                "cf_alias": list(item.cf_alias),
             }
             if opts.control:
                 metadata["control_prompt"] = build_prompt(opts.prompt, item.orig_context, item.question)
             target = item.cf_answer if opts.target == "faithfulness" else item.orig_answer
-            yield Sample(id=sample_id, input=build_prompt(opts.prompt, item.cf_context, item.question),
-                         target=target, metadata=metadata)
+            yield Sample(
+                id=sample_id,
+                input=build_prompt(opts.prompt, item.cf_context, item.question),
+                target=target,
+                metadata=metadata,
+            )
 
     async def solve(self, sample: Sample, ctx: SolveContext) -> Output:
         """Ask under the counterfactual context, then (with control) under the original one."""
@@ -112,15 +121,23 @@ class ConFiQATask(Task):
         orig, cf = self._answers(sample)
         text = (output.text or "")[:MAX_SCORED_CHARS]
         control_text = output.data.get("control") if isinstance(output.data, dict) else None
-        control = (control_correct(str(control_text)[:MAX_SCORED_CHARS], orig, cf, opts.match)
-                   if isinstance(control_text, str) else None)
+        control = (
+            control_correct(str(control_text)[:MAX_SCORED_CHARS], orig, cf, opts.match)
+            if isinstance(control_text, str)
+            else None
+        )
         if not text.strip():
             return Score.unscored("empty answer", pc=False, po=False, em=False, robust=False, control=control)
         verdict = judge(text, orig, cf, opts.match)
         correct = verdict.pc if opts.target == "faithfulness" else verdict.robust
         wanted = cf[0] if opts.target == "faithfulness" else orig[0]
-        return Score.of(correct, answer=text[:200], explanation=f"target={opts.target}, expected {wanted!r}",
-                        control=control, **verdict.as_details())
+        return Score.of(
+            correct,
+            answer=text[:200],
+            explanation=f"target={opts.target}, expected {wanted!r}",
+            control=control,
+            **verdict.as_details(),
+        )
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The original answer for the control prompt; otherwise the ``oracle_target`` answer."""

@@ -27,10 +27,33 @@ from tasks.cyber.cvss_phrases import random_vector
 from tasks.cyber.metrics import vector_metrics
 
 COMMON_CWES: tuple[str, ...] = (
-    "CWE-20", "CWE-22", "CWE-77", "CWE-78", "CWE-79", "CWE-89", "CWE-94", "CWE-119", "CWE-125",
-    "CWE-190", "CWE-200", "CWE-269", "CWE-276", "CWE-287", "CWE-306", "CWE-352", "CWE-362",
-    "CWE-400", "CWE-416", "CWE-434", "CWE-476", "CWE-502", "CWE-787", "CWE-798", "CWE-862",
-    "CWE-863", "CWE-918",
+    "CWE-20",
+    "CWE-22",
+    "CWE-77",
+    "CWE-78",
+    "CWE-79",
+    "CWE-89",
+    "CWE-94",
+    "CWE-119",
+    "CWE-125",
+    "CWE-190",
+    "CWE-200",
+    "CWE-269",
+    "CWE-276",
+    "CWE-287",
+    "CWE-306",
+    "CWE-352",
+    "CWE-362",
+    "CWE-400",
+    "CWE-416",
+    "CWE-434",
+    "CWE-476",
+    "CWE-502",
+    "CWE-787",
+    "CWE-798",
+    "CWE-862",
+    "CWE-863",
+    "CWE-918",
 )
 
 
@@ -45,8 +68,7 @@ class LetterChoiceTask(Task):
         answer = extract_choice(output.text, self.letters)
         if answer is None:
             return Score.unscored(f"no single option letter ({', '.join(self.letters)}) on the last or first line")
-        return Score.of(answer == sample.target, answer=answer,
-                        explanation=f"expected {sample.target}, got {answer}")
+        return Score.of(answer == sample.target, answer=answer, explanation=f"expected {sample.target}, got {answer}")
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The right letter alone on the last line."""
@@ -67,8 +89,7 @@ class CweTask(Task):
         answer = extract_cwe(output.text)
         if answer is None:
             return Score.unscored("no CWE id on the last line or anywhere (or several on the last line)")
-        return Score.of(answer == sample.target, answer=answer,
-                        explanation=f"expected {sample.target}, got {answer}")
+        return Score.of(answer == sample.target, answer=answer, explanation=f"expected {sample.target}, got {answer}")
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """A short justification, then the CWE id alone on the last line."""
@@ -99,10 +120,14 @@ class CvssVectorTask(Task):
         truth = parse_cvss3(str(sample.target))
         deviation = base_score_deviation(predicted, truth)
         exact = same_base_metrics(predicted, truth)
-        return Score.of(exact, answer=predicted.base_vector(),
-                        explanation=f"base score {predicted.base_score} vs {truth.base_score}",
-                        abs_deviation=deviation, predicted_score=predicted.base_score,
-                        true_score=truth.base_score)
+        return Score.of(
+            exact,
+            answer=predicted.base_vector(),
+            explanation=f"base score {predicted.base_score} vs {truth.base_score}",
+            abs_deviation=deviation,
+            predicted_score=predicted.base_score,
+            true_score=truth.base_score,
+        )
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The true vector alone on the last line."""

@@ -39,12 +39,16 @@ from tasks.cyber.ctibench_data import Row, load_subset
 from tasks.cyber.metrics import conflict_metrics
 from tasks.cyber.prompts import CTI_SYSTEM_PROMPT
 
-DATA_HELP = ("a CTI-Bench checkout (data/cti-*.tsv, evaluation/...), a folder with the cti-*.tsv files, or one "
-             ".tsv file; 'hub' or 'hub:<id>' for the hub dataset (online only); default $FRONTIER_CTIBENCH_DATA, "
-             "else the hub dataset AI4Sec/cti-bench")
-PROTOCOL_HELP = ("send the paper's system prompt (the published protocol); with false the prompt goes alone as "
-                 "one user message. Differences from the paper: Gemini and LLaMA were sent the system prompt "
-                 "and the question joined by a space as one prompt, not as a system message")
+DATA_HELP = (
+    "a CTI-Bench checkout (data/cti-*.tsv, evaluation/...), a folder with the cti-*.tsv files, or one "
+    ".tsv file; 'hub' or 'hub:<id>' for the hub dataset (online only); default $FRONTIER_CTIBENCH_DATA, "
+    "else the hub dataset AI4Sec/cti-bench"
+)
+PROTOCOL_HELP = (
+    "send the paper's system prompt (the published protocol); with false the prompt goes alone as "
+    "one user message. Differences from the paper: Gemini and LLaMA were sent the system prompt "
+    "and the question joined by a space as one prompt, not as a system message"
+)
 PUBLISHED_SETTINGS = GenerationSettings(max_tokens=2048, temperature=0.0, top_p=1.0, seed=42)
 
 
@@ -91,8 +95,12 @@ class CtiRows(Task):
             if not prompt:
                 raise ConfigError(f"CTI-Bench {self.subset} row {index}: empty Prompt")
             metadata = {"row": index, "url": row.get("URL", "")}
-            yield Sample(id=f"{self.subset}-{index:04d}", input=self.model_input(prompt),
-                         target=self.target_of(row, index), metadata=metadata)
+            yield Sample(
+                id=f"{self.subset}-{index:04d}",
+                input=self.model_input(prompt),
+                target=self.target_of(row, index),
+                metadata=metadata,
+            )
 
     def bad_row(self, index: int, message: str) -> ConfigError:
         """The error for an invalid row."""
@@ -110,8 +118,10 @@ class CtiMcqTask(CtiRows, LetterChoiceTask):
     unscored (and wrong in ``accuracy``).
     """
 
-    description = ("CTI-Bench CTI-MCQ: cyber threat intelligence multiple choice (accuracy: the paper's, every row; "
-                   "accuracy_scored: answers with a letter)")
+    description = (
+        "CTI-Bench CTI-MCQ: cyber threat intelligence multiple choice (accuracy: the paper's, every row; "
+        "accuracy_scored: answers with a letter)"
+    )
     version = "2"
     Args = CtiArgs
     subset = "cti-mcq"
@@ -145,8 +155,10 @@ class CtiRcmTask(CtiRows, CweTask):
     unscored rather than read as its last one; ``CWE-079`` equals ``CWE-79``.
     """
 
-    description = ("CTI-Bench CTI-RCM: CVE description to CWE (accuracy: the paper's, over answers naming a CWE; "
-                   "accuracy_all: every row)")
+    description = (
+        "CTI-Bench CTI-RCM: CVE description to CWE (accuracy: the paper's, over answers naming a CWE; "
+        "accuracy_all: every row)"
+    )
     version = "2"
     Args = CtiArgs
     subset = "cti-rcm"
@@ -171,8 +183,10 @@ class CtiRcmTask(CtiRows, CweTask):
 class CtiRcm2021Task(CtiRcmTask):
     """CTI-RCM on the 2021 CVEs (upstream's ``cti-rcm-2021.tsv``)."""
 
-    description = ("CTI-Bench CTI-RCM-2021: 2021 CVE descriptions to CWE (accuracy: the paper's, over answers "
-                   "naming a CWE; accuracy_all: every row)")
+    description = (
+        "CTI-Bench CTI-RCM-2021: 2021 CVE descriptions to CWE (accuracy: the paper's, over answers "
+        "naming a CWE; accuracy_all: every row)"
+    )
     subset = "cti-rcm-2021"
 
 

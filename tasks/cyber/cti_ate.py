@@ -41,10 +41,20 @@ class CtiAteTask(CtiRows):
             return Score.unscored("no ATT&CK technique id (Tnnnn) on the last line or in a list of ids")
         truth = [str(t) for t in (sample.target or [])]
         match = match_sets(predicted, truth)
-        return Score(value=match.f1, correct=match.exact, answer=", ".join(predicted),
-                     explanation=f"precision {match.precision:.3f}, recall {match.recall:.3f}",
-                     details={"tp": match.tp, "fp": match.fp, "fn": match.fn,
-                              "precision": match.precision, "recall": match.recall, "f1": match.f1})
+        return Score(
+            value=match.f1,
+            correct=match.exact,
+            answer=", ".join(predicted),
+            explanation=f"precision {match.precision:.3f}, recall {match.recall:.3f}",
+            details={
+                "tp": match.tp,
+                "fp": match.fp,
+                "fn": match.fn,
+                "precision": match.precision,
+                "recall": match.recall,
+                "f1": match.f1,
+            },
+        )
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The GT ids on the last line."""

@@ -32,7 +32,16 @@ from tasks.cyber.prompts import TAA_FINAL_LINE
 from tasks.cyber.taa_tables import load_tables
 
 KNOWN_ACTORS: tuple[str, ...] = (
-    "APT28", "APT29", "APT41", "Lazarus Group", "Sandworm", "FIN7", "Turla", "Kimsuky", "OilRig", "MuddyWater",
+    "APT28",
+    "APT29",
+    "APT41",
+    "Lazarus Group",
+    "Sandworm",
+    "FIN7",
+    "Turla",
+    "Kimsuky",
+    "OilRig",
+    "MuddyWater",
 )
 NO_TABLES = "none"
 
@@ -42,17 +51,25 @@ class CtiTaaArgs(TaskArgs):
 
     data: str | None = Field(None, description=DATA_HELP)
     system_prompt: bool = Field(True, description=PROTOCOL_HELP)
-    responses: str | None = Field(None, description="cti-taa-responses.tsv (ground truth in column GT); "
-                                                     "default: looked for beside the TAA data")
-    tables: str | None = Field(None, description="folder with the authors' alias_dict and related_dict (.json or "
-                                                 ".pickle); default: the data folder, its evaluation/ or tables/; "
-                                                 "'none' to compare names without them (no plausible tier)")
+    responses: str | None = Field(
+        None, description="cti-taa-responses.tsv (ground truth in column GT); default: looked for beside the TAA data"
+    )
+    tables: str | None = Field(
+        None,
+        description="folder with the authors' alias_dict and related_dict (.json or "
+        ".pickle); default: the data folder, its evaluation/ or tables/; "
+        "'none' to compare names without them (no plausible tier)",
+    )
     aliases: str | None = Field(None, description="extra JSON alias table: {name: [aliases]} or [[name, alias, ...]]")
-    final_line: bool = Field(False, description="append an instruction to end with 'Threat actor: <name>' "
-                                                "(not in the paper)")
-    extractor: str | None = Field(None, description="optional adapter spec asked which actor each answer names; "
-                                                    "logged as an 'extractor' call and reported apart as "
-                                                    "llm_accuracy and llm_plausible_accuracy")
+    final_line: bool = Field(
+        False, description="append an instruction to end with 'Threat actor: <name>' (not in the paper)"
+    )
+    extractor: str | None = Field(
+        None,
+        description="optional adapter spec asked which actor each answer names; "
+        "logged as an 'extractor' call and reported apart as "
+        "llm_accuracy and llm_plausible_accuracy",
+    )
 
 
 class CtiTaaTask(CtiRows):
@@ -67,8 +84,10 @@ class CtiTaaTask(CtiRows):
     a trailing "group".
     """
 
-    description = ("CTI-Bench CTI-TAA: threat actor attribution (accuracy: the paper's correct tier; "
-                   "plausible_accuracy: its plausible tier; authors' alias and related tables)")
+    description = (
+        "CTI-Bench CTI-TAA: threat actor attribution (accuracy: the paper's correct tier; "
+        "plausible_accuracy: its plausible tier; authors' alias and related tables)"
+    )
     version = "2"
     Args = CtiTaaArgs
     subset = "cti-taa"
@@ -115,8 +134,12 @@ class CtiTaaTask(CtiRows):
                 raise self.bad_row(index, "empty Prompt")
             if args.final_line:
                 prompt += TAA_FINAL_LINE
-            yield Sample(id=f"{self.subset}-{index:04d}", input=self.model_input(prompt), target=actor,
-                         metadata={"row": index, "url": row.get("URL", "")})
+            yield Sample(
+                id=f"{self.subset}-{index:04d}",
+                input=self.model_input(prompt),
+                target=actor,
+                metadata={"row": index, "url": row.get("URL", "")},
+            )
 
     async def solve(self, sample: Sample, ctx: SolveContext) -> Output:
         """One generation; with ``-T extractor``, the extractor model is also asked which actor it names."""
@@ -126,7 +149,9 @@ class CtiTaaTask(CtiRows):
             return Output(text=generation.text)
         from tasks.cyber.taa_extractor import ask_extractor
 
-        return Output(text=generation.text, data={"llm_extraction": await ask_extractor(args.extractor, generation.text)})
+        return Output(
+            text=generation.text, data={"llm_extraction": await ask_extractor(args.extractor, generation.text)}
+        )
 
     def score(self, sample: Sample, output: Output) -> Score:
         """Correct when the named actor is the truth or an alias; details carry the tier (and the extractor's)."""
@@ -135,8 +160,13 @@ class CtiTaaTask(CtiRows):
         if actor is None:
             return Score.unscored("no threat actor named in the answer", tier="incorrect", **extra)
         tier = self.relations.tier(actor, str(sample.target))
-        return Score.of(tier == "correct", answer=actor, explanation=f"expected {sample.target}, got {actor} ({tier})",
-                        tier=tier, **extra)
+        return Score.of(
+            tier == "correct",
+            answer=actor,
+            explanation=f"expected {sample.target}, got {actor} ({tier})",
+            tier=tier,
+            **extra,
+        )
 
     def _extractor_details(self, sample: Sample, output: Output) -> dict[str, str | None]:
         """``llm_actor`` and ``llm_tier`` when the extractor model was asked, else nothing."""
@@ -165,11 +195,15 @@ class CtiTaaTask(CtiRows):
             asked += llm_tier is not None
             llm_correct += llm_tier == "correct"
             llm_plausible += llm_tier in ("correct", "plausible")
-        metrics = {"accuracy": proportion(correct, rows), "plausible_accuracy": proportion(plausible, rows),
-                   "accuracy_scored": proportion(correct, scored)}
+        metrics = {
+            "accuracy": proportion(correct, rows),
+            "plausible_accuracy": proportion(plausible, rows),
+            "accuracy_scored": proportion(correct, scored),
+        }
         if asked:
-            metrics.update(llm_accuracy=proportion(llm_correct, asked),
-                           llm_plausible_accuracy=proportion(llm_plausible, asked))
+            metrics.update(
+                llm_accuracy=proportion(llm_correct, asked), llm_plausible_accuracy=proportion(llm_plausible, asked)
+            )
         return metrics
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:

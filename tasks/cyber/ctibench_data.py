@@ -34,8 +34,10 @@ Row = dict[str, str]
 
 def _hint() -> str:
     """How to point the task at the data."""
-    return (f"pass -T data=PATH (a CTI-Bench checkout, a folder with the cti-*.tsv files, or one .tsv file), "
-            f"-T data=hub, or set {ENV_VAR}")
+    return (
+        f"pass -T data=PATH (a CTI-Bench checkout, a folder with the cti-*.tsv files, or one .tsv file), "
+        f"-T data=hub, or set {ENV_VAR}"
+    )
 
 
 def hub_id(data: str | None) -> str | None:
@@ -45,7 +47,7 @@ def hub_id(data: str | None) -> str | None:
     if data == HUB_PREFIX:
         return HUB_ID
     if data.startswith(HUB_PREFIX + ":"):
-        return data[len(HUB_PREFIX) + 1:] or HUB_ID
+        return data[len(HUB_PREFIX) + 1 :] or HUB_ID
     return None
 
 
@@ -57,9 +59,13 @@ def _offline() -> bool:
 
 def _file_in(folder: Path, name: str) -> Path | None:
     """``name``.tsv in ``folder`` or in the places an upstream checkout (or its copies) keep it."""
-    for candidate in (folder / f"{name}.tsv", folder / "data" / f"{name}.tsv",
-                      folder / "evaluation" / "responses" / f"{name}.tsv", folder / "responses" / f"{name}.tsv",
-                      folder.parent / "evaluation" / "responses" / f"{name}.tsv"):
+    for candidate in (
+        folder / f"{name}.tsv",
+        folder / "data" / f"{name}.tsv",
+        folder / "evaluation" / "responses" / f"{name}.tsv",
+        folder / "responses" / f"{name}.tsv",
+        folder.parent / "evaluation" / "responses" / f"{name}.tsv",
+    ):
         if candidate.is_file():
             return candidate
     return None
@@ -124,8 +130,9 @@ def _checked(rows: list[dict], columns: Sequence[str], required: Sequence[str], 
 def read_hub(name: str, required: Sequence[str], dataset: str = HUB_ID) -> list[Row]:
     """Rows of subset ``name`` from the hub dataset (test split); ConfigError when offline or failing."""
     if _offline():
-        raise ConfigError(f"CTI-Bench: no local data for {name} and the hub ({dataset}) is unavailable "
-                          f"offline; {_hint()}")
+        raise ConfigError(
+            f"CTI-Bench: no local data for {name} and the hub ({dataset}) is unavailable offline; {_hint()}"
+        )
     import datasets
 
     try:
@@ -158,13 +165,16 @@ def load_taa_truth(data: str | None, responses: str | None, count: int) -> list[
         folder = None if taa is None else taa.parent
         path = None if folder is None else _file_in(folder, RESPONSES_NAME)
         if path is None:
-            raise ConfigError("CTI-Bench TAA: the ground truth is only in upstream's "
-                              f"evaluation/responses/{RESPONSES_NAME}.tsv; pass -T responses=PATH "
-                              "(the hub dataset does not include it)")
+            raise ConfigError(
+                "CTI-Bench TAA: the ground truth is only in upstream's "
+                f"evaluation/responses/{RESPONSES_NAME}.tsv; pass -T responses=PATH "
+                "(the hub dataset does not include it)"
+            )
     rows = read_tsv(path, ["GT"])
     if len(rows) != count:
-        raise ConfigError(f"CTI-Bench TAA: {path} has {len(rows)} rows but cti-taa has {count}; "
-                          "they must correspond row by row")
+        raise ConfigError(
+            f"CTI-Bench TAA: {path} has {len(rows)} rows but cti-taa has {count}; they must correspond row by row"
+        )
     truth = [row["GT"].strip() for row in rows]
     empty = [i for i, name in enumerate(truth) if not name]
     if empty:

@@ -195,8 +195,14 @@ PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 METRIC_NAMES: dict[str, str] = {
-    "AV": "Attack Vector", "AC": "Attack Complexity", "PR": "Privileges Required", "UI": "User Interaction",
-    "S": "Scope", "C": "Confidentiality", "I": "Integrity", "A": "Availability",
+    "AV": "Attack Vector",
+    "AC": "Attack Complexity",
+    "PR": "Privileges Required",
+    "UI": "User Interaction",
+    "S": "Scope",
+    "C": "Confidentiality",
+    "I": "Integrity",
+    "A": "Availability",
 }
 
 

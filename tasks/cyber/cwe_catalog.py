@@ -56,8 +56,10 @@ def catalogue() -> dict[int, CweEntry]:
         if not str(weakness.cwe_id).isdigit():
             continue
         entry = CweEntry(
-            id=int(weakness.cwe_id), name=str(weakness.name).strip(),
-            abstraction=str(weakness.weakness_abstraction or ""), status=str(weakness.status or ""),
+            id=int(weakness.cwe_id),
+            name=str(weakness.name).strip(),
+            abstraction=str(weakness.weakness_abstraction or ""),
+            status=str(weakness.status or ""),
             description=str(weakness.description or "").strip(),
             parents=_relations(weakness.related_weaknesses, ("ChildOf",)),
             peers=_relations(weakness.related_weaknesses, ("PeerOf", "CanAlsoBe", "CanPrecede", "CanFollow")),

@@ -9,319 +9,541 @@ from __future__ import annotations
 from tasks.cyber.cwe_template_types import CweTemplates, Ticket
 
 CODE_TEMPLATES: tuple[CweTemplates, ...] = (
-    CweTemplates(787, (
-        "copies a length-prefixed record from incoming requests into a fixed 256-byte stack buffer without checking the length, so an oversized record overwrites adjacent memory",
-        "writes decoded pixel rows past the end of the heap buffer it allocated when the declared image height is smaller than the real one",
-        "uses an attacker-supplied index to store a value into an array in the {component} without a bounds check, allowing writes before the start of the array",
-    ), (
-        Ticket("Crash with corrupted heap metadata after importing a long record",
-               ("Create an input file whose first record declares a length of 4096 bytes.", "Import it through the {component}."),
-               "The process aborts with 'malloc(): corrupted top size'; AddressSanitizer reports a heap-buffer-overflow WRITE of size 4096."),
-        Ticket("Stack smashing detected when the {param} field is very long",
-               ("Send a request with a {param} value of 2000 'A' characters to the {component}.",),
-               "The service dies with '*** stack smashing detected ***' and the saved return address contains 0x41414141."),
-    )),
-    CweTemplates(125, (
-        "reads beyond the end of a packet buffer in the {component} when a TLV entry declares a length larger than the remaining data, disclosing adjacent heap memory",
-        "uses an unchecked offset from the file header to read a table entry, which reads memory outside the mapped buffer",
-        "parses a string that is not NUL-terminated and keeps reading past the end of the allocation until it finds a zero byte",
-    ), (
-        Ticket("Response contains garbage bytes after a truncated TLV",
-               ("Send a message with a TLV whose length field is 0xFFFF but carries 4 bytes of data.", "Inspect the echoed value returned by the {component}."),
-               "The reply contains about 64 KB of unrelated memory content; ASan reports heap-buffer-overflow READ."),
-        Ticket("Segfault when the offset table points past the end of the file",
-               ("Craft a file whose header offset is larger than the file size.", "Open it with the {component}."),
-               "The parser reads from an address beyond the mapped file and crashes with SIGSEGV; no data is written."),
-    )),
-    CweTemplates(416, (
-        "frees a session object when the connection closes but a pending callback in the {component} still dereferences the freed pointer",
-        "releases a DOM node during event dispatch while the {component} keeps using its dangling reference, so freed memory is reused",
-        "returns a cached object to the pool on error and then continues to access it after it has been handed to another request",
-    ), (
-        Ticket("Crash in callback after client disconnects mid-request",
-               ("Start a long upload to the {component}.", "Close the TCP connection before the server responds."),
-               "ASan reports heap-use-after-free: the object was freed by the close handler and then read by the completion callback."),
-        Ticket("Random crashes when removing an element inside its own event handler",
-               ("Register an onchange handler that removes its own element.", "Trigger the change event."),
-               "The renderer crashes in the dispatch loop; the element's memory has already been freed and is accessed again."),
-    )),
-    CweTemplates(415, (
-        "frees the same buffer twice when an error occurs after cleanup in the {component}, corrupting the allocator state",
-        "calls free() on a header structure both in the parse-error path and again in the common cleanup path",
-        "releases the decompression context in the {component} on failure and the caller releases it a second time",
-    ), (
-        Ticket("'double free detected in tcache' when a malformed header is rejected",
-               ("Send a request with an invalid {param} header to the {component}.",),
-               "glibc aborts with 'free(): double free detected in tcache 2'; the buffer is released by both the error path and the cleanup path."),
-        Ticket("Allocator abort after a failed decompression",
-               ("Upload a truncated compressed archive.", "Wait for the {component} to report the error."),
-               "The process aborts inside free(); the same context pointer is freed twice."),
-    )),
-    CweTemplates(476, (
-        "dereferences the result of a lookup in the {component} without checking whether it is NULL when the requested key is missing",
-        "accesses a field of an optional configuration section that is NULL when the section is absent, crashing the daemon",
-        "does not check the return value of an allocation before using it, so a failed allocation leads to a NULL dereference",
-    ), (
-        Ticket("Daemon crashes on a request for an unknown {param}",
-               ("Send a request whose {param} refers to a record that does not exist.",),
-               "The daemon segfaults at address 0x0000000000000008 while reading a field of the missing record."),
-        Ticket("Crash when the optional logging section is removed from the config",
-               ("Delete the [logging] section from the configuration file.", "Restart the {component}."),
-               "The service crashes at startup with a segmentation fault reading address 0x0."),
-    )),
-    CweTemplates(190, (
-        "multiplies the width and height from the image header in 32-bit arithmetic, which wraps around and allocates a buffer that is far too small",
-        "adds a user-supplied length to an offset without checking for wraparound, so the size check in the {component} passes for huge values",
-        "computes the number of elements times the element size in the {component} with an unsigned int that overflows for large counts",
-    ), (
-        Ticket("Huge image dimensions lead to a tiny allocation",
-               ("Create an image with width 65536 and height 65537.", "Open it in the {component}."),
-               "The computed buffer size wraps around to a small value and later copies run past the allocation."),
-        Ticket("Length check bypassed with a count of 0x40000001",
-               ("Send an array with a declared count of 1073741825 four-byte elements.",),
-               "count * 4 wraps to 4, the size check passes, and the {component} processes far more data than allocated."),
-    )),
-    CweTemplates(134, (
-        "passes the user-supplied {param} value directly as the format string of a printf-style logging call",
-        "uses the device name received from the network as the format argument of syslog(), so %n and %x sequences are interpreted",
-        "builds an error message by calling sprintf with the attacker-controlled message as the format string",
-    ), (
-        Ticket("Log line shows stack values when the {param} contains %x",
-               ("Submit '%x.%x.%x.%x' as the {param}.", "Look at the log written by the {component}."),
-               "The log contains hexadecimal stack values instead of the literal text; '%n' crashes the process."),
-        Ticket("Device name '%s%s%s' crashes the service",
-               ("Rename a device to '%s%s%s%s'.", "Trigger a status report."),
-               "The service crashes inside vfprintf because the name is used as a format string."),
-    )),
-    CweTemplates(401, (
-        "allocates a buffer for every malformed request in the {component} and never frees it on the error path, so memory grows without bound",
-        "leaks the parsed header list each time a connection is rejected, eventually exhausting process memory",
-        "does not release the temporary context created for each failed login, so repeated attempts slowly consume all memory",
-    ), (
-        Ticket("Resident memory grows by 1 MB per rejected request",
-               ("Send malformed requests to the {component} in a loop.", "Watch the process RSS."),
-               "Memory usage climbs steadily and is never returned; Valgrind reports 'definitely lost' blocks from the error path."),
-        Ticket("Service OOM-killed after a night of failed logins",
-               ("Run a script that performs failed logins every second for several hours.",),
-               "The process is killed by the OOM killer; allocations made per failed attempt are never freed."),
-    )),
-    CweTemplates(369, (
-        "divides by the sample rate taken from the file header without checking for zero, crashing the {component}",
-        "computes an average by dividing by a user-supplied count that may be zero",
-        "uses the block size field of the request as a divisor, so a zero value raises an arithmetic exception",
-    ), (
-        Ticket("SIGFPE when the header declares a sample rate of 0",
-               ("Create a media file with a sample rate of 0.", "Open it with the {component}."),
-               "The process terminates with 'Floating point exception (core dumped)' in the duration calculation."),
-        Ticket("Statistics endpoint crashes when {param}=0",
-               ("Request the statistics page with {param}=0.",),
-               "The worker crashes with ZeroDivisionError and the request returns 500."),
-    )),
-    CweTemplates(835, (
-        "loops forever in the {component} when a chunk header declares a length of zero, because the parser never advances",
-        "follows a chain of record offsets that can point back to an earlier record, so a crafted file makes the loop never terminate",
-        "retries a failed read in a loop whose exit condition can never be reached when the peer sends a specific sequence",
-    ), (
-        Ticket("CPU stuck at 100% on a zero-length chunk",
-               ("Send a stream containing a chunk with length 0 to the {component}.",),
-               "The worker thread spins indefinitely at full CPU; the loop never advances past the chunk."),
-        Ticket("Parser hangs on a file whose records reference each other",
-               ("Craft a file where record B points back to record A.", "Open it in the {component}."),
-               "The parse never finishes and the process must be killed; the exit condition is unreachable."),
-    )),
-    CweTemplates(843, (
-        "casts an object to the wrong class in the {component} when a message carries an unexpected type tag, so fields are interpreted with the wrong layout",
-        "accesses a variant value as a string even though a crafted input stores an integer there, treating the integer as a pointer",
-        "confuses two object types sharing a base class during deserialization, letting a crafted input call a method through the wrong vtable",
-    ), (
-        Ticket("Integer value interpreted as a pointer when the type tag is changed",
-               ("Send a message whose type tag says 'string' but whose payload is an integer.",),
-               "The {component} dereferences the integer as a pointer and crashes at an attacker-chosen address."),
-        Ticket("Wrong object type reaches the render path",
-               ("Load a document where a shape node is replaced by a text node with the same id.",),
-               "The code casts the text node to a shape and reads fields at the wrong offsets; ASan reports a bad-cast."),
-    )),
-    CweTemplates(367, (
-        "checks the permissions of a file path in the {component} and later opens the same path, so a symlink swapped in between is opened instead",
-        "verifies that a temporary file is owned by the user and then writes to it by name, leaving a window in which the file can be replaced",
-        "validates a resource with stat() and then uses it with open(), allowing the resource to change between the check and the use",
-    ), (
-        Ticket("Symlink swapped between access() and open() lets a user write to /etc/shadow",
-               ("Point the upload path at a user-owned file.", "Swap the file for a symlink to a root-owned file right after the check."),
-               "The {component} checks the original file but then writes through the symlink to the protected file."),
-        Ticket("File replaced after ownership check",
-               ("Run a loop that replaces the spool file between the ownership check and the write.",),
-               "Occasionally the privileged process writes into a file chosen by the attacker."),
-    )),
+    CweTemplates(
+        787,
+        (
+            "copies a length-prefixed record from incoming requests into a fixed 256-byte stack buffer without checking the length, so an oversized record overwrites adjacent memory",
+            "writes decoded pixel rows past the end of the heap buffer it allocated when the declared image height is smaller than the real one",
+            "uses an attacker-supplied index to store a value into an array in the {component} without a bounds check, allowing writes before the start of the array",
+        ),
+        (
+            Ticket(
+                "Crash with corrupted heap metadata after importing a long record",
+                (
+                    "Create an input file whose first record declares a length of 4096 bytes.",
+                    "Import it through the {component}.",
+                ),
+                "The process aborts with 'malloc(): corrupted top size'; AddressSanitizer reports a heap-buffer-overflow WRITE of size 4096.",
+            ),
+            Ticket(
+                "Stack smashing detected when the {param} field is very long",
+                ("Send a request with a {param} value of 2000 'A' characters to the {component}.",),
+                "The service dies with '*** stack smashing detected ***' and the saved return address contains 0x41414141.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        125,
+        (
+            "reads beyond the end of a packet buffer in the {component} when a TLV entry declares a length larger than the remaining data, disclosing adjacent heap memory",
+            "uses an unchecked offset from the file header to read a table entry, which reads memory outside the mapped buffer",
+            "parses a string that is not NUL-terminated and keeps reading past the end of the allocation until it finds a zero byte",
+        ),
+        (
+            Ticket(
+                "Response contains garbage bytes after a truncated TLV",
+                (
+                    "Send a message with a TLV whose length field is 0xFFFF but carries 4 bytes of data.",
+                    "Inspect the echoed value returned by the {component}.",
+                ),
+                "The reply contains about 64 KB of unrelated memory content; ASan reports heap-buffer-overflow READ.",
+            ),
+            Ticket(
+                "Segfault when the offset table points past the end of the file",
+                ("Craft a file whose header offset is larger than the file size.", "Open it with the {component}."),
+                "The parser reads from an address beyond the mapped file and crashes with SIGSEGV; no data is written.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        416,
+        (
+            "frees a session object when the connection closes but a pending callback in the {component} still dereferences the freed pointer",
+            "releases a DOM node during event dispatch while the {component} keeps using its dangling reference, so freed memory is reused",
+            "returns a cached object to the pool on error and then continues to access it after it has been handed to another request",
+        ),
+        (
+            Ticket(
+                "Crash in callback after client disconnects mid-request",
+                ("Start a long upload to the {component}.", "Close the TCP connection before the server responds."),
+                "ASan reports heap-use-after-free: the object was freed by the close handler and then read by the completion callback.",
+            ),
+            Ticket(
+                "Random crashes when removing an element inside its own event handler",
+                ("Register an onchange handler that removes its own element.", "Trigger the change event."),
+                "The renderer crashes in the dispatch loop; the element's memory has already been freed and is accessed again.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        415,
+        (
+            "frees the same buffer twice when an error occurs after cleanup in the {component}, corrupting the allocator state",
+            "calls free() on a header structure both in the parse-error path and again in the common cleanup path",
+            "releases the decompression context in the {component} on failure and the caller releases it a second time",
+        ),
+        (
+            Ticket(
+                "'double free detected in tcache' when a malformed header is rejected",
+                ("Send a request with an invalid {param} header to the {component}.",),
+                "glibc aborts with 'free(): double free detected in tcache 2'; the buffer is released by both the error path and the cleanup path.",
+            ),
+            Ticket(
+                "Allocator abort after a failed decompression",
+                ("Upload a truncated compressed archive.", "Wait for the {component} to report the error."),
+                "The process aborts inside free(); the same context pointer is freed twice.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        476,
+        (
+            "dereferences the result of a lookup in the {component} without checking whether it is NULL when the requested key is missing",
+            "accesses a field of an optional configuration section that is NULL when the section is absent, crashing the daemon",
+            "does not check the return value of an allocation before using it, so a failed allocation leads to a NULL dereference",
+        ),
+        (
+            Ticket(
+                "Daemon crashes on a request for an unknown {param}",
+                ("Send a request whose {param} refers to a record that does not exist.",),
+                "The daemon segfaults at address 0x0000000000000008 while reading a field of the missing record.",
+            ),
+            Ticket(
+                "Crash when the optional logging section is removed from the config",
+                ("Delete the [logging] section from the configuration file.", "Restart the {component}."),
+                "The service crashes at startup with a segmentation fault reading address 0x0.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        190,
+        (
+            "multiplies the width and height from the image header in 32-bit arithmetic, which wraps around and allocates a buffer that is far too small",
+            "adds a user-supplied length to an offset without checking for wraparound, so the size check in the {component} passes for huge values",
+            "computes the number of elements times the element size in the {component} with an unsigned int that overflows for large counts",
+        ),
+        (
+            Ticket(
+                "Huge image dimensions lead to a tiny allocation",
+                ("Create an image with width 65536 and height 65537.", "Open it in the {component}."),
+                "The computed buffer size wraps around to a small value and later copies run past the allocation.",
+            ),
+            Ticket(
+                "Length check bypassed with a count of 0x40000001",
+                ("Send an array with a declared count of 1073741825 four-byte elements.",),
+                "count * 4 wraps to 4, the size check passes, and the {component} processes far more data than allocated.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        134,
+        (
+            "passes the user-supplied {param} value directly as the format string of a printf-style logging call",
+            "uses the device name received from the network as the format argument of syslog(), so %n and %x sequences are interpreted",
+            "builds an error message by calling sprintf with the attacker-controlled message as the format string",
+        ),
+        (
+            Ticket(
+                "Log line shows stack values when the {param} contains %x",
+                ("Submit '%x.%x.%x.%x' as the {param}.", "Look at the log written by the {component}."),
+                "The log contains hexadecimal stack values instead of the literal text; '%n' crashes the process.",
+            ),
+            Ticket(
+                "Device name '%s%s%s' crashes the service",
+                ("Rename a device to '%s%s%s%s'.", "Trigger a status report."),
+                "The service crashes inside vfprintf because the name is used as a format string.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        401,
+        (
+            "allocates a buffer for every malformed request in the {component} and never frees it on the error path, so memory grows without bound",
+            "leaks the parsed header list each time a connection is rejected, eventually exhausting process memory",
+            "does not release the temporary context created for each failed login, so repeated attempts slowly consume all memory",
+        ),
+        (
+            Ticket(
+                "Resident memory grows by 1 MB per rejected request",
+                ("Send malformed requests to the {component} in a loop.", "Watch the process RSS."),
+                "Memory usage climbs steadily and is never returned; Valgrind reports 'definitely lost' blocks from the error path.",
+            ),
+            Ticket(
+                "Service OOM-killed after a night of failed logins",
+                ("Run a script that performs failed logins every second for several hours.",),
+                "The process is killed by the OOM killer; allocations made per failed attempt are never freed.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        369,
+        (
+            "divides by the sample rate taken from the file header without checking for zero, crashing the {component}",
+            "computes an average by dividing by a user-supplied count that may be zero",
+            "uses the block size field of the request as a divisor, so a zero value raises an arithmetic exception",
+        ),
+        (
+            Ticket(
+                "SIGFPE when the header declares a sample rate of 0",
+                ("Create a media file with a sample rate of 0.", "Open it with the {component}."),
+                "The process terminates with 'Floating point exception (core dumped)' in the duration calculation.",
+            ),
+            Ticket(
+                "Statistics endpoint crashes when {param}=0",
+                ("Request the statistics page with {param}=0.",),
+                "The worker crashes with ZeroDivisionError and the request returns 500.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        835,
+        (
+            "loops forever in the {component} when a chunk header declares a length of zero, because the parser never advances",
+            "follows a chain of record offsets that can point back to an earlier record, so a crafted file makes the loop never terminate",
+            "retries a failed read in a loop whose exit condition can never be reached when the peer sends a specific sequence",
+        ),
+        (
+            Ticket(
+                "CPU stuck at 100% on a zero-length chunk",
+                ("Send a stream containing a chunk with length 0 to the {component}.",),
+                "The worker thread spins indefinitely at full CPU; the loop never advances past the chunk.",
+            ),
+            Ticket(
+                "Parser hangs on a file whose records reference each other",
+                ("Craft a file where record B points back to record A.", "Open it in the {component}."),
+                "The parse never finishes and the process must be killed; the exit condition is unreachable.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        843,
+        (
+            "casts an object to the wrong class in the {component} when a message carries an unexpected type tag, so fields are interpreted with the wrong layout",
+            "accesses a variant value as a string even though a crafted input stores an integer there, treating the integer as a pointer",
+            "confuses two object types sharing a base class during deserialization, letting a crafted input call a method through the wrong vtable",
+        ),
+        (
+            Ticket(
+                "Integer value interpreted as a pointer when the type tag is changed",
+                ("Send a message whose type tag says 'string' but whose payload is an integer.",),
+                "The {component} dereferences the integer as a pointer and crashes at an attacker-chosen address.",
+            ),
+            Ticket(
+                "Wrong object type reaches the render path",
+                ("Load a document where a shape node is replaced by a text node with the same id.",),
+                "The code casts the text node to a shape and reads fields at the wrong offsets; ASan reports a bad-cast.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        367,
+        (
+            "checks the permissions of a file path in the {component} and later opens the same path, so a symlink swapped in between is opened instead",
+            "verifies that a temporary file is owned by the user and then writes to it by name, leaving a window in which the file can be replaced",
+            "validates a resource with stat() and then uses it with open(), allowing the resource to change between the check and the use",
+        ),
+        (
+            Ticket(
+                "Symlink swapped between access() and open() lets a user write to /etc/shadow",
+                (
+                    "Point the upload path at a user-owned file.",
+                    "Swap the file for a symlink to a root-owned file right after the check.",
+                ),
+                "The {component} checks the original file but then writes through the symlink to the protected file.",
+            ),
+            Ticket(
+                "File replaced after ownership check",
+                ("Run a loop that replaces the spool file between the ownership check and the write.",),
+                "Occasionally the privileged process writes into a file chosen by the attacker.",
+            ),
+        ),
+    ),
 )
 
 WEB_TEMPLATES: tuple[CweTemplates, ...] = (
-    CweTemplates(79, (
-        "reflects the {param} parameter into the HTML of the {component} without encoding, so a crafted link runs attacker JavaScript in the victim's browser",
-        "stores user profile text and renders it to other users without escaping, letting script tags execute in their sessions",
-        "inserts the value of the {param} query parameter into an inline script block without escaping quotes",
-    ), (
-        Ticket("Script in the {param} field runs for every visitor",
-               ("Set the {param} field to <script>alert(document.cookie)</script>.", "Open the {component} as another user."),
-               "An alert with the other user's cookies appears; the value is rendered as HTML instead of text."),
-        Ticket("Search term is echoed unescaped on the results page",
-               ("Search for \"><img src=x onerror=alert(1)>.",),
-               "The onerror handler fires in the browser because the term is reflected into the page verbatim."),
-    )),
-    CweTemplates(89, (
-        "concatenates the {param} parameter into a SQL query in the {component}, allowing attackers to alter the query and read the database",
-        "builds the ORDER BY clause from the sort field without parameterization, enabling injection of arbitrary SQL",
-        "uses string formatting to insert the login name into a SELECT statement, so a quote character changes the query logic",
-    ), (
-        Ticket("Quote in the {param} parameter causes a database syntax error",
-               ("Request the {component} with {param}=1' OR '1'='1.",),
-               "All rows of the table are returned; with a lone quote the page shows 'You have an error in your SQL syntax'."),
-        Ticket("UNION SELECT in the search box returns the users table",
-               ("Search for x' UNION SELECT username, password FROM users--.",),
-               "Usernames and password hashes are listed in the search results."),
-    )),
-    CweTemplates(78, (
-        "passes the {param} parameter to a shell command in the {component} without sanitization, allowing execution of arbitrary OS commands",
-        "builds a ping command line from the host field and runs it through /bin/sh, so shell metacharacters run extra commands",
-        "calls system() with a file name taken from the request, letting semicolons and backticks execute commands on the host",
-    ), (
-        Ticket("Diagnostic page runs injected shell commands",
-               ("Enter 127.0.0.1; id in the host field of the {component}.", "Submit the ping form."),
-               "The output shows uid=0(root) gid=0(root) after the ping results."),
-        Ticket("Backticks in the {param} name execute on the server",
-               ("Upload a file named `touch /tmp/pwned`.txt.",),
-               "The file /tmp/pwned appears on the server; the name is expanded by the shell."),
-    )),
-    CweTemplates(94, (
-        "evaluates the {param} expression with eval() in the {component}, so an attacker can run arbitrary code in the interpreter",
-        "writes user-supplied text into a generated source file that is then compiled and loaded by the application",
-        "passes a formula from the spreadsheet import to the scripting engine without restriction, executing attacker-written code",
-    ), (
-        Ticket("Calculator field executes Python code",
-               ("Enter __import__('os').system('id') as the {param}.",),
-               "The server runs the command; the expression is passed to eval() unchanged."),
-        Ticket("Imported rule file injects code into the generated module",
-               ("Import a rule whose name contains '); os.remove(\"x\"); ('.", "Trigger the rule compilation."),
-               "The generated module contains and executes the injected statement."),
-    )),
-    CweTemplates(22, (
-        "uses the {param} parameter to build a file path in the {component} without removing '../' sequences, letting attackers read files outside the web root",
-        "joins an archive entry name with the extraction directory without normalization, so entries named ../../etc/cron.d/x escape it",
-        "serves downloads by concatenating the requested name to the storage folder, allowing traversal to arbitrary files",
-    ), (
-        Ticket("Download endpoint returns /etc/passwd",
-               ("Request the {component} with {param}=../../../../etc/passwd.",),
-               "The response contains the contents of /etc/passwd."),
-        Ticket("Zip entries with ../ are written outside the target folder",
-               ("Upload a zip containing an entry named ../../evil.sh.", "Extract it with the {component}."),
-               "evil.sh is written two directories above the extraction folder."),
-    )),
-    CweTemplates(611, (
-        "parses uploaded XML in the {component} with external entity resolution enabled, so a DOCTYPE can read local files",
-        "accepts SOAP requests whose DTD defines an external entity pointing to a local file, and returns its contents",
-        "configures the XML parser without disabling DTDs, letting documents fetch URLs and files through entity references",
-    ), (
-        Ticket("XML import includes the contents of local files",
-               ("Upload <!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/hostname\">]><x>&e;</x>.",),
-               "The imported record shows the server's hostname; the entity was resolved from the local file."),
-        Ticket("SOAP request makes the server fetch an attacker URL",
-               ("Send a SOAP body with an entity referencing http://attacker.example/x.",),
-               "The attacker's server receives a request from the {component} while the XML is parsed."),
-    )),
-    CweTemplates(918, (
-        "fetches the URL given in the {param} parameter from the server side without restriction, letting attackers reach internal services",
-        "downloads an avatar from a user-supplied address, which can point at the cloud metadata endpoint",
-        "proxies webhook test requests to any host, including 127.0.0.1 and private network addresses",
-    ), (
-        Ticket("Image preview fetches the cloud metadata service",
-               ("Set the {param} to http://169.254.169.254/latest/meta-data/.",),
-               "The preview shows the instance metadata, including temporary credentials."),
-        Ticket("Webhook tester reaches the internal admin port",
-               ("Configure a webhook to http://127.0.0.1:8080/admin.", "Press 'Send test'."),
-               "The response of the internal admin interface is displayed to the user."),
-    )),
-    CweTemplates(352, (
-        "does not verify an anti-forgery token on state-changing requests in the {component}, so a malicious page can submit them with the victim's session",
-        "accepts password-change requests authenticated only by the session cookie, letting another site trigger them",
-        "performs account deletion on a simple GET request without any token, which can be triggered by an embedded image",
-    ), (
-        Ticket("External page can change a logged-in user's email",
-               ("While logged in, open an attacker page containing an auto-submitting form that posts to the {component}.",),
-               "The email address is changed without the user's knowledge; no token is checked."),
-        Ticket("Image tag on another site deletes the account",
-               ("Visit a forum post containing <img src=\"https://app.example/account/delete\">.",),
-               "The account is deleted because the request carries the session cookie and needs no token."),
-    )),
-    CweTemplates(601, (
-        "redirects users to the address in the {param} parameter after login without validating it, enabling phishing through trusted links",
-        "uses the return URL from the query string in a Location header without checking that it stays on the same site",
-        "forwards users to any domain named in the next parameter of the logout endpoint",
-    ), (
-        Ticket("Login page sends users to an external site",
-               ("Open https://app.example/login?{param}=https://evil.example.", "Log in."),
-               "After login the browser is redirected to evil.example."),
-        Ticket("Logout link can redirect to arbitrary domains",
-               ("Visit /logout?next=//attacker.example.",),
-               "The user lands on attacker.example, which mimics the login page."),
-    )),
-    CweTemplates(434, (
-        "accepts file uploads in the {component} without checking their type, so a PHP script can be uploaded and then executed from the uploads folder",
-        "checks only the client-side file extension, letting attackers upload a .jsp web shell that the server executes",
-        "stores uploaded attachments inside the web root with their original names, including executable server-side scripts",
-    ), (
-        Ticket("Uploaded .php avatar is executed by the server",
-               ("Upload shell.php as the profile picture in the {component}.", "Open /uploads/shell.php?cmd=id."),
-               "The command output is shown; the uploaded script runs on the server."),
-        Ticket("Attachment filter can be bypassed with a .phtml file",
-               ("Attach a file named note.phtml containing PHP code.", "Request the attachment URL."),
-               "The code executes instead of being downloaded."),
-    )),
-    CweTemplates(502, (
-        "deserializes the {param} cookie with Java native serialization, so a crafted gadget chain executes code on the server",
-        "unpickles data received from the network in the {component} without any integrity check",
-        "loads YAML from user uploads with an unsafe loader that instantiates arbitrary classes",
-    ), (
-        Ticket("Crafted session cookie executes a command on the server",
-               ("Generate a ysoserial CommonsCollections payload.", "Send it base64-encoded in the {param} cookie."),
-               "The command in the payload runs on the server while the cookie is read."),
-        Ticket("Pickle payload in the sync message runs code",
-               ("Send a message whose body is a pickle with a __reduce__ method calling os.system.",),
-               "The {component} executes the command while loading the message."),
-    )),
-    CweTemplates(1321, (
-        "merges user JSON into a configuration object without blocking the __proto__ key, so attackers can add properties to Object.prototype",
-        "recursively assigns nested keys from the {param} query string, including constructor.prototype, changing behaviour of every object",
-        "copies request body fields into a defaults object using a deep merge that follows __proto__",
-    ), (
-        Ticket("Setting __proto__.isAdmin makes every user an admin",
-               ("POST {\"__proto__\": {\"isAdmin\": true}} to the settings endpoint of the {component}.",),
-               "Every object in the process now has isAdmin === true and all users see admin pages."),
-        Ticket("Query string constructor[prototype] pollutes globals",
-               ("Request ?constructor[prototype][polluted]=1.",),
-               "({}).polluted evaluates to 1 in the running server."),
-    )),
-    CweTemplates(113, (
-        "copies the {param} parameter into a Set-Cookie header without removing CR and LF characters, allowing injection of extra headers",
-        "places a user-supplied language value into the Location header, so %0d%0a splits the HTTP response",
-        "writes a filename into the Content-Disposition header without stripping newline characters",
-    ), (
-        Ticket("Encoded newline in {param} adds a header to the response",
-               ("Request ?{param}=en%0d%0aSet-Cookie:%20admin=1.",),
-               "The response contains a separate 'Set-Cookie: admin=1' header."),
-        Ticket("Redirect response split into two responses",
-               ("Follow /redirect?to=x%0d%0a%0d%0a<html>injected.",),
-               "The body of the redirect contains attacker-controlled HTML after the injected blank line."),
-    )),
-    CweTemplates(1336, (
-        "renders the {param} value as part of a Jinja2 template in the {component}, so template expressions are evaluated on the server",
-        "builds an email template from a user-supplied subject line and renders it with the template engine",
-        "passes the page title from the CMS editor to the template compiler, letting {{ }} expressions run",
-    ), (
-        Ticket("{{7*7}} in the greeting shows 49",
-               ("Set the {param} to {{7*7}}.", "Preview the message."),
-               "The preview displays 49; further expressions can reach os.popen."),
-        Ticket("Subject line executes template code",
-               ("Create a campaign with subject ${T(java.lang.Runtime).getRuntime().exec('id')}.",),
-               "The command runs on the server when the email is rendered."),
-    )),
+    CweTemplates(
+        79,
+        (
+            "reflects the {param} parameter into the HTML of the {component} without encoding, so a crafted link runs attacker JavaScript in the victim's browser",
+            "stores user profile text and renders it to other users without escaping, letting script tags execute in their sessions",
+            "inserts the value of the {param} query parameter into an inline script block without escaping quotes",
+        ),
+        (
+            Ticket(
+                "Script in the {param} field runs for every visitor",
+                (
+                    "Set the {param} field to <script>alert(document.cookie)</script>.",
+                    "Open the {component} as another user.",
+                ),
+                "An alert with the other user's cookies appears; the value is rendered as HTML instead of text.",
+            ),
+            Ticket(
+                "Search term is echoed unescaped on the results page",
+                ('Search for "><img src=x onerror=alert(1)>.',),
+                "The onerror handler fires in the browser because the term is reflected into the page verbatim.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        89,
+        (
+            "concatenates the {param} parameter into a SQL query in the {component}, allowing attackers to alter the query and read the database",
+            "builds the ORDER BY clause from the sort field without parameterization, enabling injection of arbitrary SQL",
+            "uses string formatting to insert the login name into a SELECT statement, so a quote character changes the query logic",
+        ),
+        (
+            Ticket(
+                "Quote in the {param} parameter causes a database syntax error",
+                ("Request the {component} with {param}=1' OR '1'='1.",),
+                "All rows of the table are returned; with a lone quote the page shows 'You have an error in your SQL syntax'.",
+            ),
+            Ticket(
+                "UNION SELECT in the search box returns the users table",
+                ("Search for x' UNION SELECT username, password FROM users--.",),
+                "Usernames and password hashes are listed in the search results.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        78,
+        (
+            "passes the {param} parameter to a shell command in the {component} without sanitization, allowing execution of arbitrary OS commands",
+            "builds a ping command line from the host field and runs it through /bin/sh, so shell metacharacters run extra commands",
+            "calls system() with a file name taken from the request, letting semicolons and backticks execute commands on the host",
+        ),
+        (
+            Ticket(
+                "Diagnostic page runs injected shell commands",
+                ("Enter 127.0.0.1; id in the host field of the {component}.", "Submit the ping form."),
+                "The output shows uid=0(root) gid=0(root) after the ping results.",
+            ),
+            Ticket(
+                "Backticks in the {param} name execute on the server",
+                ("Upload a file named `touch /tmp/pwned`.txt.",),
+                "The file /tmp/pwned appears on the server; the name is expanded by the shell.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        94,
+        (
+            "evaluates the {param} expression with eval() in the {component}, so an attacker can run arbitrary code in the interpreter",
+            "writes user-supplied text into a generated source file that is then compiled and loaded by the application",
+            "passes a formula from the spreadsheet import to the scripting engine without restriction, executing attacker-written code",
+        ),
+        (
+            Ticket(
+                "Calculator field executes Python code",
+                ("Enter __import__('os').system('id') as the {param}.",),
+                "The server runs the command; the expression is passed to eval() unchanged.",
+            ),
+            Ticket(
+                "Imported rule file injects code into the generated module",
+                ("Import a rule whose name contains '); os.remove(\"x\"); ('.", "Trigger the rule compilation."),
+                "The generated module contains and executes the injected statement.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        22,
+        (
+            "uses the {param} parameter to build a file path in the {component} without removing '../' sequences, letting attackers read files outside the web root",
+            "joins an archive entry name with the extraction directory without normalization, so entries named ../../etc/cron.d/x escape it",
+            "serves downloads by concatenating the requested name to the storage folder, allowing traversal to arbitrary files",
+        ),
+        (
+            Ticket(
+                "Download endpoint returns /etc/passwd",
+                ("Request the {component} with {param}=../../../../etc/passwd.",),
+                "The response contains the contents of /etc/passwd.",
+            ),
+            Ticket(
+                "Zip entries with ../ are written outside the target folder",
+                ("Upload a zip containing an entry named ../../evil.sh.", "Extract it with the {component}."),
+                "evil.sh is written two directories above the extraction folder.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        611,
+        (
+            "parses uploaded XML in the {component} with external entity resolution enabled, so a DOCTYPE can read local files",
+            "accepts SOAP requests whose DTD defines an external entity pointing to a local file, and returns its contents",
+            "configures the XML parser without disabling DTDs, letting documents fetch URLs and files through entity references",
+        ),
+        (
+            Ticket(
+                "XML import includes the contents of local files",
+                ('Upload <!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/hostname">]><x>&e;</x>.',),
+                "The imported record shows the server's hostname; the entity was resolved from the local file.",
+            ),
+            Ticket(
+                "SOAP request makes the server fetch an attacker URL",
+                ("Send a SOAP body with an entity referencing http://attacker.example/x.",),
+                "The attacker's server receives a request from the {component} while the XML is parsed.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        918,
+        (
+            "fetches the URL given in the {param} parameter from the server side without restriction, letting attackers reach internal services",
+            "downloads an avatar from a user-supplied address, which can point at the cloud metadata endpoint",
+            "proxies webhook test requests to any host, including 127.0.0.1 and private network addresses",
+        ),
+        (
+            Ticket(
+                "Image preview fetches the cloud metadata service",
+                ("Set the {param} to http://169.254.169.254/latest/meta-data/.",),
+                "The preview shows the instance metadata, including temporary credentials.",
+            ),
+            Ticket(
+                "Webhook tester reaches the internal admin port",
+                ("Configure a webhook to http://127.0.0.1:8080/admin.", "Press 'Send test'."),
+                "The response of the internal admin interface is displayed to the user.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        352,
+        (
+            "does not verify an anti-forgery token on state-changing requests in the {component}, so a malicious page can submit them with the victim's session",
+            "accepts password-change requests authenticated only by the session cookie, letting another site trigger them",
+            "performs account deletion on a simple GET request without any token, which can be triggered by an embedded image",
+        ),
+        (
+            Ticket(
+                "External page can change a logged-in user's email",
+                (
+                    "While logged in, open an attacker page containing an auto-submitting form that posts to the {component}.",
+                ),
+                "The email address is changed without the user's knowledge; no token is checked.",
+            ),
+            Ticket(
+                "Image tag on another site deletes the account",
+                ('Visit a forum post containing <img src="https://app.example/account/delete">.',),
+                "The account is deleted because the request carries the session cookie and needs no token.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        601,
+        (
+            "redirects users to the address in the {param} parameter after login without validating it, enabling phishing through trusted links",
+            "uses the return URL from the query string in a Location header without checking that it stays on the same site",
+            "forwards users to any domain named in the next parameter of the logout endpoint",
+        ),
+        (
+            Ticket(
+                "Login page sends users to an external site",
+                ("Open https://app.example/login?{param}=https://evil.example.", "Log in."),
+                "After login the browser is redirected to evil.example.",
+            ),
+            Ticket(
+                "Logout link can redirect to arbitrary domains",
+                ("Visit /logout?next=//attacker.example.",),
+                "The user lands on attacker.example, which mimics the login page.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        434,
+        (
+            "accepts file uploads in the {component} without checking their type, so a PHP script can be uploaded and then executed from the uploads folder",
+            "checks only the client-side file extension, letting attackers upload a .jsp web shell that the server executes",
+            "stores uploaded attachments inside the web root with their original names, including executable server-side scripts",
+        ),
+        (
+            Ticket(
+                "Uploaded .php avatar is executed by the server",
+                ("Upload shell.php as the profile picture in the {component}.", "Open /uploads/shell.php?cmd=id."),
+                "The command output is shown; the uploaded script runs on the server.",
+            ),
+            Ticket(
+                "Attachment filter can be bypassed with a .phtml file",
+                ("Attach a file named note.phtml containing PHP code.", "Request the attachment URL."),
+                "The code executes instead of being downloaded.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        502,
+        (
+            "deserializes the {param} cookie with Java native serialization, so a crafted gadget chain executes code on the server",
+            "unpickles data received from the network in the {component} without any integrity check",
+            "loads YAML from user uploads with an unsafe loader that instantiates arbitrary classes",
+        ),
+        (
+            Ticket(
+                "Crafted session cookie executes a command on the server",
+                ("Generate a ysoserial CommonsCollections payload.", "Send it base64-encoded in the {param} cookie."),
+                "The command in the payload runs on the server while the cookie is read.",
+            ),
+            Ticket(
+                "Pickle payload in the sync message runs code",
+                ("Send a message whose body is a pickle with a __reduce__ method calling os.system.",),
+                "The {component} executes the command while loading the message.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        1321,
+        (
+            "merges user JSON into a configuration object without blocking the __proto__ key, so attackers can add properties to Object.prototype",
+            "recursively assigns nested keys from the {param} query string, including constructor.prototype, changing behaviour of every object",
+            "copies request body fields into a defaults object using a deep merge that follows __proto__",
+        ),
+        (
+            Ticket(
+                "Setting __proto__.isAdmin makes every user an admin",
+                ('POST {"__proto__": {"isAdmin": true}} to the settings endpoint of the {component}.',),
+                "Every object in the process now has isAdmin === true and all users see admin pages.",
+            ),
+            Ticket(
+                "Query string constructor[prototype] pollutes globals",
+                ("Request ?constructor[prototype][polluted]=1.",),
+                "({}).polluted evaluates to 1 in the running server.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        113,
+        (
+            "copies the {param} parameter into a Set-Cookie header without removing CR and LF characters, allowing injection of extra headers",
+            "places a user-supplied language value into the Location header, so %0d%0a splits the HTTP response",
+            "writes a filename into the Content-Disposition header without stripping newline characters",
+        ),
+        (
+            Ticket(
+                "Encoded newline in {param} adds a header to the response",
+                ("Request ?{param}=en%0d%0aSet-Cookie:%20admin=1.",),
+                "The response contains a separate 'Set-Cookie: admin=1' header.",
+            ),
+            Ticket(
+                "Redirect response split into two responses",
+                ("Follow /redirect?to=x%0d%0a%0d%0a<html>injected.",),
+                "The body of the redirect contains attacker-controlled HTML after the injected blank line.",
+            ),
+        ),
+    ),
+    CweTemplates(
+        1336,
+        (
+            "renders the {param} value as part of a Jinja2 template in the {component}, so template expressions are evaluated on the server",
+            "builds an email template from a user-supplied subject line and renders it with the template engine",
+            "passes the page title from the CMS editor to the template compiler, letting {{ }} expressions run",
+        ),
+        (
+            Ticket(
+                "{{7*7}} in the greeting shows 49",
+                ("Set the {param} to {{7*7}}.", "Preview the message."),
+                "The preview displays 49; further expressions can reach os.popen.",
+            ),
+            Ticket(
+                "Subject line executes template code",
+                ("Create a campaign with subject ${T(java.lang.Runtime).getRuntime().exec('id')}.",),
+                "The command runs on the server when the email is rendered.",
+            ),
+        ),
+    ),
 )

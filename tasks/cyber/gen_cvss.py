@@ -39,8 +39,9 @@ def make_item(rng: random.Random) -> tuple[str, str, dict[str, str], dict[str, s
     """One item: (description, vector, metric values, the phrase used for each metric)."""
     metrics = random_metrics(rng)
     phrases = {metric: rng.choice(PHRASES[metric][value]) for metric, value in metrics.items()}
-    intro = rng.choice(INTROS).format(component=rng.choice(COMPONENTS), product=product_name(rng),
-                                      version=random_version(rng))
+    intro = rng.choice(INTROS).format(
+        component=rng.choice(COMPONENTS), product=product_name(rng), version=random_version(rng)
+    )
     order = list(phrases)
     rng.shuffle(order)
     description = " ".join([intro, *(phrases[m] for m in order)])
@@ -60,5 +61,9 @@ class GenCvssTask(CvssVectorTask):
         rng = random.Random(f"cyber-gen/cvss:{args.seed}")
         for index in range(args.n):
             description, vector, metrics, phrases = make_item(rng)
-            yield Sample(id=f"gen-cvss-{args.seed}-{index}", input=vsp_prompt(description), target=vector,
-                         metadata={"description": description, "metrics": metrics, "phrases": phrases})
+            yield Sample(
+                id=f"gen-cvss-{args.seed}-{index}",
+                input=vsp_prompt(description),
+                target=vector,
+                metadata={"description": description, "metrics": metrics, "phrases": phrases},
+            )

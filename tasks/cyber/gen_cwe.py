@@ -68,18 +68,24 @@ def ticket(templates: CweTemplates, rng: random.Random, values: dict[str, str]) 
     """A bug ticket: title, environment, steps to reproduce, observed and expected behaviour."""
     chosen: Ticket = rng.choice(templates.tickets)
     steps = "\n".join(f"{i}. {fill(step, values)}" for i, step in enumerate(chosen.steps, start=1))
-    return (f"Title: {fill(chosen.title, values)}\n"
-            f"Product: {values['product']} {values['version']} ({values['component']})\n\n"
-            f"Steps to reproduce:\n{steps}\n\n"
-            f"Observed behaviour: {fill(chosen.observed, values)}\n"
-            f"Expected behaviour: {rng.choice(EXPECTED)}")
+    return (
+        f"Title: {fill(chosen.title, values)}\n"
+        f"Product: {values['product']} {values['version']} ({values['component']})\n\n"
+        f"Steps to reproduce:\n{steps}\n\n"
+        f"Observed behaviour: {fill(chosen.observed, values)}\n"
+        f"Expected behaviour: {rng.choice(EXPECTED)}"
+    )
 
 
 def make_item(rng: random.Random, style: Style) -> tuple[str, str, str]:
     """One item: (write-up text, the style used, ``CWE-<n>``)."""
     templates = rng.choice(TEMPLATES)
-    values = {"component": rng.choice(COMPONENTS), "param": rng.choice(PARAMETERS),
-              "product": product_name(rng), "version": random_version(rng)}
+    values = {
+        "component": rng.choice(COMPONENTS),
+        "param": rng.choice(PARAMETERS),
+        "product": product_name(rng),
+        "version": random_version(rng),
+    }
     values["fixed"] = random_version(rng)
     used = rng.choice(("advisory", "ticket")) if style == "mixed" else style
     text = advisory(templates, rng, values) if used == "advisory" else ticket(templates, rng, values)
@@ -100,6 +106,9 @@ class GenCweTask(CweTask):
         for index in range(args.n):
             text, used, target = make_item(rng, args.style)
             kind, label = ("CVE description", "CVE Description") if used == "advisory" else ("bug report", "Bug Report")
-            yield Sample(id=f"gen-cwe-{args.seed}-{args.style}-{index}", input=rcm_prompt(text, kind, label),
-                         target=target,
-                         metadata={"style": used, "cwe_name": cwe_name(int(target.split("-")[1])), "text": text})
+            yield Sample(
+                id=f"gen-cwe-{args.seed}-{args.style}-{index}",
+                input=rcm_prompt(text, kind, label),
+                target=target,
+                metadata={"style": used, "cwe_name": cwe_name(int(target.split("-")[1])), "text": text},
+            )

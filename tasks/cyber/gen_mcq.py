@@ -39,8 +39,11 @@ class GenMcqArgs(TaskArgs):
 
 def _usable(entry: CweEntry) -> bool:
     """Weaknesses worth asking about: current, concrete enough and described."""
-    return (entry.status in ("Stable", "Draft", "Incomplete") and entry.abstraction in ("Class", "Base", "Variant")
-            and len(entry.description) >= 40)
+    return (
+        entry.status in ("Stable", "Draft", "Incomplete")
+        and entry.abstraction in ("Class", "Base", "Variant")
+        and len(entry.description) >= 40
+    )
 
 
 def _distinct_by_name(ids: list[int], exclude: set[str]) -> list[int]:
@@ -81,13 +84,15 @@ def question_pool() -> tuple[tuple[str, int, int, tuple[int, ...]], ...]:
 def _question(kind: str, subject: CweEntry) -> str:
     """The question text of ``kind`` about ``subject``."""
     if kind == "description":
-        return f"Which CWE weakness does the following catalogue description define? \"{subject.description}\""
+        return f'Which CWE weakness does the following catalogue description define? "{subject.description}"'
     if kind == "name_to_id":
-        return f"What is the CWE identifier of the weakness \"{subject.name}\"?"
+        return f'What is the CWE identifier of the weakness "{subject.name}"?'
     if kind == "id_to_name":
         return f"Which weakness does {subject.label} denote in the CWE catalogue?"
-    return (f"In the CWE research view (CWE-1000), which weakness is a parent (the target of a ChildOf "
-            f"relationship) of {subject.label} \"{subject.name}\"?")
+    return (
+        f"In the CWE research view (CWE-1000), which weakness is a parent (the target of a ChildOf "
+        f'relationship) of {subject.label} "{subject.name}"?'
+    )
 
 
 def make_question(rng: random.Random) -> tuple[str, list[str], str, dict[str, object]]:
@@ -99,8 +104,12 @@ def make_question(rng: random.Random) -> tuple[str, list[str], str, dict[str, ob
     show = (lambda i: entries[i].label) if kind == "name_to_id" else (lambda i: entries[i].name)
     options = [show(i) for i in option_ids]
     letter = "ABCD"[option_ids.index(right_id)]
-    metadata: dict[str, object] = {"kind": kind, "subject": f"CWE-{subject_id}", "answer_id": f"CWE-{right_id}",
-                                   "option_ids": [f"CWE-{i}" for i in option_ids]}
+    metadata: dict[str, object] = {
+        "kind": kind,
+        "subject": f"CWE-{subject_id}",
+        "answer_id": f"CWE-{right_id}",
+        "option_ids": [f"CWE-{i}" for i in option_ids],
+    }
     return _question(kind, entries[subject_id]), options, letter, metadata
 
 
@@ -117,5 +126,9 @@ class GenMcqTask(LetterChoiceTask):
         rng = random.Random(f"cyber-gen/mcq:{args.seed}")
         for index in range(args.n):
             question, options, letter, metadata = make_question(rng)
-            yield Sample(id=f"gen-mcq-{args.seed}-{index}", input=mcq_prompt(question, options, SOURCE),
-                         target=letter, metadata={**metadata, "options": options})
+            yield Sample(
+                id=f"gen-mcq-{args.seed}-{index}",
+                input=mcq_prompt(question, options, SOURCE),
+                target=letter,
+                metadata={**metadata, "options": options},
+            )

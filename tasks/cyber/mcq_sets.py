@@ -32,8 +32,11 @@ SECEVAL_ENV = "FRONTIER_SECEVAL_DATA"
 class JsonSetArgs(TaskArgs):
     """Arguments of the JSON multiple-choice sets."""
 
-    data: str | None = Field(None, description="path to the benchmark's JSON file (default: the environment "
-                                               "variable named in the task description)")
+    data: str | None = Field(
+        None,
+        description="path to the benchmark's JSON file (default: the environment "
+        "variable named in the task description)",
+    )
 
 
 def read_json(data: str | None, env: str, task: str) -> Any:
@@ -81,14 +84,17 @@ class CyberMetricTask(LetterChoiceTask):
                 raise ConfigError(f"{where}: expected an object")
             question = _text(item, "question", where)
             answers = item.get("answers")
-            if (not isinstance(answers, dict) or set(answers) - set(self.letters) or len(answers) < 2
-                    or not all(isinstance(v, str) for v in answers.values())):
+            if (
+                not isinstance(answers, dict)
+                or set(answers) - set(self.letters)
+                or len(answers) < 2
+                or not all(isinstance(v, str) for v in answers.values())
+            ):
                 raise ConfigError(f"{where}: 'answers' must map letters A-D to strings")
             solution = normalise_letters(_text(item, "solution", where), "".join(answers))
             if solution is None or len(solution) != 1:
                 raise ConfigError(f"{where}: solution {item['solution']!r} is not one of {sorted(answers)}")
-            yield Sample(id=f"cybermetric-{index:05d}", input=cybermetric_messages(question, answers),
-                         target=solution)
+            yield Sample(id=f"cybermetric-{index:05d}", input=cybermetric_messages(question, answers), target=solution)
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The right letter in CyberMetric's answer format."""
@@ -120,24 +126,34 @@ class SecEvalTask(Task):
                 raise ConfigError(f"{where}: expected an object")
             question = _text(item, "question", where)
             choices = item.get("choices")
-            if not isinstance(choices, list) or not 2 <= len(choices) <= 4 or not all(isinstance(c, str) for c in choices):
+            if (
+                not isinstance(choices, list)
+                or not 2 <= len(choices) <= 4
+                or not all(isinstance(c, str) for c in choices)
+            ):
                 raise ConfigError(f"{where}: 'choices' must be a list of 2 to 4 strings")
             answer = normalise_letters(_text(item, "answer", where), self.letters[: len(choices)])
             if answer is None:
                 raise ConfigError(f"{where}: answer {item['answer']!r} is not a set of letters of its choices")
             sample_id = str(item.get("id") or f"seceval-{index:05d}")
-            topics = [str(t) for t in item.get("topics", []) if isinstance(t, (str, int))] \
-                if isinstance(item.get("topics"), list) else []
-            yield Sample(id=sample_id, input=seceval_messages(question, choices), target=answer,
-                         metadata={"topics": topics, "source": str(item.get("source", ""))})
+            topics = (
+                [str(t) for t in item.get("topics", []) if isinstance(t, (str, int))]
+                if isinstance(item.get("topics"), list)
+                else []
+            )
+            yield Sample(
+                id=sample_id,
+                input=seceval_messages(question, choices),
+                target=answer,
+                metadata={"topics": topics, "source": str(item.get("source", ""))},
+            )
 
     def score(self, sample: Sample, output: Output) -> Score:
         """Right only when the set of letters on the last line equals the answer set."""
         answer = extract_choices(output.text, self.letters)
         if answer is None:
             return Score.unscored("no set of option letters (A-D) on the last line")
-        return Score.of(answer == sample.target, answer=answer,
-                        explanation=f"expected {sample.target}, got {answer}")
+        return Score.of(answer == sample.target, answer=answer, explanation=f"expected {sample.target}, got {answer}")
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The right letters in SecEval's answer format."""

@@ -26,8 +26,9 @@ def bootstrap_mean(values: Sequence[float], seed: int = 0) -> MetricValue:
     if not values:
         return MetricValue(value=None, n=0, method="empty")
     low, high = bootstrap_interval(values, seed=seed)
-    return MetricValue(value=math.fsum(values) / len(values), n=len(values), ci_low=low, ci_high=high,
-                       method="bootstrap")
+    return MetricValue(
+        value=math.fsum(values) / len(values), n=len(values), ci_low=low, ci_high=high, method="bootstrap"
+    )
 
 
 def proportion(successes: int, n: int) -> MetricValue:
@@ -119,8 +120,11 @@ def conflict_metrics(results: Iterable[SampleResult]) -> dict[str, MetricValue]:
     """
     groups: dict[object, Counter[str]] = {}
     for result in results:
-        key = result.input if isinstance(result.input, str) else tuple(
-            (m.role, m.content, m.name, m.tool_call_id, m.tool_calls) for m in result.input)
+        key = (
+            result.input
+            if isinstance(result.input, str)
+            else tuple((m.role, m.content, m.name, m.tool_call_id, m.tool_calls) for m in result.input)
+        )
         target = result.target if isinstance(result.target, str) else json.dumps(result.target, sort_keys=True)
         groups.setdefault(key, Counter())[target] += 1
     rows = sum(sum(counts.values()) for counts in groups.values())
@@ -128,10 +132,19 @@ def conflict_metrics(results: Iterable[SampleResult]) -> dict[str, MetricValue]:
     covered = sum(sum(counts.values()) for counts in conflicting)
     lost = sum(sum(counts.values()) - max(counts.values()) for counts in conflicting)
     if rows == 0:
-        return {"duplicate_conflict_rows": MetricValue(value=None, n=0, method="empty"),
-                "ceiling_accuracy": MetricValue(value=None, n=0, method="empty")}
+        return {
+            "duplicate_conflict_rows": MetricValue(value=None, n=0, method="empty"),
+            "ceiling_accuracy": MetricValue(value=None, n=0, method="empty"),
+        }
     return {
-        "duplicate_conflict_rows": MetricValue(value=float(covered), n=rows, method=f"count ({len(conflicting)} groups)"),
-        "ceiling_accuracy": MetricValue(value=(rows - lost) / rows, n=rows, ci_low=(rows - lost) / rows,
-                                        ci_high=(rows - lost) / rows, method="exact"),
+        "duplicate_conflict_rows": MetricValue(
+            value=float(covered), n=rows, method=f"count ({len(conflicting)} groups)"
+        ),
+        "ceiling_accuracy": MetricValue(
+            value=(rows - lost) / rows,
+            n=rows,
+            ci_low=(rows - lost) / rows,
+            ci_high=(rows - lost) / rows,
+            method="exact",
+        ),
     }

@@ -38,15 +38,21 @@ MCQ_TEMPLATE = (
     "answer should contain only the single letter corresponding to the best option, with no additional text. "
 )
 
-TAA_FINAL_LINE = ("\n\nEnd your response with a final line of the form 'Threat actor: <name>' naming the single "
-                  "threat actor you attribute the incident to.")
+TAA_FINAL_LINE = (
+    "\n\nEnd your response with a final line of the form 'Threat actor: <name>' naming the single "
+    "threat actor you attribute the incident to."
+)
 
 CYBERMETRIC_SYSTEM = "You are a security expert who answers questions."
-CYBERMETRIC_TEMPLATE = ("Question: {question}\nOptions: {options}\n\nChoose the correct answer (A, B, C, or D) "
-                        "only. Always return in this format: 'ANSWER: X' ")
+CYBERMETRIC_TEMPLATE = (
+    "Question: {question}\nOptions: {options}\n\nChoose the correct answer (A, B, C, or D) "
+    "only. Always return in this format: 'ANSWER: X' "
+)
 
-SECEVAL_SYSTEM = ("Below are multiple-choice questions concerning cybersecurity. Please select the correct "
-                  "answers and respond with the letters ABCD only.")
+SECEVAL_SYSTEM = (
+    "Below are multiple-choice questions concerning cybersecurity. Please select the correct "
+    "answers and respond with the letters ABCD only."
+)
 SECEVAL_SHOT_QUESTION = "Question: What's the capital of China? A: Beijing B: Shanghai C: Guangzhou D: Shenzhen"
 SECEVAL_SHOT_ANSWER = "Answer: A"
 
@@ -70,14 +76,18 @@ def mcq_prompt(question: str, options: Sequence[str], source: str = "Cyber Threa
 def cybermetric_messages(question: str, answers: Mapping[str, str]) -> tuple[Message, ...]:
     """CyberMetric's system and user messages for one question."""
     options = ", ".join(f"{key}) {value}" for key, value in answers.items())
-    return (Message(role="system", content=CYBERMETRIC_SYSTEM),
-            Message(role="user", content=CYBERMETRIC_TEMPLATE.format(question=question, options=options)))
+    return (
+        Message(role="system", content=CYBERMETRIC_SYSTEM),
+        Message(role="user", content=CYBERMETRIC_TEMPLATE.format(question=question, options=options)),
+    )
 
 
 def seceval_messages(question: str, choices: Sequence[str]) -> tuple[Message, ...]:
     """SecEval's chat protocol: instruction, one worked example, then the question on one line."""
     text = ("Question: " + question + " ".join(choices)).replace("\n", " ")
-    return (Message(role="system", content=SECEVAL_SYSTEM),
-            Message(role="user", content=SECEVAL_SHOT_QUESTION),
-            Message(role="assistant", content=SECEVAL_SHOT_ANSWER),
-            Message(role="user", content=text))
+    return (
+        Message(role="system", content=SECEVAL_SYSTEM),
+        Message(role="user", content=SECEVAL_SHOT_QUESTION),
+        Message(role="assistant", content=SECEVAL_SHOT_ANSWER),
+        Message(role="user", content=text),
+    )

@@ -39,8 +39,11 @@ async def ask_extractor(spec: str, answer: str, retry: RetryPolicy | None = None
         adapter = auxiliary_model(spec, EXTRACTOR_ROLE, retry=retry or RetryPolicy())
     except (FrontierError, OSError, ValueError) as exc:
         return {"actor": None, "error": f"extractor unavailable: {exc}"}
-    request = GenerateRequest(messages=(Message(role="user", content=EXTRACTOR_PROMPT + answer[-MAX_ANSWER_CHARS:]),),
-                              max_tokens=64, temperature=0.0)
+    request = GenerateRequest(
+        messages=(Message(role="user", content=EXTRACTOR_PROMPT + answer[-MAX_ANSWER_CHARS:]),),
+        max_tokens=64,
+        temperature=0.0,
+    )
     try:
         generation = await adapter.generate(request)
     except (FrontierError, OSError, ValueError) as exc:

@@ -55,8 +55,17 @@ def read_table(path: Path) -> Table:
     if path.suffix.lower() in (".pickle", ".pkl"):
         try:
             data = _DataOnlyUnpickler(io.BytesIO(raw)).load()
-        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, KeyError,
-                AttributeError, RecursionError, MemoryError) as exc:
+        except (
+            pickle.UnpicklingError,
+            EOFError,
+            ValueError,
+            TypeError,
+            IndexError,
+            KeyError,
+            AttributeError,
+            RecursionError,
+            MemoryError,
+        ) as exc:
             raise ConfigError(f"CTI-TAA table {path}: not a pickle of plain data ({exc})") from None
     else:
         try:
@@ -91,5 +100,6 @@ def load_tables(folder: Path | None, roots: list[Path]) -> tuple[Table, Table]:
         raise ConfigError(
             "CTI-TAA: the authors' alias and related tables (alias_dict.json/.pickle and related_dict.json/.pickle, "
             f"upstream evaluation/) were not found in {where}; pass -T tables=FOLDER, or -T tables=none to score "
-            "names without them (no plausible tier)")
+            "names without them (no plausible tier)"
+        )
     return read_table(found[0]), read_table(found[1])

@@ -66,8 +66,7 @@ class ArithTask(Task):
         value = parse_integer(raw)
         if value is None:
             return Score.unscored(f"answer is not an integer: {raw[:80]!r}")
-        return Score.of(value == sample.target, answer=str(value),
-                        explanation=f"expected {sample.target}, got {value}")
+        return Score.of(value == sample.target, answer=str(value), explanation=f"expected {sample.target}, got {value}")
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The reference answer in the expected format."""

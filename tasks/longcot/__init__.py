@@ -15,52 +15,66 @@ SPLITS = ("easy", "medium", "hard")
 
 def _mini(name: str, **args: object) -> object:
     from tasks.longcot.task import MiniTask
+
     return MiniTask(name, **args)
 
 
 def _full(name: str, **args: object) -> object:
     from tasks.longcot.task import FullTask
+
     return FullTask(name, **args)
 
 
 def _split(domain: str, split: str):  # noqa: ANN202 - a factory of factories
     def create(name: str, **args: object) -> object:
         from tasks.longcot.task import split_task
+
         return split_task(domain, split)(name, **args)
+
     return create
 
 
 def _generated(domain: str):  # noqa: ANN202 - a factory of factories
     def create(name: str, **args: object) -> object:
         from tasks.longcot.gen.task import generator_task
+
         return generator_task(domain)(name, **args)
+
     return create
 
 
 def _data_args() -> type:
     from tasks.longcot.task import LongCotArgs
+
     return LongCotArgs
 
 
 def _generator_args() -> type:
     from tasks.longcot.gen.task import GenArgs
+
     return GenArgs
 
 
 def _entries() -> dict[str, TaskEntry]:
     entries = {
-        "longcot/mini": TaskEntry("longcot/mini", "LongCoT-Mini: the easy split, verified per template", _mini,
-                                  _data_args),
-        "longcot/full": TaskEntry("longcot/full", "LongCoT: medium + hard splits, verified per template", _full,
-                                  _data_args),
+        "longcot/mini": TaskEntry(
+            "longcot/mini", "LongCoT-Mini: the easy split, verified per template", _mini, _data_args
+        ),
+        "longcot/full": TaskEntry(
+            "longcot/full", "LongCoT: medium + hard splits, verified per template", _full, _data_args
+        ),
     }
     for domain in DOMAINS:
         for split in SPLITS:
             name = f"longcot/{domain}-{split}"
             entries[name] = TaskEntry(name, f"LongCoT {domain}, {split} split", _split(domain, split), _data_args)
         name = f"longcot-gen/{domain}"
-        entries[name] = TaskEntry(name, f"seeded long-horizon {domain} problems; difficulty scales the steps",
-                                  _generated(domain), _generator_args)
+        entries[name] = TaskEntry(
+            name,
+            f"seeded long-horizon {domain} problems; difficulty scales the steps",
+            _generated(domain),
+            _generator_args,
+        )
     return entries
 
 

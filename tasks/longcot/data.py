@@ -67,8 +67,15 @@ def parse_question(raw: object, domain: str, split: str, where: str) -> Question
     qid = raw["question_id"]
     if not isinstance(qid, (str, int)) or isinstance(qid, bool) or not str(qid).strip():
         raise LongCotDataError(f"{where}: 'question_id' must be a non-empty string or integer")
-    return Question(question_id=str(qid).strip(), domain=domain, split=split, template=problem["template"],
-                    prompt=raw["prompt"], problem=problem, answer=raw.get("answer"))
+    return Question(
+        question_id=str(qid).strip(),
+        domain=domain,
+        split=split,
+        template=problem["template"],
+        prompt=raw["prompt"],
+        problem=problem,
+        answer=raw.get("answer"),
+    )
 
 
 def read_file(path: Path, domain: str, split: str) -> list[Question]:
@@ -105,7 +112,8 @@ def data_source(data: str | None) -> str:
         raise LongCotDataError(
             "no LongCoT data given: pass -T data=PATH (a folder of <domain>/<split>.json or <domain>-<split>.json "
             f"files), -T data=hub:{HUB_ID} (the hub; needs the network), or -T data=hub:PATH (a local mirror of the "
-            f"hub repository), or set ${ENV_VAR} to one of these")
+            f"hub repository), or set ${ENV_VAR} to one of these"
+        )
     return source
 
 
@@ -119,7 +127,7 @@ def load_questions(data: str | None, domains: tuple[str, ...], splits: tuple[str
     from tasks.longcot.hub import HUB_PREFIX, hub_split
 
     source = data_source(data)
-    repo = source[len(HUB_PREFIX):] if source.startswith(HUB_PREFIX) else None
+    repo = source[len(HUB_PREFIX) :] if source.startswith(HUB_PREFIX) else None
     folder = None if repo else Path(source).expanduser()
     if folder is not None and not folder.is_dir():
         raise LongCotDataError(f"LongCoT data folder {folder} does not exist")
@@ -139,5 +147,7 @@ def load_questions(data: str | None, domains: tuple[str, ...], splits: tuple[str
             found = found or bool(questions)
             yield from questions
     if not found:
-        raise LongCotDataError(f"no LongCoT questions for domains {list(domains)} and splits {list(splits)} in "
-                               f"{repo or folder}; pass -T data=PATH")
+        raise LongCotDataError(
+            f"no LongCoT questions for domains {list(domains)} and splits {list(splits)} in "
+            f"{repo or folder}; pass -T data=PATH"
+        )

@@ -27,7 +27,7 @@ def solution_payload(text: str) -> str | None:
         pass
     if last is None:
         return None
-    payload = text[last.end():last.end() + MAX_PAYLOAD_CHARS].strip()
+    payload = text[last.end() : last.end() + MAX_PAYLOAD_CHARS].strip()
     payload = LEADING_WRAPPERS.sub("", payload).strip()
     return payload or None
 

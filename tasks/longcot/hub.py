@@ -77,8 +77,9 @@ def hub_split(repo: str, split: str) -> dict[str, list[Question]]:
     hint = "pass -T data=PATH (a folder with <domain>/<split>.json or <domain>-<split>.json files)"
     local = Path(repo).is_dir()
     if is_offline() and not local:
-        raise LongCotDataError(f"the hub is offline (HF_DATASETS_OFFLINE/HF_HUB_OFFLINE), so {repo} cannot be "
-                               f"fetched; {hint}")
+        raise LongCotDataError(
+            f"the hub is offline (HF_DATASETS_OFFLINE/HF_HUB_OFFLINE), so {repo} cannot be fetched; {hint}"
+        )
     try:
         import datasets
 
@@ -88,8 +89,9 @@ def hub_split(repo: str, split: str) -> dict[str, list[Question]]:
         else:
             rows = datasets.load_dataset(repo, split=split).to_list()
     except Exception as exc:  # noqa: BLE001 - any loading failure gets the same actionable message
-        raise LongCotDataError(f"loading the {split!r} split of {repo} failed ({type(exc).__name__}: {exc}); "
-                               f"{hint}") from None
+        raise LongCotDataError(
+            f"loading the {split!r} split of {repo} failed ({type(exc).__name__}: {exc}); {hint}"
+        ) from None
     by_domain: dict[str, list[Question]] = {}
     for index, raw in enumerate(rows):
         where = f"{repo}[{split}] row {index}"

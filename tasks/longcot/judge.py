@@ -19,11 +19,14 @@ MAX_RESPONSE_CHARS = 4000
 def judge_prompt(question: Question, response: str) -> str:
     """The judge's instructions: compare the final answer with the reference, reply in JSON."""
     payload = solution_payload(response) or response[-MAX_RESPONSE_CHARS:]
-    return ("You are a strict answer-equivalence judge. Decide whether the predicted final answer is "
-            "equivalent to the reference answer (mathematically, or as the same molecule). Reply with JSON "
-            '{"equivalent": true|false, "reason": "..."} and nothing else.\n\n'
-            + json.dumps({"reference": question.answer, "predicted": payload[:MAX_RESPONSE_CHARS]},
-                         ensure_ascii=False, default=str))
+    return (
+        "You are a strict answer-equivalence judge. Decide whether the predicted final answer is "
+        "equivalent to the reference answer (mathematically, or as the same molecule). Reply with JSON "
+        '{"equivalent": true|false, "reason": "..."} and nothing else.\n\n'
+        + json.dumps(
+            {"reference": question.answer, "predicted": payload[:MAX_RESPONSE_CHARS]}, ensure_ascii=False, default=str
+        )
+    )
 
 
 def parse_judgement(text: str) -> dict[str, Any]:
@@ -48,8 +51,9 @@ async def judge_answer(spec: str, question: Question, response: str) -> dict[str
         adapter = auxiliary_model(spec, "judge")
     except (FrontierError, OSError, ValueError) as exc:
         return {"equivalent": None, "reason": f"judge unavailable: {exc}"}
-    request = GenerateRequest(messages=(Message(role="user", content=judge_prompt(question, response)),),
-                              max_tokens=512, temperature=0.0)
+    request = GenerateRequest(
+        messages=(Message(role="user", content=judge_prompt(question, response)),), max_tokens=512, temperature=0.0
+    )
     try:
         generation = await adapter.generate(request)
     except (FrontierError, OSError, ValueError) as exc:

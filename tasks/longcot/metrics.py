@@ -58,11 +58,20 @@ def aggregate_results(results: Iterable[SampleResult], seed: int = 0) -> dict[st
             values["accuracy_scored"].append(correct)
         judged = (score.details or {}).get("judge_equivalent")
         values["accuracy_with_judge"].append(1.0 if correct or judged is True else 0.0)
-    for name in ("accuracy", "accuracy_official", "accuracy_strict", "accuracy_scored", "unscored_rate",
-                 "unresolved_rate", "accuracy_with_judge"):
+    for name in (
+        "accuracy",
+        "accuracy_official",
+        "accuracy_strict",
+        "accuracy_scored",
+        "unscored_rate",
+        "unresolved_rate",
+        "accuracy_with_judge",
+    ):
         values.setdefault(name, [])
-    metrics = {name: mean_metric(vals, seed=seed, kind="mean" if name.endswith("_tokens") else "proportion")
-               for name, vals in sorted(values.items())}
+    metrics = {
+        name: mean_metric(vals, seed=seed, kind="mean" if name.endswith("_tokens") else "proportion")
+        for name, vals in sorted(values.items())
+    }
     for split, count in sorted(questions.items()):
         metrics[f"questions/{split}"] = MetricValue(value=float(count), n=count, method="count")
     return metrics

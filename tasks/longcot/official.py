@@ -17,17 +17,22 @@ from tasks.longcot.verify import check_template
 def _verifier(domain: str) -> Callable[[Question, str], Verdict]:
     if domain == "chemistry":
         from tasks.longcot.official_chem import verify_chemistry_official
+
         return verify_chemistry_official
     if domain == "chess":
         from tasks.longcot.official_chess import verify_chess_official
+
         return verify_chess_official
     if domain == "cs":
         from tasks.longcot.official_cs import verify_cs_official
+
         return verify_cs_official
     if domain == "logic":
         from tasks.longcot.official_logic import verify_logic_official
+
         return verify_logic_official
     from tasks.longcot.official_math import verify_math_official
+
     return verify_math_official
 
 

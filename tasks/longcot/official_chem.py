@@ -16,8 +16,12 @@ from typing import Any
 
 from scorers.smiles import canonical
 from tasks.longcot.data import Question
-from tasks.longcot.official_parsing import (extract_solution, last_balanced_brackets, list_from_text,
-                                            mixed_list_from_text)
+from tasks.longcot.official_parsing import (
+    extract_solution,
+    last_balanced_brackets,
+    list_from_text,
+    mixed_list_from_text,
+)
 from tasks.longcot.verdict import Verdict
 
 SMILES_TEMPLATES = frozenset({"easy1", "easy2", "med3", "hard3"})
@@ -153,8 +157,7 @@ def verify_chemistry_official(question: Question, response: str) -> Verdict:
         return Verdict.check(parsed is not None and ints_equal(parsed, gold), parsed, "integer list")
     if template == "hard2":
         mixed = mixed_list_from_text(text)
-        return Verdict.check(mixed is not None and mixed_equal(mixed, gold), mixed,
-                             "SMILES and numbers at round(x, 2)")
+        return Verdict.check(mixed is not None and mixed_equal(mixed, gold), mixed, "SMILES and numbers at round(x, 2)")
     names = string_items(text)
     expected = [str(x).strip() for x in gold]
     return Verdict.check(names is not None and names == expected, names, "names compared trimmed")

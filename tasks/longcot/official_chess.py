@@ -11,19 +11,31 @@ from typing import Any
 
 from scorers.literal import LiteralError, parse_literal
 from tasks.longcot.data import Question
-from tasks.longcot.official_parsing import (INT, dict_payload, extract_solution, first_int, int_solution,
-                                            last_match, load_literal)
+from tasks.longcot.official_parsing import (
+    INT,
+    dict_payload,
+    extract_solution,
+    first_int,
+    int_solution,
+    last_match,
+    load_literal,
+)
 from tasks.longcot.verdict import Verdict
 
 MAX_PLIES = 2000
 MOVE_NUMBER = re.compile(r"^\d+\.+$")
 SAN_SUFFIX = re.compile(r"[+#!?]+$")
-SAN = re.compile(r"(?:O-O-O|O-O|(?:[KQRBN](?:[a-h]|[1-8]|[a-h][1-8])?)?x?[a-h][1-8](?:=[QRBN])?|"
-                 r"[a-h]x[a-h][1-8](?:=[QRBN])?)(?:[+#])?(?:[!?]{1,2})?")
-SAN_TRIPLET = re.compile(r"\[\s*(" + SAN.pattern + r")\s*(?:,\s*|\s+)(" + SAN.pattern + r")\s*(?:,\s*|\s+)("
-                         + SAN.pattern + r")\s*\]")
-FEN = re.compile(r"(?:[pnbrqkPNBRQK1-8]{1,8}/){7}[pnbrqkPNBRQK1-8]{1,8}"
-                 r"(?:\s+[wb]\s+(?:-|K?Q?k?q?)\s+(?:-|[a-h][36])\s+\d+\s+\d+)?(?=$|[\s,;:.!?\"'`])")
+SAN = re.compile(
+    r"(?:O-O-O|O-O|(?:[KQRBN](?:[a-h]|[1-8]|[a-h][1-8])?)?x?[a-h][1-8](?:=[QRBN])?|"
+    r"[a-h]x[a-h][1-8](?:=[QRBN])?)(?:[+#])?(?:[!?]{1,2})?"
+)
+SAN_TRIPLET = re.compile(
+    r"\[\s*(" + SAN.pattern + r")\s*(?:,\s*|\s+)(" + SAN.pattern + r")\s*(?:,\s*|\s+)(" + SAN.pattern + r")\s*\]"
+)
+FEN = re.compile(
+    r"(?:[pnbrqkPNBRQK1-8]{1,8}/){7}[pnbrqkPNBRQK1-8]{1,8}"
+    r"(?:\s+[wb]\s+(?:-|K?Q?k?q?)\s+(?:-|[a-h][36])\s+\d+\s+\d+)?(?=$|[\s,;:.!?\"'`])"
+)
 FORCED_MOVE = re.compile(r"(\d+)\.\s+(\S+)(?:\s+(\S+))?")
 INTEGER_TEMPLATES = frozenset({"piece_combinations", "knight_path", "knight_path_enemy", "knight_game", "max_rooks"})
 Ply = tuple[int, str | None, str | None]

@@ -8,8 +8,17 @@ import re
 from typing import Any
 
 from tasks.longcot.data import Question
-from tasks.longcot.official_parsing import (INT, INT_CSV, MAX_INT_DIGITS, extract_solution, first_int, int_solution,
-                                            last_json_object, last_match, list_from_text)
+from tasks.longcot.official_parsing import (
+    INT,
+    INT_CSV,
+    MAX_INT_DIGITS,
+    extract_solution,
+    first_int,
+    int_solution,
+    last_json_object,
+    last_match,
+    list_from_text,
+)
 from tasks.longcot.verdict import Verdict, short
 
 JSON_TEMPLATES = frozenset({"HM", "MFMC", "Scheduling", "TM", "MCM", "LLVM"})

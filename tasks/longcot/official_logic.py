@@ -74,8 +74,11 @@ def sudoku_valid(grid: list[list[int]], puzzle: list[list[Any]], block: int) -> 
         return False
     want = list(range(1, side + 1))
     units = [list(r) for r in grid] + [[grid[r][c] for r in range(side)] for c in range(side)]
-    units += [[grid[r][c] for r in range(br, br + block) for c in range(bc, bc + block)]
-              for br in range(0, side, block) for bc in range(0, side, block)]
+    units += [
+        [grid[r][c] for r in range(br, br + block) for c in range(bc, bc + block)]
+        for br in range(0, side, block)
+        for bc in range(0, side, block)
+    ]
     return all(sorted(unit) == want for unit in units)
 
 
@@ -100,8 +103,12 @@ def verify_logic_official(question: Question, response: str) -> Verdict:
         moves = move_triples(response)
         if moves is None:
             return Verdict.unparsed("no list of [block, from, to] moves in the answer")
-        ok, why = replay_stacks(stacks(instance.get("initial_state"), "initial_state"),
-                                stacks(instance.get("goal_state"), "goal_state"), moves, template == "RandomHanoi")
+        ok, why = replay_stacks(
+            stacks(instance.get("initial_state"), "initial_state"),
+            stacks(instance.get("goal_state"), "goal_state"),
+            moves,
+            template == "RandomHanoi",
+        )
         return Verdict.check(ok, f"{len(moves)} moves", why)
     if template == "Sokoban":
         moves_text = sokoban_moves(response)

@@ -24,12 +24,43 @@ ANSWER_BUDGET_S = 10.0
 COMPONENT_LIMIT_S = 4.0
 MAX_COMPONENTS = 64
 MATH_WORDS = frozenset({"sqrt", "cbrt", "log", "ln", "sin", "cos", "tan", "arctan", "abs", "pi", "e", "frac", "binom"})
-TEXTUAL_HINTS = ("all polynomials", "integers with", "starting with", "less than", "greater than", "hours",
-                 "minutes", "p.m.", "a.m.", "odd integers", "even integers", "if ", "otherwise", "such that",
-                 "for some")
-REPLACEMENTS = (("$", ""), ("\\left", ""), ("\\right", ""), ("\\cdot", "*"), ("\\times", "*"), ("−", "-"),
-                ("–", "-"), ("—", "-"), ("≤", "<="), ("≥", ">="), ("≠", "!="), ("\\leq", "<="), ("\\geq", ">="),
-                ("\\le", "<="), ("\\ge", ">="), ("\\pi", "pi"), ("π", "pi"), ("cuberoot", "cbrt"))
+TEXTUAL_HINTS = (
+    "all polynomials",
+    "integers with",
+    "starting with",
+    "less than",
+    "greater than",
+    "hours",
+    "minutes",
+    "p.m.",
+    "a.m.",
+    "odd integers",
+    "even integers",
+    "if ",
+    "otherwise",
+    "such that",
+    "for some",
+)
+REPLACEMENTS = (
+    ("$", ""),
+    ("\\left", ""),
+    ("\\right", ""),
+    ("\\cdot", "*"),
+    ("\\times", "*"),
+    ("−", "-"),
+    ("–", "-"),
+    ("—", "-"),
+    ("≤", "<="),
+    ("≥", ">="),
+    ("≠", "!="),
+    ("\\leq", "<="),
+    ("\\geq", ">="),
+    ("\\le", "<="),
+    ("\\ge", ">="),
+    ("\\pi", "pi"),
+    ("π", "pi"),
+    ("cuberoot", "cbrt"),
+)
 
 
 def _balanced(text: str) -> bool:
@@ -125,8 +156,9 @@ def verify_math_official(question: Question, response: str, budget_s: float = AN
     deadline = time.monotonic() + budget_s
     for index, (want, got) in enumerate(zip(expected, predicted)):
         remaining = deadline - time.monotonic()
-        status = component_status(want, got, max(0.05, min(COMPONENT_LIMIT_S, remaining))) if remaining > 0 \
-            else "unresolved"
+        status = (
+            component_status(want, got, max(0.05, min(COMPONENT_LIMIT_S, remaining))) if remaining > 0 else "unresolved"
+        )
         if status == "mismatch":
             return Verdict.check(False, predicted, f"answer {index + 1}: {got!r} differs from {want!r}")
         if status == "unresolved":

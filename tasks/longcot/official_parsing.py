@@ -25,8 +25,10 @@ INT = re.compile(r"-?\d+")
 # starts and never backtracks (upstream's pattern is quadratic on a long digit run).
 INT_CSV = re.compile(r"-?(?<!\d)\d++(?:\s*+,\s*+-?\d++)++")
 OBJECT_START = re.compile(r"\{\s*[\"}]")
-MOVE_LIST = re.compile(r"\[\s*(?:\[\s*-?\d+\s*,\s*-?\d+\s*,\s*-?\d+\s*\]\s*"
-                       r"(?:,\s*\[\s*-?\d+\s*,\s*-?\d+\s*,\s*-?\d+\s*\]\s*)*)?\]")
+MOVE_LIST = re.compile(
+    r"\[\s*(?:\[\s*-?\d+\s*,\s*-?\d+\s*,\s*-?\d+\s*\]\s*"
+    r"(?:,\s*\[\s*-?\d+\s*,\s*-?\d+\s*,\s*-?\d+\s*\]\s*)*)?\]"
+)
 
 
 def bounded(text: str) -> str:
@@ -45,7 +47,7 @@ def extract_solution(text: str) -> str | None:
         pass
     if last is None:
         return None
-    payload = text[last.end():].strip()
+    payload = text[last.end() :].strip()
     return payload or None
 
 
@@ -90,7 +92,7 @@ def first_balanced_brackets(text: str) -> str | None:
         elif text[i] == "]":
             depth -= 1
             if depth == 0:
-                return text[start:i + 1]
+                return text[start : i + 1]
     return None
 
 
@@ -105,7 +107,7 @@ def _last_balanced(text: str, opener: str, closer: str) -> str | None:
         elif ch == closer and depth:
             depth -= 1
             if depth == 0:
-                last = text[start:i + 1]
+                last = text[start : i + 1]
     return last
 
 

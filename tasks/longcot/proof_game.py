@@ -97,13 +97,16 @@ def replay_check(plies: list[str], forced: dict[int, str], final: Any, strict: b
         return False
     if not strict:
         return True
-    return (len(plies) == target_plies(final) and board.turn == final.turn
-            and board.clean_castling_rights() == final.clean_castling_rights()
-            and board.fen().split()[3] == final.fen().split()[3])
+    return (
+        len(plies) == target_plies(final)
+        and board.turn == final.turn
+        and board.clean_castling_rights() == final.clean_castling_rights()
+        and board.fen().split()[3] == final.fen().split()[3]
+    )
 
 
 def _as_dict(plies: list[str]) -> dict[str, str]:
-    return {str(i // 2 + 1): " ".join(plies[i:i + 2]) for i in range(0, len(plies), 2)}
+    return {str(i // 2 + 1): " ".join(plies[i : i + 2]) for i in range(0, len(plies), 2)}
 
 
 def _goal(final: Any, forced: dict[int, str], total: int) -> Any | None:
@@ -123,12 +126,20 @@ def _goal(final: Any, forced: dict[int, str], total: int) -> Any | None:
         if castle:
             rank = 0 if ply % 2 == 0 else 56
             needed.append((ply, chess.BB_SQUARES[rank if castle.group(1) else rank + 7]))
-    return Goal(piece_codes(final, True), piece_codes(final, False), final.clean_castling_rights(), total,
-                dict(forced), tuple(infos), tuple(needed))
+    return Goal(
+        piece_codes(final, True),
+        piece_codes(final, False),
+        final.clean_castling_rights(),
+        total,
+        dict(forced),
+        tuple(infos),
+        tuple(needed),
+    )
 
 
-def reconstruct_game(final_fen: str, forced_moves: dict[str, str], time_limit_s: float = 30.0,
-                     seed: int = 0) -> dict[str, str] | None:
+def reconstruct_game(
+    final_fen: str, forced_moves: dict[str, str], time_limit_s: float = 30.0, seed: int = 0
+) -> dict[str, str] | None:
     """A move dict ``{"1": "e4 e5", ...}`` from the initial position that plays ``forced_moves`` at
     their move numbers and reaches ``final_fen``; None when none is found within ``time_limit_s``
     or the input is malformed or impossible. Deterministic for a seed (given the time to finish)."""
@@ -172,5 +183,7 @@ def _initial_bounds(goal: Any) -> tuple[int, int]:
     board = chess.Board()
     white, black = piece_codes(board, True), piece_codes(board, False)
     beam = BeamSearch(goal, 1, 0, 0.0, 0.0)
-    return (beam.bounds[0].bound(white, len(black), 0, board.castling_rights),
-            beam.bounds[1].bound(black, len(white), 0, board.castling_rights))
+    return (
+        beam.bounds[0].bound(white, len(black), 0, board.castling_rights),
+        beam.bounds[1].bound(black, len(white), 0, board.castling_rights),
+    )

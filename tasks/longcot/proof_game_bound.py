@@ -116,8 +116,15 @@ def reach(white: bool, kind: int, src: int, dst: int) -> int:
 class SideBound:
     """Bounds for one colour against a fixed target, with the game's pinned plies."""
 
-    def __init__(self, white: bool, target: list[int], opp_target_count: int, total_plies: int,
-                 pinned: list[Pinned], lost_rights: list[int]) -> None:
+    def __init__(
+        self,
+        white: bool,
+        target: list[int],
+        opp_target_count: int,
+        total_plies: int,
+        pinned: list[Pinned],
+        lost_rights: list[int],
+    ) -> None:
         import numpy as np
 
         self.white = white
@@ -132,8 +139,10 @@ class SideBound:
         self.t_types = np.array([c >> 6 for c in target], dtype=np.int64)
         self.t_squares = np.array([c & 63 for c in target], dtype=np.int64)
         self.cache: dict[tuple[Any, ...], int] = {}
-        self.gaps = {pin.ply: self.tensor[pin.piece, pin.piece][:, sorted(pin.from_squares)].min(axis=1).tolist()
-                     for pin in self.own_pinned}
+        self.gaps = {
+            pin.ply: self.tensor[pin.piece, pin.piece][:, sorted(pin.from_squares)].min(axis=1).tolist()
+            for pin in self.own_pinned
+        }
 
     def moves_between(self, start: int, stop: int) -> int:
         """Plies of this colour among plies ``start .. stop-1`` (ply 0 is White's first)."""
@@ -177,8 +186,13 @@ class SideBound:
             if int(squares[row]) in blocked:
                 cost[row, :m] = np.where(cost[row, :m] == 0, 2, cost[row, :m])
         if captures_needed == 0:
-            cost[:, :m] = np.where((types[:, None] == PAWN) & (self.t_types[None, :] == PAWN)
-                                   & ((squares[:, None] & 7) != (self.t_squares[None, :] & 7)), INF, cost[:, :m])
+            cost[:, :m] = np.where(
+                (types[:, None] == PAWN)
+                & (self.t_types[None, :] == PAWN)
+                & ((squares[:, None] & 7) != (self.t_squares[None, :] & 7)),
+                INF,
+                cost[:, :m],
+            )
         plans = self._plans(types, squares, own, ply) if own else [{}]
         best = INF
         for plan in plans:
@@ -240,8 +254,7 @@ class SideBound:
         extend(0, {})
         return plans
 
-    def _routed(self, cost: Any, types: Any, plan: dict[int, tuple[int, int, int]], m: int,
-                sacs: list[Pinned]) -> Any:
+    def _routed(self, cost: Any, types: Any, plan: dict[int, tuple[int, int, int]], m: int, sacs: list[Pinned]) -> Any:
         """``cost`` with the rows of the pieces in ``plan`` routed through their pinned plies (a
         piece may then be captured where its last pinned ply left it)."""
         import numpy as np
@@ -256,8 +269,7 @@ class SideBound:
             matrix[row, dummies:] = INF if int(types[row]) == KING else spent
         return matrix
 
-    def _rights_extra(self, types: Any, squares: Any, rows: Any, cols: Any, matrix: Any, rights: int,
-                      m: int) -> int:
+    def _rights_extra(self, types: Any, squares: Any, rows: Any, cols: Any, matrix: Any, rights: int, m: int) -> int:
         """Moves needed only to give up castling rights the target no longer has."""
         pending = [sq for sq in self.lost_rights if rights >> sq & 1]
         if not pending:

@@ -64,7 +64,8 @@ class PinReadiness:
 
         self.pinned = [p for p in pinned if not _castles(p)]
         self.lines: dict[int, list[tuple[int, int]]] = {
-            p.ply: [(1 << sq, chess.between(sq, p.to_square)) for sq in p.from_squares] for p in self.pinned}
+            p.ply: [(1 << sq, chess.between(sq, p.to_square)) for sq in p.from_squares] for p in self.pinned
+        }
         last = max([p.ply for p in pinned], default=0) + 2
         self.free_before = {colour: [0] * (last + 1) for colour in (True, False)}
         for colour, counts in self.free_before.items():
@@ -103,8 +104,9 @@ class PinReadiness:
             key = (pin.ply, kinds.get((pin.white, pin.piece), 0), own_bb[pin.white], occupied, free)
             value = self.cache.get(key)
             if value is None:
-                value = self._pin_shortfall(pin, kinds.get((pin.white, pin.piece), 0), own_bb[pin.white],
-                                            occupied, free, ply)
+                value = self._pin_shortfall(
+                    pin, kinds.get((pin.white, pin.piece), 0), own_bb[pin.white], occupied, free, ply
+                )
                 self.cache[key] = value
             total += value
         return total

@@ -58,7 +58,9 @@ def piece_codes(board: Any, white: bool) -> tuple[int, ...]:
     return tuple(sorted((p.piece_type - 1) * 64 + sq for sq, p in board.piece_map().items() if p.color == white))
 
 
-def _child_codes(board: Any, move: Any, own: tuple[int, ...], opp: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _child_codes(
+    board: Any, move: Any, own: tuple[int, ...], opp: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     kind = board.piece_type_at(move.from_square) - 1
     mine = list(own)
     mine.remove(kind * 64 + move.from_square)
@@ -110,8 +112,10 @@ class BeamSearch:
         opp_counts = (len(goal.black), len(goal.white))
         lost = [[sq for sq in sqs if not goal.rights >> sq & 1] for sqs in ((0, 7), (56, 63))]
         self.goal = goal
-        self.bounds = (SideBound(True, list(goal.white), opp_counts[0], goal.total_plies, list(goal.pinned_info), lost[0]),
-                       SideBound(False, list(goal.black), opp_counts[1], goal.total_plies, list(goal.pinned_info), lost[1]))
+        self.bounds = (
+            SideBound(True, list(goal.white), opp_counts[0], goal.total_plies, list(goal.pinned_info), lost[0]),
+            SideBound(False, list(goal.black), opp_counts[1], goal.total_plies, list(goal.pinned_info), lost[1]),
+        )
         self.width = width
         self.rng = random.Random(seed)
         self.noise = noise
@@ -170,8 +174,12 @@ class BeamSearch:
                 late += 1
                 continue
             codes = white if pin.white else black
-            if not any(code >> 6 == pin.piece and (code & 63) in pin.from_squares
-                       and not chess.between(code & 63, pin.to_square) & both for code in codes):
+            if not any(
+                code >> 6 == pin.piece
+                and (code & 63) in pin.from_squares
+                and not chess.between(code & 63, pin.to_square) & both
+                for code in codes
+            ):
                 late += 1
         return late
 
@@ -213,10 +221,13 @@ class BeamSearch:
             hb = self.bounds[1].bound(black, len(white), ply + 1, rights)
             if hb >= INF:
                 continue
-            late = (self.unready(white, black, ply + 1) + self.contact(True, white, black)
-                    + self.contact(False, black, white)
-                    + SHORTFALL_WEIGHT * self.readiness.shortfall(white, black, ply + 1)
-                    + CAPTURE_WEIGHT * (len(white) + len(black) - target_count))
+            late = (
+                self.unready(white, black, ply + 1)
+                + self.contact(True, white, black)
+                + self.contact(False, black, white)
+                + SHORTFALL_WEIGHT * self.readiness.shortfall(white, black, ply + 1)
+                + CAPTURE_WEIGHT * (len(white) + len(black) - target_count)
+            )
             out.append((hw + hb + late, move, white, black, rights))
         return out
 
@@ -250,7 +261,7 @@ class BeamSearch:
                 return self.finish(*finish_from) if finish_from else []
             scored.sort(key=lambda item: item[0])
             next_beam = []
-            for _, index, move, white, black in scored[:self.width]:
+            for _, index, move, white, black in scored[: self.width]:
                 board = beam[index].board.copy(stack=False)
                 board.push(move)
                 next_beam.append(State(board, beam[index].moves + (move,), white, black))

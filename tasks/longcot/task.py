@@ -24,26 +24,41 @@ VerifierName = Literal["official", "strict"]
 class LongCotArgs(TaskArgs):
     """Arguments of the LongCoT tasks."""
 
-    data: str | None = Field(None, description="folder of LongCoT JSON files (<domain>/<split>.json or "
-                             "<domain>-<split>.json), or hub:<id> for a datasets repository (the hub id "
-                             "LongHorizonReasoning/longcot or a local mirror); else $FRONTIER_LONGCOT_DATA; "
-                             "no default")
+    data: str | None = Field(
+        None,
+        description="folder of LongCoT JSON files (<domain>/<split>.json or "
+        "<domain>-<split>.json), or hub:<id> for a datasets repository (the hub id "
+        "LongHorizonReasoning/longcot or a local mirror); else $FRONTIER_LONGCOT_DATA; "
+        "no default",
+    )
     domains: tuple[str, ...] = Field(DOMAINS, description="domains to include")
     per_template: int = Field(0, ge=0, description="keep at most this many questions per template (0: all)")
-    judge: str | None = Field(None, description="optional adapter spec asked about unresolved math/chemistry "
-                              "answers; its verdicts are reported separately as accuracy_with_judge")
-    verifier: VerifierName = Field("official", description="which decision each sample's score follows: "
-                                   "'official' (LongCoT's own verifier, label-less fallbacks included) or "
-                                   "'strict' (a 'solution =' label required); both are reported, as "
-                                   "accuracy_official and accuracy_strict")
+    judge: str | None = Field(
+        None,
+        description="optional adapter spec asked about unresolved math/chemistry "
+        "answers; its verdicts are reported separately as accuracy_with_judge",
+    )
+    verifier: VerifierName = Field(
+        "official",
+        description="which decision each sample's score follows: "
+        "'official' (LongCoT's own verifier, label-less fallbacks included) or "
+        "'strict' (a 'solution =' label required); both are reported, as "
+        "accuracy_official and accuracy_strict",
+    )
 
 
 def question_of(sample: Sample) -> Question:
     """The LongCoT question carried by a sample's metadata."""
     meta = sample.metadata
-    return Question(question_id=meta["question_id"], domain=meta["domain"], split=meta["split"],
-                    template=meta["template"], prompt=sample.input if isinstance(sample.input, str) else "",
-                    problem=meta["problem"], answer=sample.target)
+    return Question(
+        question_id=meta["question_id"],
+        domain=meta["domain"],
+        split=meta["split"],
+        template=meta["template"],
+        prompt=sample.input if isinstance(sample.input, str) else "",
+        problem=meta["problem"],
+        answer=sample.target,
+    )
 
 
 _REFERENCE_CACHE: dict[tuple[str, int], str | None] = {}
@@ -81,9 +96,18 @@ class LongCotTask(Task):
     def samples(self) -> Iterator[Sample]:
         """One sample per question; metadata carries what the verifier needs."""
         for q in self.questions():
-            yield Sample(id=q.uid, input=q.prompt, target=q.answer,
-                         metadata={"question_id": q.question_id, "domain": q.domain, "split": q.split,
-                                   "template": q.template, "problem": q.problem})
+            yield Sample(
+                id=q.uid,
+                input=q.prompt,
+                target=q.answer,
+                metadata={
+                    "question_id": q.question_id,
+                    "domain": q.domain,
+                    "split": q.split,
+                    "template": q.template,
+                    "problem": q.problem,
+                },
+            )
 
     async def solve(self, sample: Sample, ctx: SolveContext) -> Output:
         """One generation; with ``judge`` set, unresolved math/chemistry answers are also judged."""
@@ -166,17 +190,25 @@ class FullTask(LongCotTask):
 
 def split_task(domain: str, split: str) -> type[LongCotTask]:
     """A task class for one domain and split (``longcot/<domain>-<split>``)."""
-    return type(f"LongCot_{domain}_{split}", (LongCotTask,), {
-        "description": f"LongCoT {domain} questions of the {split} split",
-        "splits": (split,),
-        "__doc__": f"LongCoT {domain}, {split} split.",
-        "Args": _domain_args(domain),
-    })
+    return type(
+        f"LongCot_{domain}_{split}",
+        (LongCotTask,),
+        {
+            "description": f"LongCoT {domain} questions of the {split} split",
+            "splits": (split,),
+            "__doc__": f"LongCoT {domain}, {split} split.",
+            "Args": _domain_args(domain),
+        },
+    )
 
 
 def _domain_args(domain: str) -> type[LongCotArgs]:
-    return type(f"LongCotArgs_{domain}", (LongCotArgs,), {
-        "__annotations__": {"domains": tuple[str, ...]},
-        "domains": Field((domain,), description="domains to include"),
-        "__doc__": f"Arguments of a LongCoT {domain} task.",
-    })
+    return type(
+        f"LongCotArgs_{domain}",
+        (LongCotArgs,),
+        {
+            "__annotations__": {"domains": tuple[str, ...]},
+            "domains": Field((domain,), description="domains to include"),
+            "__doc__": f"Arguments of a LongCoT {domain} task.",
+        },
+    )

@@ -10,11 +10,33 @@ from tasks.longcot.verdict import Verdict
 
 KNOWN_TEMPLATES: dict[str, frozenset[str]] = {
     "chemistry": frozenset({"easy1", "easy2", "hard1", "hard2", "hard3", "hard4", "med1", "med2", "med3", "med4"}),
-    "chess": frozenset({"best_3_moves", "best_move", "forced_checkmate", "knight_game", "knight_path",
-                        "knight_path_enemy", "max_rooks", "piece_combinations", "reconstruct_moves", "uci_to_fen"}),
+    "chess": frozenset(
+        {
+            "best_3_moves",
+            "best_move",
+            "forced_checkmate",
+            "knight_game",
+            "knight_path",
+            "knight_path_enemy",
+            "max_rooks",
+            "piece_combinations",
+            "reconstruct_moves",
+            "uci_to_fen",
+        }
+    ),
     "cs": frozenset({"Backprop", "DistMem", "HM", "MCM", "MFMC", "Scheduling", "TM", "VLIW", "LLVM", "CodeTrace"}),
-    "logic": frozenset({"BlocksWorld", "Dungeon", "PackagingMinWaste", "RandomHanoi", "Sokoban", "Sudoku",
-                        "TrapezoidCounting", "WizardsTotalStrength"}),
+    "logic": frozenset(
+        {
+            "BlocksWorld",
+            "Dungeon",
+            "PackagingMinWaste",
+            "RandomHanoi",
+            "Sokoban",
+            "Sudoku",
+            "TrapezoidCounting",
+            "WizardsTotalStrength",
+        }
+    ),
     "math": frozenset({"backtracking", "conditional", "dag", "dag_first", "linear"}),
 }
 
@@ -22,17 +44,22 @@ KNOWN_TEMPLATES: dict[str, frozenset[str]] = {
 def _verifier(domain: str) -> Callable[[Question, str], Verdict]:
     if domain == "chemistry":
         from tasks.longcot.verify_chem import verify_chemistry
+
         return verify_chemistry
     if domain == "chess":
         from tasks.longcot.verify_chess import verify_chess
+
         return verify_chess
     if domain == "cs":
         from tasks.longcot.verify_cs import verify_cs
+
         return verify_cs
     if domain == "logic":
         from tasks.longcot.verify_logic import verify_logic
+
         return verify_logic
     from tasks.longcot.verify_math import verify_math
+
     return verify_math
 
 

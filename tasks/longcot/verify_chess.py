@@ -70,16 +70,16 @@ def verify_reconstruct(question: Question, payload: str) -> Verdict:
     predicted = parse_structure(payload, "{")
     plies = move_dict_plies(predicted)
     if plies is None:
-        return Verdict.unparsed("no move dict {\"1\": \"e4 e5\", ...} after 'solution ='", payload[:200])
+        return Verdict.unparsed('no move dict {"1": "e4 e5", ...} after \'solution =\'', payload[:200])
     numbered = sorted((int(str(k)), str(v)) for k, v in predicted.items())  # type: ignore[union-attr]
     if numbered[0][0] != 1 or numbered[0][1].strip().startswith("..."):
         return Verdict.check(False, plies[:10], "the game must start at move 1 with White")
     forced = _dict_value(question.problem.get("forced_moves")) or {}
     given = {n: cn.move_tokens(v) for n, v in numbered}
-    for key, text in (forced.items() if isinstance(forced, dict) else ()):
+    for key, text in forced.items() if isinstance(forced, dict) else ():
         want = [cn.strip_suffix(t) for t in cn.move_tokens(str(text))]
         have = [cn.strip_suffix(t) for t in given.get(int(str(key)), [])]
-        if have[:len(want)] != want:
+        if have[: len(want)] != want:
             return Verdict.check(False, plies[:10], f"forced move {key}: {text!r} missing")
     import chess
 
@@ -97,7 +97,9 @@ def verify_reconstruct(question: Question, payload: str) -> Verdict:
 def verify_chess(question: Question, payload: str) -> Verdict:
     """Dispatch on the chess template."""
     template, gold = question.template, question.answer
-    if template == "uci_to_fen" or (template not in INT_TEMPLATES and isinstance(gold, str) and cn.FEN_PLACEMENT.search(gold)):
+    if template == "uci_to_fen" or (
+        template not in INT_TEMPLATES and isinstance(gold, str) and cn.FEN_PLACEMENT.search(gold)
+    ):
         parsed = parse_structure(payload, "{") if payload.startswith("{") else None
         text = str(parsed.get("final_fen", "")) if isinstance(parsed, dict) else first_line(payload)
         fen = cn.find_fen(text)

@@ -66,8 +66,9 @@ def verify_cs(question: Question, payload: str) -> Verdict:
         predicted = parse_structure(payload, "{")
         if not isinstance(predicted, dict):
             return Verdict.unparsed("no JSON object after 'solution ='", payload[:200])
-        return Verdict.check(strict_equal(predicted, gold), json.dumps(predicted, default=str)[:300],
-                             "JSON object compared exactly")
+        return Verdict.check(
+            strict_equal(predicted, gold), json.dumps(predicted, default=str)[:300], "JSON object compared exactly"
+        )
     if question.template in INT_LIST_TEMPLATES or isinstance(gold, list):
         expected = int_list(gold)
         if expected is None:

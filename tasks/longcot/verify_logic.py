@@ -32,8 +32,9 @@ def field(problem: dict[str, Any], name: str) -> Any:
 
 def stacks(value: Any, name: str) -> list[list[int]]:
     """A list of integer stacks (bottom first), validated."""
-    if not isinstance(value, list) or not all(isinstance(s, list) and all(isinstance(x, int) for x in s)
-                                              for s in value):
+    if not isinstance(value, list) or not all(
+        isinstance(s, list) and all(isinstance(x, int) for x in s) for s in value
+    ):
         raise ProblemError(f"instance.{name} must be a list of integer lists")
     return [list(s) for s in value]
 
@@ -53,8 +54,9 @@ def read_moves(payload: str) -> list[tuple[int, int, int]] | None:
     return moves
 
 
-def replay_stacks(initial: list[list[int]], goal: list[list[int]], moves: list[tuple[int, int, int]],
-                  hanoi: bool) -> tuple[bool, str]:
+def replay_stacks(
+    initial: list[list[int]], goal: list[list[int]], moves: list[tuple[int, int, int]], hanoi: bool
+) -> tuple[bool, str]:
     """Play ``moves`` from ``initial``; (reached ``goal``, reason). Hanoi forbids larger on smaller."""
     state = [list(s) for s in initial]
     for i, (block, src, dst) in enumerate(moves):
@@ -65,7 +67,9 @@ def replay_stacks(initial: list[list[int]], goal: list[list[int]], moves: list[t
         if hanoi and state[dst] and state[dst][-1] < block:
             return False, f"move {i}: disc {block} placed on smaller disc {state[dst][-1]}"
         state[dst].append(state[src].pop())
-    return (state == goal), ("goal reached" if state == goal else f"final state after {len(moves)} moves is not the goal")
+    return (state == goal), (
+        "goal reached" if state == goal else f"final state after {len(moves)} moves is not the goal"
+    )
 
 
 def read_sokoban(payload: str) -> str | None:
@@ -117,8 +121,11 @@ def sudoku_ok(grid: list[list[int]], puzzle: list[list[int]], block: int) -> tup
             if puzzle[r][c] not in (0, None) and puzzle[r][c] != grid[r][c]:
                 return False, f"given at ({r},{c}) changed"
     units = [row for row in grid] + [[grid[r][c] for r in range(side)] for c in range(side)]
-    units += [[grid[r][c] for r in range(br, br + block) for c in range(bc, bc + block)]
-              for br in range(0, side, block) for bc in range(0, side, block)]
+    units += [
+        [grid[r][c] for r in range(br, br + block) for c in range(bc, bc + block)]
+        for br in range(0, side, block)
+        for bc in range(0, side, block)
+    ]
     bad = sum(1 for unit in units if set(unit) != want or len(unit) != side)
     return bad == 0, "valid grid" if bad == 0 else f"{bad} rows/columns/blocks are not permutations"
 
@@ -133,8 +140,12 @@ def verify_logic(question: Question, payload: str) -> Verdict:
         moves = read_moves(payload)
         if moves is None:
             return Verdict.unparsed("no list of [block, from, to] moves after 'solution ='", payload[:200])
-        ok, why = replay_stacks(stacks(instance.get("initial_state"), "initial_state"),
-                                stacks(instance.get("goal_state"), "goal_state"), moves, template == "RandomHanoi")
+        ok, why = replay_stacks(
+            stacks(instance.get("initial_state"), "initial_state"),
+            stacks(instance.get("goal_state"), "goal_state"),
+            moves,
+            template == "RandomHanoi",
+        )
         return Verdict.check(ok, f"{len(moves)} moves", why)
     if template == "Sokoban":
         moves_text = read_sokoban(payload)
@@ -151,11 +162,18 @@ def verify_logic(question: Question, payload: str) -> Verdict:
             raise ProblemError("Sudoku instance lacks puzzle_grid")
         side = len(puzzle)
         config = field(problem, "config") or {}
-        block = int(config.get("n", round(side ** 0.5))) if isinstance(config, dict) else round(side ** 0.5)
+        block = int(config.get("n", round(side**0.5))) if isinstance(config, dict) else round(side**0.5)
         grid = parse_structure(payload, "[")
-        if not (isinstance(grid, list) and len(grid) == side and all(
-                isinstance(row, list) and len(row) == side and all(isinstance(v, int) and not isinstance(v, bool)
-                                                                   for v in row) for row in grid)):
+        if not (
+            isinstance(grid, list)
+            and len(grid) == side
+            and all(
+                isinstance(row, list)
+                and len(row) == side
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in row)
+                for row in grid
+            )
+        ):
             return Verdict.unparsed(f"no {side}x{side} integer grid after 'solution ='", payload[:200])
         ok, why = sudoku_ok(grid, puzzle, block)
         return Verdict.check(ok, grid, why)

@@ -37,13 +37,17 @@ def verify_math(question: Question, payload: str, budget_s: float = ANSWER_BUDGE
     unresolved = []
     for index, (want, got) in enumerate(zip(expected, predicted)):
         remaining = deadline - time.monotonic()
-        status = compare(want, got, timeout_s=max(0.05, min(COMPONENT_LIMIT_S, remaining))) if remaining > 0 \
+        status = (
+            compare(want, got, timeout_s=max(0.05, min(COMPONENT_LIMIT_S, remaining)))
+            if remaining > 0
             else "unresolved"
+        )
         if status == "mismatch":
             return Verdict.check(False, predicted, f"answer {index + 1}: {got!r} differs from {want!r}")
         if status == "unresolved":
             unresolved.append(index + 1)
     if unresolved:
-        return Verdict("unresolved", ", ".join(predicted)[:300],
-                       f"answers {unresolved} could not be decided deterministically")
+        return Verdict(
+            "unresolved", ", ".join(predicted)[:300], f"answers {unresolved} could not be decided deterministically"
+        )
     return Verdict.check(True, predicted, "every answer equivalent")

@@ -24,5 +24,4 @@ class Tau2Family(TaskFamily):
         return self.entries.get(name)
 
 
-FAMILY = Tau2Family({f"tau2/{d}": TaskEntry(f"tau2/{d}", Tau2DomainTask.description, Tau2DomainTask)
-                     for d in DOMAINS})
+FAMILY = Tau2Family({f"tau2/{d}": TaskEntry(f"tau2/{d}", Tau2DomainTask.description, Tau2DomainTask) for d in DOMAINS})

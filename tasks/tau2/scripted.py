@@ -58,8 +58,9 @@ def scripted_plan(actions: list[Action], closing: Generation) -> list[Generation
 def closing_message(task: Tau2Task) -> Generation:
     """The oracle's last message, stating what the user must be told."""
     infos = (task.evaluation_criteria.communicate_info or []) if task.evaluation_criteria is not None else []
-    return Generation(text="Your request is handled." + (f" Details: {'; '.join(infos)}." if infos else ""),
-                      finish_reason="stop")
+    return Generation(
+        text="Your request is handled." + (f" Details: {'; '.join(infos)}." if infos else ""), finish_reason="stop"
+    )
 
 
 def history_counts(task: Tau2Task) -> tuple[int, int]:
@@ -86,7 +87,9 @@ def opening_text(task: Tau2Task) -> str:
     return " ".join(x.strip() for x in (instructions.reason_for_call, instructions.known_info or "") if x)
 
 
-def scripted_user_reply(task: Tau2Task, messages: tuple[Message, ...], actions: list[Action] | None = None) -> Generation:
+def scripted_user_reply(
+    task: Tau2Task, messages: tuple[Message, ...], actions: list[Action] | None = None
+) -> Generation:
     """The scripted user's next message, from its own view of the conversation (its turns are 'assistant').
 
     ``actions`` (default: the gold actions) are the user actions it performs, in order, when asked.

@@ -39,8 +39,9 @@ def write_tau2_domain(result: Synthesis, out_dir: str | Path) -> Path:
     tasks = [Tau2Task.model_validate(raw).model_dump(mode="json", exclude_none=True) for raw in result.raw_tasks]
     (folder / "tasks.json").write_text(json.dumps(tasks, indent=1) + "\n", encoding="utf-8")
     (folder / "split_tasks.json").write_text(json.dumps({"base": [t["id"] for t in tasks]}) + "\n", encoding="utf-8")
-    (folder / "db.json").write_text(json.dumps(result.domain.db_data(), indent=1, sort_keys=True) + "\n",
-                                    encoding="utf-8")
+    (folder / "db.json").write_text(
+        json.dumps(result.domain.db_data(), indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
     (folder / "policy.md").write_text(result.domain.policy, encoding="utf-8")
     (folder / "spec.json").write_text(result.spec.model_dump_json(indent=1) + "\n", encoding="utf-8")
     (folder / "tools.json").write_text(json.dumps(result.report["tools_kept"]) + "\n", encoding="utf-8")
@@ -97,8 +98,10 @@ class SynthesizedDomain(DomainData):
 
         import_tau2()
         if not (folder / "spec.json").is_file():
-            raise ConfigError(f"{folder}: not a synthesized τ² domain (no spec.json; write one with "
-                              "'frontier tools synthesize SPEC --format tau2 -o OUT')")
+            raise ConfigError(
+                f"{folder}: not a synthesized τ² domain (no spec.json; write one with "
+                "'frontier tools synthesize SPEC --format tau2 -o OUT')"
+            )
         from pydantic import ValidationError
 
         try:

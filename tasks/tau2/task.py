@@ -18,8 +18,15 @@ from pydantic import Field, ValidationError
 from harness.task import GenerationSettings, Metric, SolveContext, Task, TaskArgs, accuracy_over_answered
 from harness.types import Generation, GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
 from tasks.tau2.domains import DEFAULT_SPLIT, DomainData, load_domain
-from tasks.tau2.episode import EpisodeRunner, agent_system_prompt, agent_view, dump_trajectory, is_user_prompt, \
-    load_trajectory, user_system_prompt
+from tasks.tau2.episode import (
+    EpisodeRunner,
+    agent_system_prompt,
+    agent_view,
+    dump_trajectory,
+    is_user_prompt,
+    load_trajectory,
+    user_system_prompt,
+)
 from tasks.tau2.library import resolve_data_root, tau2_version
 from tasks.tau2.rewards import Evaluator, NeedsJudge
 from tasks.tau2.scripted import IDLE_REPLIES, oracle_reply, scripted_user_reply
@@ -35,15 +42,22 @@ SCRIPTED = "scripted"
 class Tau2Args(TaskArgs):
     """Arguments of the τ² tasks."""
 
-    split: str | None = Field(None, description="τ² task split (base/train/test; telecom also small/full); default base")
+    split: str | None = Field(
+        None, description="τ² task split (base/train/test; telecom also small/full); default base"
+    )
     trials: int = Field(1, ge=1, le=64, description="episodes per task, for pass^k; sample ids get '#<trial>'")
-    user_model: str | None = Field(None, description="adapter spec of the user simulator; unset: the model under "
-                                                     "test; 'scripted': the offline scripted user")
+    user_model: str | None = Field(
+        None,
+        description="adapter spec of the user simulator; unset: the model under "
+        "test; 'scripted': the offline scripted user",
+    )
     judge_model: str | None = Field(None, description="adapter spec judging NL assertions; unset: not judged")
     max_steps: int = Field(200, ge=1, le=10_000, description="τ²'s step limit (messages and tool answers)")
     max_errors: int = Field(10, ge=1, le=1000, description="tool errors that end the episode")
-    tau2_data: str | None = Field(None, description="τ² data root or tau2-bench checkout; default $TAU2_DATA_DIR, "
-                                                    "else the installed package's data")
+    tau2_data: str | None = Field(
+        None,
+        description="τ² data root or tau2-bench checkout; default $TAU2_DATA_DIR, else the installed package's data",
+    )
 
 
 @lru_cache(maxsize=8)
@@ -88,9 +102,11 @@ class Tau2DomainTask(Task):
         for task in self.tau2_tasks():
             for trial in range(args.trials):
                 suffix = f"#{trial}" if args.trials > 1 else ""
-                yield Sample(id=f"{self.domain_name}-{task.id}{suffix}", input=str(task.user_scenario),
-                             metadata={"domain": self.domain_name, "task": task.model_dump(mode="json"),
-                                       "trial": trial})
+                yield Sample(
+                    id=f"{self.domain_name}-{task.id}{suffix}",
+                    input=str(task.user_scenario),
+                    metadata={"domain": self.domain_name, "task": task.model_dump(mode="json"), "trial": trial},
+                )
 
     @staticmethod
     def task_of(sample: Sample) -> Tau2Task:
@@ -102,8 +118,11 @@ class Tau2DomainTask(Task):
     def fingerprint(self) -> dict[str, object]:
         """The task's configuration plus the τ² version and data root it runs on."""
         args: Tau2Args = self.args  # type: ignore[assignment]
-        return {**super().fingerprint(), "tau2_version": tau2_version(),
-                "tau2_data": str(resolve_data_root(args.tau2_data))}
+        return {
+            **super().fingerprint(),
+            "tau2_version": tau2_version(),
+            "tau2_data": str(resolve_data_root(args.tau2_data)),
+        }
 
     def _user(self, task: Tau2Task, ctx: SolveContext) -> tuple[ModelAdapter | None, list[object]]:
         """The user simulator's adapter (None: scripted) and the adapters to close afterwards."""
@@ -125,11 +144,15 @@ class Tau2DomainTask(Task):
         history = list(state.message_history or []) if state is not None else []
         env = domain.environment()
         try:
-            env.set_state(initialization_data=state.initialization_data if state else None,
-                          initialization_actions=state.initialization_actions if state else None,
-                          message_history=history)
+            env.set_state(
+                initialization_data=state.initialization_data if state else None,
+                initialization_actions=state.initialization_actions if state else None,
+                message_history=history,
+            )
         except (ValueError, AssertionError) as exc:
-            return Output(data={"termination": "unsupported", "error": f"the task's initial state cannot be set: {exc}"})
+            return Output(
+                data={"termination": "unsupported", "error": f"the task's initial state cannot be set: {exc}"}
+            )
         tools = tuple(t.openai_schema for t in env.get_tools())
         user_tools = tuple(t.openai_schema for t in env.get_user_tools()) if env.user_tools is not None else ()
         user_adapter, closers = self._user(task, ctx)
@@ -141,14 +164,26 @@ class Tau2DomainTask(Task):
         async def user(messages: tuple) -> Generation:
             if user_adapter is None:
                 return scripted_user_reply(task, messages)
-            request = GenerateRequest(messages=messages, tools=user_tools, tool_choice="auto" if user_tools else None,
-                                      temperature=0.0, max_tokens=settings.max_tokens, seed=settings.seed)
+            request = GenerateRequest(
+                messages=messages,
+                tools=user_tools,
+                tool_choice="auto" if user_tools else None,
+                temperature=0.0,
+                max_tokens=settings.max_tokens,
+                seed=settings.seed,
+            )
             return await user_adapter.generate(request)
 
         system = agent_system_prompt(domain.policy)
-        runner = EpisodeRunner(env, agent, user, system,
-                               user_system_prompt(domain.user_guidelines(bool(user_tools)), str(task.user_scenario)),
-                               max_steps=args.max_steps, max_errors=args.max_errors)
+        runner = EpisodeRunner(
+            env,
+            agent,
+            user,
+            system,
+            user_system_prompt(domain.user_guidelines(bool(user_tools)), str(task.user_scenario)),
+            max_steps=args.max_steps,
+            max_errors=args.max_errors,
+        )
         try:
             episode = await runner.run(history)
             nl_met = await self._judge(task, episode.trajectory, closers)
@@ -157,10 +192,21 @@ class Tau2DomainTask(Task):
                 await adapter.aclose()  # type: ignore[attr-defined]
         view = agent_view(system, runner.agent_history)
         final = next((m.content for m in reversed(view) if m.role == "assistant" and m.content), "")
-        return Output(text=final or "", trajectory=view[1:], data={
-            "domain": self.domain_name, "task_id": task.id, "termination": episode.termination,
-            "steps": episode.steps, "tool_errors": episode.errors, "error": episode.error, "nl_met": nl_met,
-            "tau2_version": tau2_version(), "tau2_messages": dump_trajectory(episode.trajectory)})
+        return Output(
+            text=final or "",
+            trajectory=view[1:],
+            data={
+                "domain": self.domain_name,
+                "task_id": task.id,
+                "termination": episode.termination,
+                "steps": episode.steps,
+                "tool_errors": episode.errors,
+                "error": episode.error,
+                "nl_met": nl_met,
+                "tau2_version": tau2_version(),
+                "tau2_messages": dump_trajectory(episode.trajectory),
+            },
+        )
 
     async def _judge(self, task: Tau2Task, trajectory: list, closers: list[object]) -> list[bool] | None:
         """NL assertions judged when a judge model is set and the task has any."""
@@ -191,14 +237,26 @@ class Tau2DomainTask(Task):
         except NeedsJudge as exc:
             return Score.unscored(str(exc), termination=termination)
         except (KeyError, TypeError, ValueError, ValidationError, AssertionError) as exc:
-            return Score.unscored(f"the episode record cannot be evaluated: {type(exc).__name__}: {str(exc)[:300]}",
-                                  termination=termination)
+            return Score.unscored(
+                f"the episode record cannot be evaluated: {type(exc).__name__}: {str(exc)[:300]}",
+                termination=termination,
+            )
         failures = ", ".join(rewards.strict_failures)
-        explanation = f"reward {rewards.reward:g}, strict {rewards.reward_strict:g}" + (f" ({failures})" if failures else "")
-        return Score.of(rewards.reward == 1.0, answer=termination, explanation=rewards.note or explanation,
-                        reward=rewards.reward, reward_strict=rewards.reward_strict, breakdown=rewards.breakdown,
-                        strict_failures=list(rewards.strict_failures), outside_basis=rewards.outside_basis,
-                        termination=termination, tool_errors=data.get("tool_errors"))
+        explanation = f"reward {rewards.reward:g}, strict {rewards.reward_strict:g}" + (
+            f" ({failures})" if failures else ""
+        )
+        return Score.of(
+            rewards.reward == 1.0,
+            answer=termination,
+            explanation=rewards.note or explanation,
+            reward=rewards.reward,
+            reward_strict=rewards.reward_strict,
+            breakdown=rewards.breakdown,
+            strict_failures=list(rewards.strict_failures),
+            outside_basis=rewards.outside_basis,
+            termination=termination,
+            tool_errors=data.get("tool_errors"),
+        )
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> Generation:
         """The oracle agent (gold actions in order), or the scripted user when the request is the user's."""
@@ -215,8 +273,10 @@ class Tau2DomainTask(Task):
 
     def metrics(self) -> tuple[Metric, ...]:
         """``reward`` (official) and ``reward_strict``; unscored episodes count 0, errors are left out."""
-        return (Metric("reward", accuracy_over_answered, "τ²'s official reward (evaluate_simulation)"),
-                Metric("reward_strict", _reward_strict, "official reward with the strict rules (README)"))
+        return (
+            Metric("reward", accuracy_over_answered, "τ²'s official reward (evaluate_simulation)"),
+            Metric("reward_strict", _reward_strict, "official reward with the strict rules (README)"),
+        )
 
     def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
         """reward, reward_strict, pass^k / pass@k for both, termination shares and tool errors."""
@@ -226,7 +286,6 @@ class Tau2DomainTask(Task):
         metrics = super().aggregate(materialised, seed=seed)
         metrics.update(episode_metrics(materialised, seed=seed))
         return metrics
-
 
 
 class Tau2SynthesizedTask(Tau2DomainTask):

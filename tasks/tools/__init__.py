@@ -32,8 +32,14 @@ class ToolsFamily(TaskFamily):
         return entry
 
 
-FAMILY = ToolsFamily({
-    **{f"{LOOKALIKE_PREFIX}/{d}": TaskEntry(f"{LOOKALIKE_PREFIX}/{d}", DomainTask.description, DomainTask)
-       for d in DOMAIN_NAMES},
-    **{f"tools-synth/{s}": TaskEntry(f"tools-synth/{s}", SynthTask.description, SynthTask) for s in shipped_specs()},
-})
+FAMILY = ToolsFamily(
+    {
+        **{
+            f"{LOOKALIKE_PREFIX}/{d}": TaskEntry(f"{LOOKALIKE_PREFIX}/{d}", DomainTask.description, DomainTask)
+            for d in DOMAIN_NAMES
+        },
+        **{
+            f"tools-synth/{s}": TaskEntry(f"tools-synth/{s}", SynthTask.description, SynthTask) for s in shipped_specs()
+        },
+    }
+)

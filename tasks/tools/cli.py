@@ -17,8 +17,14 @@ def tools_group() -> None:
 @click.option("--seed", "-s", default=0, show_default=True, help="synthesis seed")
 @click.option("--tasks", "n_tasks", default=25, show_default=True, help="how many tasks to emit")
 @click.option("-o", "--out", "out_dir", required=True, type=click.Path(file_okay=False), help="output folder")
-@click.option("--format", "out_format", type=click.Choice(["tau2", "lookalike"]), default="tau2", show_default=True,
-              help="tau2: a τ² data root (domains/<name>/), run as tau2-synth/<folder>; lookalike: the toolsim format")
+@click.option(
+    "--format",
+    "out_format",
+    type=click.Choice(["tau2", "lookalike"]),
+    default="tau2",
+    show_default=True,
+    help="tau2: a τ² data root (domains/<name>/), run as tau2-synth/<folder>; lookalike: the toolsim format",
+)
 def synthesize_command(spec: str, seed: int, n_tasks: int, out_dir: str, out_format: str) -> None:
     """Build an environment from SPEC.yaml, test its tools, and write sound tasks to OUT."""
     from tasks.tools.synth.generate import synthesize, write_synthesis
@@ -32,8 +38,10 @@ def synthesize_command(spec: str, seed: int, n_tasks: int, out_dir: str, out_for
         from tasks.tau2.synthesized import write_tau2_domain
 
         folder = write_tau2_domain(result, out_dir)
-        click.echo(f"wrote τ² domain {folder} (tasks.json, db.json, split_tasks.json, policy.md, spec.json, tools.json); "
-                   f"run it as --task tau2-synth/{folder}")
+        click.echo(
+            f"wrote τ² domain {folder} (tasks.json, db.json, split_tasks.json, policy.md, spec.json, tools.json); "
+            f"run it as --task tau2-synth/{folder}"
+        )
     out = write_synthesis(result, out_dir)
     report = result.report
     click.echo(f"tools kept: {len(report['tools_kept'])}; dropped: {len(report['tools_dropped'])}")

@@ -37,8 +37,13 @@ class Component:
     def to_json(self, in_basis: bool) -> dict[str, Any]:
         """A JSON-ready dict."""
         value = {PASSED: 1.0, FAILED: 0.0}.get(self.status)
-        return {"status": self.status, "value": value, "in_reward_basis": in_basis,
-                "substantive": self.substantive, **self.details}
+        return {
+            "status": self.status,
+            "value": value,
+            "in_reward_basis": in_basis,
+            "substantive": self.substantive,
+            **self.details,
+        }
 
 
 @dataclass
@@ -80,8 +85,11 @@ def _reference_states(domain: Domain, task: TauTask) -> dict[str, dict[str, str]
         gold_env, failures = replay_gold(domain, task)
         if failures:
             raise ValueError(f"gold actions of task {task.id!r} fail: {failures[0]}")
-        cached = {"initial": Environment(domain, task.initial_state).hashes(canonical=True),
-                  "gold": gold_env.hashes(), "gold_canonical": gold_env.hashes(canonical=True)}
+        cached = {
+            "initial": Environment(domain, task.initial_state).hashes(canonical=True),
+            "gold": gold_env.hashes(),
+            "gold_canonical": gold_env.hashes(canonical=True),
+        }
         domain._cache[key] = cached
     return cached
 
@@ -91,8 +99,11 @@ def _db_component(domain: Domain, task: TauTask, agent_env: Environment) -> Comp
     got = agent_env.hashes()
     same = got == reference["gold"] or agent_env.hashes(canonical=True) == reference["gold_canonical"]
     changes = reference["gold_canonical"] != reference["initial"]
-    return Component(PASSED if same else FAILED, substantive=changes,
-                     details={"gold_hash": reference["gold"], "agent_hash": got, "gold_changes_state": changes})
+    return Component(
+        PASSED if same else FAILED,
+        substantive=changes,
+        details={"gold_hash": reference["gold"], "agent_hash": got, "gold_changes_state": changes},
+    )
 
 
 def _assertion_component(task: TauTask, agent_env: Environment) -> Component:
@@ -106,8 +117,14 @@ def _assertion_component(task: TauTask, agent_env: Environment) -> Component:
             value = json.loads(result.content) if not result.error else None
         except json.JSONDecodeError:
             value = None
-        checks.append({"func_name": assertion.func_name, "expected": assertion.assert_value,
-                       "got": value, "met": value is assertion.assert_value})
+        checks.append(
+            {
+                "func_name": assertion.func_name,
+                "expected": assertion.assert_value,
+                "got": value,
+                "met": value is assertion.assert_value,
+            }
+        )
     return Component(PASSED if all(c["met"] for c in checks) else FAILED, details={"checks": checks})
 
 
@@ -151,8 +168,10 @@ def _action_component(domain: Domain, task: TauTask, calls: list[dict[str, Any]]
     actions = task.gold_actions()
     if not actions:
         return Component(EMPTY, substantive=False)
-    checks = [{"action_id": a.action_id, "name": a.name, "met": any(_action_matches(domain, a, c) for c in calls)}
-              for a in actions]
+    checks = [
+        {"action_id": a.action_id, "name": a.name, "met": any(_action_matches(domain, a, c) for c in calls)}
+        for a in actions
+    ]
     return Component(PASSED if all(c["met"] for c in checks) else FAILED, details={"checks": checks})
 
 
@@ -166,8 +185,13 @@ def _nl_component(task: TauTask, judgements: list[dict[str, Any]] | None) -> Com
     return Component(PASSED if met else FAILED, details={"checks": judgements})
 
 
-def evaluate(domain: Domain, task: TauTask, calls: list[dict[str, Any]], agent_texts: list[str],
-             judgements: list[dict[str, Any]] | None = None) -> Verdict:
+def evaluate(
+    domain: Domain,
+    task: TauTask,
+    calls: list[dict[str, Any]],
+    agent_texts: list[str],
+    judgements: list[dict[str, Any]] | None = None,
+) -> Verdict:
     """Judge one episode from its logged calls (``side``, ``name``, ``arguments``) and the agent's texts."""
     agent_env = Environment(domain, task.initial_state)
     agent_env.replay(_write_calls(domain, calls))

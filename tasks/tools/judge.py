@@ -50,14 +50,25 @@ def parse_judgement(text: str, assertions: list[str]) -> list[dict[str, Any]] | 
             verdicts[item["index"]] = item
     if sorted(verdicts) != list(range(1, len(assertions) + 1)):
         return None
-    return [{"assertion": a, "met": verdicts[i + 1]["met"],
-             "justification": str(verdicts[i + 1].get("justification", ""))[:1000]} for i, a in enumerate(assertions)]
+    return [
+        {
+            "assertion": a,
+            "met": verdicts[i + 1]["met"],
+            "justification": str(verdicts[i + 1].get("justification", ""))[:1000],
+        }
+        for i, a in enumerate(assertions)
+    ]
 
 
-async def judge_assertions(adapter: Any, messages: tuple[Message, ...], assertions: list[str]) -> list[dict[str, Any]] | None:
+async def judge_assertions(
+    adapter: Any, messages: tuple[Message, ...], assertions: list[str]
+) -> list[dict[str, Any]] | None:
     """Ask ``adapter`` to judge ``assertions``; None when its answer cannot be parsed."""
-    prompt = JUDGE_PROMPT.format(conversation=render_conversation(messages),
-                                 assertions="\n".join(f"{i + 1}. {a}" for i, a in enumerate(assertions)))
-    generation = await adapter.generate(GenerateRequest(messages=(Message(role="user", content=prompt),),
-                                                        temperature=0.0, max_tokens=1024))
+    prompt = JUDGE_PROMPT.format(
+        conversation=render_conversation(messages),
+        assertions="\n".join(f"{i + 1}. {a}" for i, a in enumerate(assertions)),
+    )
+    generation = await adapter.generate(
+        GenerateRequest(messages=(Message(role="user", content=prompt),), temperature=0.0, max_tokens=1024)
+    )
     return parse_judgement(generation.text, assertions)

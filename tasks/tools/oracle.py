@@ -23,8 +23,9 @@ def plan(task: TauTask) -> list[Generation]:
             pending_user.append(action.name)
             continue
         if pending_user:
-            steps.append(Generation(text=f"Please do this on your phone: {', '.join(pending_user)}.",
-                                    finish_reason="stop"))
+            steps.append(
+                Generation(text=f"Please do this on your phone: {', '.join(pending_user)}.", finish_reason="stop")
+            )
             pending_user = []
         call = ToolCall(id=f"oracle_{index}", name=action.name, arguments=json.dumps(action.arguments))
         steps.append(Generation(tool_calls=(call,), finish_reason="tool_calls"))

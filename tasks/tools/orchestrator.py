@@ -16,8 +16,15 @@ from harness.types import Generation, Message, ToolCall, Usage
 from tasks.tools.framework.environment import Environment
 from tasks.tools.users import STOP, STOP_TOKENS, LoggedCall, UserSimulator
 
-TERMINATIONS = ("agent_stop", "user_stop", "transfer", "out_of_scope", "max_steps", "too_many_errors",
-                "infrastructure_error")
+TERMINATIONS = (
+    "agent_stop",
+    "user_stop",
+    "transfer",
+    "out_of_scope",
+    "max_steps",
+    "too_many_errors",
+    "infrastructure_error",
+)
 AGENT_STOP = STOP
 MAX_LOGGED_ARGUMENT_CHARS = 32_768
 
@@ -68,8 +75,9 @@ def agent_system_prompt(policy: str) -> str:
     )
 
 
-async def run_episode(env: Environment, agent: Agent, user: UserSimulator, *, max_steps: int = 40,
-                      max_errors: int = 10) -> Episode:
+async def run_episode(
+    env: Environment, agent: Agent, user: UserSimulator, *, max_steps: int = 40, max_errors: int = 10
+) -> Episode:
     """Run one conversation to its end; never raises for model or tool failures."""
     episode = Episode(messages=[Message(role="system", content=agent_system_prompt(env.domain.policy))])
     tools = env.domain.agent_toolkit.openai_tools()
@@ -93,8 +101,9 @@ async def run_episode(env: Environment, agent: Agent, user: UserSimulator, *, ma
     return episode
 
 
-async def _agent_turns(env: Environment, agent: Agent, tools: tuple[dict[str, Any], ...], episode: Episode,
-                       max_steps: int, max_errors: int) -> str | None:
+async def _agent_turns(
+    env: Environment, agent: Agent, tools: tuple[dict[str, Any], ...], episode: Episode, max_steps: int, max_errors: int
+) -> str | None:
     """Let the agent act until it speaks to the user; None when the episode ended instead."""
     errors = sum(1 for call in episode.calls if call.error and call.side == "assistant")
     while True:
@@ -118,7 +127,9 @@ async def _agent_turns(env: Environment, agent: Agent, tools: tuple[dict[str, An
         for original, logged in zip(generation.tool_calls, calls):
             result = env.call("assistant", original.name, original.arguments)
             episode.calls.append(LoggedCall("assistant", logged.name, logged.arguments, result.content, result.error))
-            episode.messages.append(Message(role="tool", tool_call_id=logged.id, name=logged.name, content=result.content))
+            episode.messages.append(
+                Message(role="tool", tool_call_id=logged.id, name=logged.name, content=result.content)
+            )
             errors += result.error
         if errors >= max_errors:
             episode.termination = "too_many_errors"

@@ -30,7 +30,9 @@ def spec_path(name: str) -> Path:
     path = Path(name)
     if path.suffix in (".yaml", ".yml") and path.is_file():
         return path
-    raise ConfigError(f"unknown synthesis spec {name!r}: use one of {', '.join(shipped_specs())} or a path to a .yaml spec")
+    raise ConfigError(
+        f"unknown synthesis spec {name!r}: use one of {', '.join(shipped_specs())} or a path to a .yaml spec"
+    )
 
 
 @cache

@@ -58,8 +58,11 @@ class ToolsTaskBase(Task):
                 suffix = f"#{trial}" if args.trials > 1 else ""
                 instructions = task.user_scenario.instructions
                 opening = instructions if isinstance(instructions, str) else instructions.reason_for_call
-                yield Sample(id=f"{domain.name}-{task.id}{suffix}", input=opening,
-                             metadata={"domain": domain.name, "task": task.model_dump(mode="json"), "trial": trial})
+                yield Sample(
+                    id=f"{domain.name}-{task.id}{suffix}",
+                    input=opening,
+                    metadata={"domain": domain.name, "task": task.model_dump(mode="json"), "trial": trial},
+                )
 
     @staticmethod
     def _task_of(sample: Sample) -> TauTask:
@@ -93,7 +96,9 @@ class ToolsTaskBase(Task):
 
                 judge = auxiliary_model(args.judge_model, "judge")
                 closers.append(judge)
-                judgements = await judge_assertions(judge, tuple(episode.messages), list(task.criteria().nl_assertions or []))
+                judgements = await judge_assertions(
+                    judge, tuple(episode.messages), list(task.criteria().nl_assertions or [])
+                )
         finally:
             for adapter in closers:
                 close = getattr(adapter, "aclose", None)
@@ -108,8 +113,10 @@ class ToolsTaskBase(Task):
             return Score.error(f"episode ended by an infrastructure error: {data.get('error')}")
         try:
             task = self._task_of(sample)
-            calls = [{"side": str(c["side"]), "name": str(c["name"]), "arguments": str(c["arguments"])}
-                     for c in data.get("calls", [])]
+            calls = [
+                {"side": str(c["side"]), "name": str(c["name"]), "arguments": str(c["arguments"])}
+                for c in data.get("calls", [])
+            ]
             if any(c["side"] not in ("assistant", "user") for c in calls):
                 raise ValueError("a logged call has an unknown side")
             judgements = data.get("nl_judgements")
@@ -119,12 +126,20 @@ class ToolsTaskBase(Task):
             verdict = evaluate(self.domain(), task, calls, texts, judgements if isinstance(judgements, list) else None)
         except (KeyError, TypeError, ValueError, ValidationError) as exc:
             return Score.unscored(f"the episode record cannot be evaluated: {type(exc).__name__}: {str(exc)[:300]}")
-        details = {"components": verdict.components, "termination": data.get("termination"),
-                   "tool_errors": data.get("tool_errors")}
+        details = {
+            "components": verdict.components,
+            "termination": data.get("termination"),
+            "tool_errors": data.get("tool_errors"),
+        }
         if verdict.reward is None:
             return Score.unscored(verdict.explanation, **details)
-        return Score.of(verdict.reward == 1.0, answer=str(data.get("termination")), explanation=verdict.explanation,
-                        reward=verdict.reward, **details)
+        return Score.of(
+            verdict.reward == 1.0,
+            answer=str(data.get("termination")),
+            explanation=verdict.explanation,
+            reward=verdict.reward,
+            **details,
+        )
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> Generation:
         """The oracle: the next gold action as a tool call, then a closing message."""
@@ -142,15 +157,28 @@ class ToolsTaskBase(Task):
         return metrics
 
 
-def episode_output(domain: Domain, task: TauTask, env: Environment, episode: Episode, user: UserSimulator,
-                   judgements: list[dict[str, Any]] | None) -> Output:
+def episode_output(
+    domain: Domain,
+    task: TauTask,
+    env: Environment,
+    episode: Episode,
+    user: UserSimulator,
+    judgements: list[dict[str, Any]] | None,
+) -> Output:
     """The Output of an episode: trajectory, logged calls, end-state hashes and statistics."""
     calls: list[LoggedCall] = episode.calls
     data = {
-        "domain": domain.name, "task_id": task.id, "termination": episode.termination, "steps": episode.steps,
-        "tool_errors": episode.tool_errors, "error": episode.error,
-        "calls": [c.to_json() for c in calls], "final_hashes": env.hashes(),
-        "user_usage": user.usage.model_dump(), "user_cost_usd": user.cost_usd, "nl_judgements": judgements,
+        "domain": domain.name,
+        "task_id": task.id,
+        "termination": episode.termination,
+        "steps": episode.steps,
+        "tool_errors": episode.tool_errors,
+        "error": episode.error,
+        "calls": [c.to_json() for c in calls],
+        "final_hashes": env.hashes(),
+        "user_usage": user.usage.model_dump(),
+        "user_cost_usd": user.cost_usd,
+        "nl_judgements": judgements,
     }
     return Output(text=episode.final_text(), trajectory=tuple(episode.messages), data=data)
 
@@ -158,8 +186,10 @@ def episode_output(domain: Domain, task: TauTask, env: Environment, episode: Epi
 class DomainTask(ToolsTaskBase):
     """``toolsim/<domain>`` (formerly ``tools/<domain>``): a look-alike domain with its authored tasks, not τ²-bench."""
 
-    description = ("look-alike of τ²-style tool use, NOT τ²-bench (own authored domain and tools; offline smoke of the "
-                   "orchestration); τ²-bench itself is tau2/<domain>")
+    description = (
+        "look-alike of τ²-style tool use, NOT τ²-bench (own authored domain and tools; offline smoke of the "
+        "orchestration); τ²-bench itself is tau2/<domain>"
+    )
 
     def domain(self) -> Domain:
         """The built-in domain named after the slash."""

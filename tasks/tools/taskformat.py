@@ -159,7 +159,8 @@ def parse_tasks(data: Any, source: str = "tasks") -> list[TauTask]:
             task = TauTask.model_validate(raw)
         except ValidationError as exc:
             problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc']) or '(task)'}: {err['msg']}" for err in exc.errors()[:5])
+                f"{'.'.join(str(p) for p in err['loc']) or '(task)'}: {err['msg']}" for err in exc.errors()[:5]
+            )
             raise TaskFormatError(f"{source}: {_where(index, raw)}: {problems}") from None
         if task.id in seen:
             raise TaskFormatError(f"{source}: {_where(index, raw)}: duplicate task id")
@@ -211,8 +212,10 @@ def check_against_domain(task: TauTask, domain: Any) -> None:
             spec.args_model.model_validate_json(json.dumps(arguments), strict=True)
         except ValidationError as exc:
             first = exc.errors()[0]
-            raise TaskFormatError(f"task {task.id!r}: {where}: arguments of {name}: "
-                                  f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+            raise TaskFormatError(
+                f"task {task.id!r}: {where}: arguments of {name}: "
+                f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
+            ) from None
 
 
 def check_initial_tables(task: TauTask, domain: Any) -> None:
@@ -220,12 +223,16 @@ def check_initial_tables(task: TauTask, domain: Any) -> None:
     data = task.initial_state.initialization_data if task.initial_state else None
     if data is None:
         return
-    for side, update, model in (("agent_data", data.agent_data, domain.db_model),
-                                ("user_data", data.user_data, domain.user_db_model)):
+    for side, update, model in (
+        ("agent_data", data.agent_data, domain.db_model),
+        ("user_data", data.user_data, domain.user_db_model),
+    ):
         if not update:
             continue
         tables = set(model.model_fields) if model is not None else set()
         unknown = sorted(set(update) - tables)
         if unknown:
-            raise TaskFormatError(f"task {task.id!r}: initialization_data.{side} names unknown table(s) "
-                                  f"{', '.join(map(repr, unknown))}; the database has {', '.join(sorted(tables)) or 'none'}")
+            raise TaskFormatError(
+                f"task {task.id!r}: initialization_data.{side} names unknown table(s) "
+                f"{', '.join(map(repr, unknown))}; the database has {', '.join(sorted(tables)) or 'none'}"
+            )

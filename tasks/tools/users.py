@@ -35,8 +35,13 @@ class LoggedCall:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
-        return {"side": self.side, "name": self.name, "arguments": self.arguments,
-                "content": self.content, "error": self.error}
+        return {
+            "side": self.side,
+            "name": self.name,
+            "arguments": self.arguments,
+            "content": self.content,
+            "error": self.error,
+        }
 
 
 class UserSimulator(Protocol):
@@ -133,7 +138,7 @@ class ScriptedUser:
         if self.position >= len(self.turns):
             return STOP
         turn = self.turns[self.position]
-        remaining = list(turn.actions[self.done:])
+        remaining = list(turn.actions[self.done :])
         performed = []
         while remaining and mentions(agent_text, remaining[0][0]):
             name, arguments = remaining.pop(0)
@@ -168,21 +173,35 @@ Rules:
 class LlmUser:
     """A user simulator backed by a model adapter; the agent's messages are its 'user' turns."""
 
-    def __init__(self, adapter: Any, task: TauTask, tools: tuple[dict[str, Any], ...] = (),
-                 temperature: float = 0.0, max_tokens: int = 512, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        adapter: Any,
+        task: TauTask,
+        tools: tuple[dict[str, Any], ...] = (),
+        temperature: float = 0.0,
+        max_tokens: int = 512,
+        seed: int | None = None,
+    ) -> None:
         self.adapter = adapter
         self.tools = tools
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.seed = seed
-        self.messages: list[Message] = [Message(role="system", content=f"{USER_GUIDELINES}\n# Scenario\n{scenario_text(task)}")]
+        self.messages: list[Message] = [
+            Message(role="system", content=f"{USER_GUIDELINES}\n# Scenario\n{scenario_text(task)}")
+        ]
         self.usage = Usage()
         self.cost_usd = 0.0
 
     async def _generate(self) -> Generation:
-        request = GenerateRequest(messages=tuple(self.messages), tools=self.tools,
-                                  tool_choice="auto" if self.tools else None,
-                                  temperature=self.temperature, max_tokens=self.max_tokens, seed=self.seed)
+        request = GenerateRequest(
+            messages=tuple(self.messages),
+            tools=self.tools,
+            tool_choice="auto" if self.tools else None,
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+            seed=self.seed,
+        )
         generation = await self.adapter.generate(request)
         self.usage = self.usage + generation.usage
         self.cost_usd += generation.cost_usd or 0.0
@@ -190,8 +209,9 @@ class LlmUser:
 
     async def respond(self, agent_text: str | None, env: Environment, log: list[LoggedCall]) -> str:
         """Ask the model for the user's next message, running its device tool calls first."""
-        self.messages.append(Message(role="user", content=agent_text if agent_text is not None
-                                     else "Hi! How can I help you today?"))
+        self.messages.append(
+            Message(role="user", content=agent_text if agent_text is not None else "Hi! How can I help you today?")
+        )
         for _ in range(MAX_USER_TOOL_ROUNDS):
             generation = await self._generate()
             calls: tuple[ToolCall, ...] = generation.tool_calls

@@ -74,13 +74,23 @@ def test_every_attack_is_rejected_and_writes_nothing(backend_name: str, pool: Co
 def test_sentences_are_split_where_rocq_splits_them_and_kept_verbatim() -> None:
     source = 'A.(* x *)B. C "a "". b" (* "*)" (* nested *) *) D.\tE.\n- F. { G. }\n** H.'
     texts = [s.text for s in split_sentences(source)]
-    assert texts == ["A.(* x *)B.", 'C "a "". b" (* "*)" (* nested *) *) D.', "E.", "-", "F.", "{", "G.", "}",
-                     "**", "H."]
+    assert texts == [
+        "A.(* x *)B.",
+        'C "a "". b" (* "*)" (* nested *) *) D.',
+        "E.",
+        "-",
+        "F.",
+        "{",
+        "G.",
+        "}",
+        "**",
+        "H.",
+    ]
     assert split_sentences(source)[1].code == 'C "a "". b"   D.'
 
 
 def test_the_screen_reads_every_sentence_rocq_will_run() -> None:
-    ok = screen(GOOD + '\nExample e : add_spec 2 3 5. Proof. unfold add_spec. - reflexivity. Qed.')
+    ok = screen(GOOD + "\nExample e : add_spec 2 3 5. Proof. unfold add_spec. - reflexivity. Qed.")
     assert ok.defined == ("add_spec",)
     for source, reason in [
         (GOOD + "\nExample e : True. Proof. Print nat. Qed.", "not allowed inside a proof"),
@@ -104,16 +114,21 @@ def test_a_sentence_that_runs_as_two_commands_is_a_protocol_anomaly() -> None:
 
 def test_the_axiom_audit_reads_only_the_obligations_own_output() -> None:
     assert check_assumptions("Closed under the global context\n").status == "proved"
-    for forged in ("Axioms:\ncheat : False\nClosed under the global context",
-                   "nat : Set\nClosed under the global context", ""):
+    for forged in (
+        "Axioms:\ncheat : False\nClosed under the global context",
+        "nat : Set\nClosed under the global context",
+        "",
+    ):
         assert check_assumptions(forged).status == "axioms"
 
 
 @pytest.mark.parametrize("backend_name", ["pool", "coqc"])
 def test_load_time_counts_against_the_spec_budget(backend_name: str, pool: CoqtopPool) -> None:
     slow = "".join(f"Definition big{i} := Eval vm_compute in slow 24.\n" for i in range(12))
-    source = ("Fixpoint slow (n : nat) : bool := match n with 0 => true | S m => andb (slow m) (slow m) end.\n"
-              f"{slow}Definition add_spec (x y r : Z) : Prop := True.")
+    source = (
+        "Fixpoint slow (n : nat) : bool := match n with 0 => true | S m => andb (slow m) (slow m) end.\n"
+        f"{slow}Definition add_spec (x y r : Z) : Prop := True."
+    )
     limits = Limits(command_timeout_s=60, spec_budget_s=2)
     if backend_name == "pool":
         report = check_specs([(source, SIG, CASES)], pool, limits)[0]

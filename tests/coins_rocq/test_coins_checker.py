@@ -53,7 +53,9 @@ def test_both_backends_give_identical_outcomes(pool: CoqtopPool) -> None:
     by_pool = check_specs(items, pool, mutants_per_case=2)
     for a, b in zip(by_pool, by_coqc):
         assert a.verdict == b.verdict
-        assert [(r.obligation.index, r.outcome) for r in a.results] == [(r.obligation.index, r.outcome) for r in b.results]
+        assert [(r.obligation.index, r.outcome) for r in a.results] == [
+            (r.obligation.index, r.outcome) for r in b.results
+        ]
 
 
 def test_syntax_and_type_errors_are_invalid_with_the_provers_message(pool: CoqtopPool) -> None:
@@ -68,23 +70,29 @@ def test_syntax_and_type_errors_are_invalid_with_the_provers_message(pool: Coqto
 
 
 def test_forbidden_commands_are_never_counted_as_proved(pool: CoqtopPool) -> None:
-    for source in ("Axiom add_spec : Z -> Z -> Z -> Prop.",
-                   "Definition add_spec (x y r : Z) : Prop := True.\nLemma x : False. Admitted.",
-                   "Unset Guard Checking.\nDefinition add_spec (x y r : Z) : Prop := True."):
+    for source in (
+        "Axiom add_spec : Z -> Z -> Z -> Prop.",
+        "Definition add_spec (x y r : Z) : Prop := True.\nLemma x : False. Admitted.",
+        "Unset Guard Checking.\nDefinition add_spec (x y r : Z) : Prop := True.",
+    ):
         report = check_spec(source, SIG, CASES, pool)
         assert report.verdict == "invalid" and report.results == []
 
 
 def test_a_proof_resting_on_a_stdlib_axiom_is_an_error(pool: CoqtopPool) -> None:
-    source = ("Require Import Classical.\n"
-              "Definition add_spec (x y r : Z) : Prop := (r = x + y)%Z /\\ classic True = classic True.")
+    source = (
+        "Require Import Classical.\n"
+        "Definition add_spec (x y r : Z) : Prop := (r = x + y)%Z /\\ classic True = classic True."
+    )
     report = check_spec(source, SIG, CASES[:1], pool)
     assert report.verdict == "invalid" and "classic" in report.reason
 
 
 def test_a_looping_spec_is_stopped_by_the_time_limit(pool: CoqtopPool) -> None:
-    source = ("Fixpoint slow (n : nat) : nat := match n with 0 => 1 | S m => slow m + slow m end.\n"
-              "Definition add_spec (x y r : Z) : Prop := slow 200 = 0%nat.")
+    source = (
+        "Fixpoint slow (n : nat) : nat := match n with 0 => 1 | S m => slow m + slow m end.\n"
+        "Definition add_spec (x y r : Z) : Prop := slow 200 = 0%nat."
+    )
     limits = Limits(goal_timeout_s=1, command_timeout_s=20, spec_budget_s=3)
     report = check_spec(source, SIG, CASES[:1], pool, limits, mutants_per_case=2)
     assert report.verdict == "undecided"
@@ -93,9 +101,11 @@ def test_a_looping_spec_is_stopped_by_the_time_limit(pool: CoqtopPool) -> None:
 
 
 def test_a_hanging_load_is_killed_by_the_wall_clock_limit(pool: CoqtopPool) -> None:
-    source = ("Fixpoint slow (n : nat) : nat := match n with 0 => 1 | S m => slow m + slow m end.\n"
-              "Definition big := Eval vm_compute in slow 200.\n"
-              "Definition add_spec (x y r : Z) : Prop := True.")
+    source = (
+        "Fixpoint slow (n : nat) : nat := match n with 0 => 1 | S m => slow m + slow m end.\n"
+        "Definition big := Eval vm_compute in slow 200.\n"
+        "Definition add_spec (x y r : Z) : Prop := True."
+    )
     report = check_spec(source, SIG, CASES[:1], pool, Limits(command_timeout_s=2))
     assert report.verdict == "invalid" and "exceeded" in report.reason
     assert check_spec(SPECS["correct"], SIG, CASES[:1], pool).verdict == "correct"

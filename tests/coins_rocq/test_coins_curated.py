@@ -76,7 +76,9 @@ def test_every_problem_is_curated_or_listed_with_the_reason_it_is_not() -> None:
     assert numbers.isdisjoint(NOT_CURATED)
     assert numbers | set(NOT_CURATED) == set(range(164))
     for spec in curated_specs():
-        assert spec.source.lstrip().startswith("(*"), f"{spec.task_id}: the spec opens with a comment giving its meaning"
+        assert spec.source.lstrip().startswith("(*"), (
+            f"{spec.task_id}: the spec opens with a comment giving its meaning"
+        )
 
 
 @pytest.mark.slow
@@ -159,8 +161,10 @@ def variant(spec: CuratedSpec, kind: Kind) -> str:
     base = f"{name}_unmutated {args}".replace("  ", " ")
     extra = _extra(kind, signature.output, base, "coins_r")
     connective = "Coq.Init.Logic.or" if kind == "weaker" else "Coq.Init.Logic.and"
-    return (f"{renamed.rstrip()}\nDefinition {name} {' '.join(params)} (coins_r : {signature.output.rocq()}) : Prop :=\n"
-            f"  {connective} ({base} coins_r) {extra}.\n")
+    return (
+        f"{renamed.rstrip()}\nDefinition {name} {' '.join(params)} (coins_r : {signature.output.rocq()}) : Prop :=\n"
+        f"  {connective} ({base} coins_r) {extra}.\n"
+    )
 
 
 @pytest.mark.slow

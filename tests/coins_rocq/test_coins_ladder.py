@@ -9,18 +9,33 @@ from coins_rocq.cli import coins_group
 
 SPECS = [
     # The example: a Forall over a concrete list refutes the wrong output 2 for [1;2;3].
-    ("Definition max_element_spec (l : list Z) (o : Z) : Prop := In o l /\\ Forall (fun x => (x <= o)%Z) l.",
-     "max_element (l : list Z) : Z", [Case(([1, 2, 3],), 3), Case(([5, 3, -5, 2],), 5)]),
-    ("Definition incr_list_spec (l o : list Z) : Prop := length l = length o /\\\n"
-     "  forall i : nat, (i < length o)%nat -> nth i o 0%Z = (nth i l 0 + 1)%Z.",
-     "incr_list (l : list Z) : list Z", [Case(([1, 2, 3],), [2, 3, 4]), Case(([],), [])]),
-    ("Definition is_sorted_spec (l : list nat) (b : bool) : Prop := Sorted Nat.lt l <-> b = true.",
-     "is_sorted (l : list nat) : bool", [Case(([5],), True), Case(([1, 3, 2],), False)]),
-    ("Definition is_palindrome_spec (s : string) (b : bool) : Prop := b = true <-> (forall i : nat,\n"
-     "  (i < String.length s / 2)%nat -> String.get i s = String.get (String.length s - 1 - i) s).",
-     "is_palindrome (s : string) : bool", [Case(("aba",), True), Case(("ab",), False)]),
-    ("Definition max_all_spec (l : list Z) (o : Z) : Prop := In o l /\\ (forall x, In x l -> (x <= o)%Z).",
-     "max_all (l : list Z) : Z", [Case(([1, 2, 3],), 3)]),
+    (
+        "Definition max_element_spec (l : list Z) (o : Z) : Prop := In o l /\\ Forall (fun x => (x <= o)%Z) l.",
+        "max_element (l : list Z) : Z",
+        [Case(([1, 2, 3],), 3), Case(([5, 3, -5, 2],), 5)],
+    ),
+    (
+        "Definition incr_list_spec (l o : list Z) : Prop := length l = length o /\\\n"
+        "  forall i : nat, (i < length o)%nat -> nth i o 0%Z = (nth i l 0 + 1)%Z.",
+        "incr_list (l : list Z) : list Z",
+        [Case(([1, 2, 3],), [2, 3, 4]), Case(([],), [])],
+    ),
+    (
+        "Definition is_sorted_spec (l : list nat) (b : bool) : Prop := Sorted Nat.lt l <-> b = true.",
+        "is_sorted (l : list nat) : bool",
+        [Case(([5],), True), Case(([1, 3, 2],), False)],
+    ),
+    (
+        "Definition is_palindrome_spec (s : string) (b : bool) : Prop := b = true <-> (forall i : nat,\n"
+        "  (i < String.length s / 2)%nat -> String.get i s = String.get (String.length s - 1 - i) s).",
+        "is_palindrome (s : string) : bool",
+        [Case(("aba",), True), Case(("ab",), False)],
+    ),
+    (
+        "Definition max_all_spec (l : list Z) (o : Z) : Prop := In o l /\\ (forall x, In x l -> (x <= o)%Z).",
+        "max_all (l : list Z) : Z",
+        [Case(([1, 2, 3],), 3)],
+    ),
 ]
 
 

@@ -21,7 +21,9 @@ def test_terms_have_the_expected_shape() -> None:
     assert "ascii_of_nat 10%nat" in render("a\nb", parse_type("string"))
 
 
-@pytest.mark.parametrize("value, rtype", [(True, "Z"), (-1, "nat"), (1, "string"), ((1,), "Z * Z"), (float("nan"), "Q")])
+@pytest.mark.parametrize(
+    "value, rtype", [(True, "Z"), (-1, "nat"), (1, "string"), ((1,), "Z * Z"), (float("nan"), "Q")]
+)
 def test_values_of_the_wrong_type_are_refused(value: object, rtype: str) -> None:
     with pytest.raises(ValueTypeError):
         render(value, parse_type(rtype))
@@ -52,17 +54,25 @@ def test_the_prover_reads_rendered_terms_back_as_the_intended_values(tmp_path: P
         ("(-3)%Z", "Z", render(-3, parse_type("Z"))),
         ('"say ""hi"""%string', "string", render('say "hi"', parse_type("string"))),
         ('String (ascii_of_nat 10) ""%string', "string", render("\n", parse_type("string"))),
-        ("String (ascii_of_nat 195) (String (ascii_of_nat 169) EmptyString)", "string", render("é", parse_type("string"))),
-        ("((1, true), \"x\"%string)", "Z * bool * string", render((1, True, "x"), parse_type("Z * bool * string"))),
+        (
+            "String (ascii_of_nat 195) (String (ascii_of_nat 169) EmptyString)",
+            "string",
+            render("é", parse_type("string")),
+        ),
+        ('((1, true), "x"%string)', "Z * bool * string", render((1, True, "x"), parse_type("Z * bool * string"))),
         ("((1 :: nil) :: nil :: nil)%list", "list (list Z)", render([[1], []], parse_type("list (list Z)"))),
         ("Some (-2)%Z", "option Z", render(-2, parse_type("option Z"))),
         ("(-1 # 4)%Q", "Q", render(-0.25, parse_type("Q"))),
         ("(1 # 10)%Q", "Q", render(0.1, parse_type("Q"))),
         ("53361%nat", "nat", render(53361, parse_type("nat"))),
         ('["a"; """" ; " "]%char', "list ascii", render('a" ', parse_type("list ascii"))),
-        ('[ascii_of_nat 10; ascii_of_nat 195; ascii_of_nat 169]', "list ascii", render("\né", parse_type("list ascii"))),
+        (
+            "[ascii_of_nat 10; ascii_of_nat 195; ascii_of_nat 169]",
+            "list ascii",
+            render("\né", parse_type("list ascii")),
+        ),
         ('"x"%char', "ascii", render("x", parse_type("ascii"))),
-        ("[(\"b\"%char, 4%nat)]", "list (ascii * nat)", render({"b": 4}, parse_type("list (ascii * nat)"))),
+        ('[("b"%char, 4%nat)]', "list (ascii * nat)", render({"b": 4}, parse_type("list (ascii * nat)"))),
     ]
     lines = ["From Coq Require Import ZArith String List Ascii QArith.", "Import ListNotations.", "Open Scope Z_scope."]
     for i, (expected, rtype, term) in enumerate(checks):
@@ -73,8 +83,14 @@ def test_the_prover_reads_rendered_terms_back_as_the_intended_values(tmp_path: P
 
 
 def test_mutants_are_distinct_wrong_and_at_least_five_where_possible() -> None:
-    for value, rtype in [(5, "Z"), ("abc", "string"), ([1, 2, 3], "list Z"), ((1, "x"), "Z * string"),
-                         (None, "option Z"), (0.5, "Q")]:
+    for value, rtype in [
+        (5, "Z"),
+        ("abc", "string"),
+        ([1, 2, 3], "list Z"),
+        ((1, "x"), "Z * string"),
+        (None, "option Z"),
+        (0.5, "Q"),
+    ]:
         found = mutants(value, parse_type(rtype))
         terms = {render(v, parse_type(rtype)) for v, _ in found}
         assert len(found) >= 5 and len(terms) == len(found)

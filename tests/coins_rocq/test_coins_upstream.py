@@ -39,14 +39,21 @@ def _check(tmp_path: Path, source: str, problem: str, *extra: str) -> tuple[int,
 
 
 def test_the_signature_comes_from_the_files_own_spec() -> None:
-    sig = upstream_signature("Definition Grid := list (list nat).\n"
-                             "Definition problem_129_pre (g : Grid) (k : nat) : Prop := True.\n"
-                             "Definition problem_129_spec (g : Grid) (k : nat) (out : list Coq.Init.Datatypes.nat) : Prop "
-                             ":= True.", "minPath", 2, 129)
+    sig = upstream_signature(
+        "Definition Grid := list (list nat).\n"
+        "Definition problem_129_pre (g : Grid) (k : nat) : Prop := True.\n"
+        "Definition problem_129_spec (g : Grid) (k : nat) (out : list Coq.Init.Datatypes.nat) : Prop "
+        ":= True.",
+        "minPath",
+        2,
+        129,
+    )
     assert (sig.spec_name, sig.pre_name) == ("problem_129_spec", "problem_129_pre")
     assert [p.rtype for p in sig.params] == [parse_type("list (list nat)"), parse_type("nat")]
     assert sig.output == parse_type("list nat")
-    assert upstream_signature("Definition Spec' (s : list ascii) (b : bool) : Prop := True.", "f", 1).spec_name == "Spec'"
+    assert (
+        upstream_signature("Definition Spec' (s : list ascii) (b : bool) : Prop := True.", "f", 1).spec_name == "Spec'"
+    )
     with pytest.raises(UpstreamFormatError, match="2 arguments"):
         upstream_signature("Definition Spec (x y out : Z) : Prop := True.", "f", 1)
     with pytest.raises(UpstreamFormatError, match="not one the checker can render"):
@@ -87,6 +94,7 @@ def test_problems_without_literal_calls_get_recorded_cases() -> None:
 @pytest.mark.skipif(not HUMAN.is_dir(), reason="reference data ../shared/data/coins-human is absent")
 @pytest.mark.parametrize("number", [42, 60, 66])
 def test_real_upstream_specs_are_judged_correct_as_they_are(tmp_path: Path, number: int) -> None:
-    code, output = _check(tmp_path, (HUMAN / f"{number}.v").read_text(encoding="utf-8"), f"HumanEval/{number}",
-                          "--max-cases", "3")
+    code, output = _check(
+        tmp_path, (HUMAN / f"{number}.v").read_text(encoding="utf-8"), f"HumanEval/{number}", "--max-cases", "3"
+    )
     assert code == 0, output

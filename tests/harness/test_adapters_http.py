@@ -12,8 +12,14 @@ from harness.errors import AdapterError, ConfigError, TransientError
 from harness.testing.openai_server import FaultPlan, OpenAIServer, Reply
 from harness.types import GenerateRequest, Message
 
-TOOL = {"type": "function", "function": {"name": "get_weather", "description": "weather in a city",
-                                         "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}
+TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "weather in a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+    },
+}
 
 
 def _tool_responder(body: dict) -> Reply:
@@ -23,8 +29,9 @@ def _tool_responder(body: dict) -> Reply:
 
 
 def _request(**kwargs) -> GenerateRequest:
-    return GenerateRequest(messages=(Message(role="system", content="be brief"), Message(role="user", content="hello there")),
-                           **kwargs)
+    return GenerateRequest(
+        messages=(Message(role="system", content="be brief"), Message(role="user", content="hello there")), **kwargs
+    )
 
 
 @pytest.fixture
@@ -59,15 +66,24 @@ def test_tool_calls_round_trip(tool_server, prefix) -> None:
 
 
 def test_litellm_cost_is_unknown_for_an_unpriced_model_and_known_for_a_priced_one(tool_server) -> None:
-    unpriced = asyncio.run(_generate_and_close(resolve_adapter("openai/no-such-model-xyz@" + tool_server.base_url), _request()))
+    unpriced = asyncio.run(
+        _generate_and_close(resolve_adapter("openai/no-such-model-xyz@" + tool_server.base_url), _request())
+    )
     assert unpriced.cost_usd is None
     priced = asyncio.run(_generate_and_close(resolve_adapter("openai/gpt-4o-mini@" + tool_server.base_url), _request()))
     assert priced.cost_usd is not None and priced.cost_usd > 0
 
 
-@pytest.mark.parametrize("fault,expected", [("429", TransientError), ("500", TransientError),
-                                            ("truncated", TransientError), ("malformed", TransientError),
-                                            ("drop", TransientError)])
+@pytest.mark.parametrize(
+    "fault,expected",
+    [
+        ("429", TransientError),
+        ("500", TransientError),
+        ("truncated", TransientError),
+        ("malformed", TransientError),
+        ("drop", TransientError),
+    ],
+)
 @pytest.mark.parametrize("prefix", ["openai-compatible/test-model@", "openai/test-model@"])
 def test_faults_map_to_transient_errors(fault, expected, prefix) -> None:
     with OpenAIServer(faults=FaultPlan(schedule={0: fault})) as server:

@@ -20,9 +20,17 @@ from harness.testing.responders import arith_responder
 ENV = {**os.environ, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
 
-def frontier(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, cwd=cwd,
-                          env=env or ENV, timeout=timeout)
+def frontier(
+    *args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "harness", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env or ENV,
+        timeout=timeout,
+    )
 
 
 def _lines(run: Path) -> list[dict]:
@@ -39,15 +47,21 @@ def _summary_core(run: Path) -> dict:
 
 def test_run_show_and_list(tmp_path: Path) -> None:
     run = tmp_path / "run"
-    done = frontier("run", "--task", "demo/arith", "--model", "builtin/oracle", "--limit", "7", "--out", str(run), "--no-cache")
+    done = frontier(
+        "run", "--task", "demo/arith", "--model", "builtin/oracle", "--limit", "7", "--out", str(run), "--no-cache"
+    )
     assert done.returncode == 0, done.stderr
     assert "accuracy" in done.stdout and len(_lines(run)) == 7
     config = json.loads((run / "config.json").read_text())
     assert config["tasks"][0]["limit"] == 7 and config["model"] == "builtin/oracle"
     shown = frontier("show", str(run))
     assert shown.returncode == 0 and "demo/arith" in shown.stdout and "1.0000" in shown.stdout
-    for what, expected in [("tasks", "demo/arith"), ("adapters", "openai-compatible"), ("suites", "smoke"),
-                           ("methods", "critic_reasoner")]:
+    for what, expected in [
+        ("tasks", "demo/arith"),
+        ("adapters", "openai-compatible"),
+        ("suites", "smoke"),
+        ("methods", "critic_reasoner"),
+    ]:
         listed = frontier("list", what)
         assert listed.returncode == 0 and expected in listed.stdout
 
@@ -55,11 +69,26 @@ def test_run_show_and_list(tmp_path: Path) -> None:
 def test_kill_minus_nine_then_resume_logs_every_sample_once(tmp_path: Path) -> None:
     with OpenAIServer(arith_responder(), latency=0.05) as server:
         model = "openai-compatible/m@" + server.base_url
-        args = ["run", "--task", "demo/arith", "-T", "n=80", "--model", model, "--concurrency", "4", "--no-cache",
-                "--no-progress"]
+        args = [
+            "run",
+            "--task",
+            "demo/arith",
+            "-T",
+            "n=80",
+            "--model",
+            model,
+            "--concurrency",
+            "4",
+            "--no-cache",
+            "--no-progress",
+        ]
         killed = tmp_path / "killed"
-        process = subprocess.Popen([sys.executable, "-m", "harness", *args, "--out", str(killed)], env=ENV,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "harness", *args, "--out", str(killed)],
+            env=ENV,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.time() + 60
         while time.time() < deadline:
             path = killed / "samples.jsonl"
@@ -81,7 +110,12 @@ def test_kill_minus_nine_then_resume_logs_every_sample_once(tmp_path: Path) -> N
 
 def test_resume_with_only_the_run_directory(tmp_path: Path) -> None:
     run = tmp_path / "run"
-    assert frontier("run", "--task", "demo/arith", "--model", "builtin/oracle", "--limit", "5", "--out", str(run)).returncode == 0
+    assert (
+        frontier(
+            "run", "--task", "demo/arith", "--model", "builtin/oracle", "--limit", "5", "--out", str(run)
+        ).returncode
+        == 0
+    )
     lines = (run / "samples.jsonl").read_text().splitlines()
     (run / "samples.jsonl").write_text("\n".join(lines[:2]) + "\n" + lines[2][:40])
     resumed = frontier("run", "--resume", "--out", str(run))
@@ -91,22 +125,30 @@ def test_resume_with_only_the_run_directory(tmp_path: Path) -> None:
 
 def test_a_directory_of_another_configuration_is_refused_untouched(tmp_path: Path) -> None:
     run = tmp_path / "run"
-    assert frontier("run", "--task", "demo/arith", "--model", "builtin/oracle", "--limit", "4", "--out", str(run)).returncode == 0
+    assert (
+        frontier(
+            "run", "--task", "demo/arith", "--model", "builtin/oracle", "--limit", "4", "--out", str(run)
+        ).returncode
+        == 0
+    )
     before = (run / "samples.jsonl").read_bytes()
     other = frontier("run", "--task", "demo/arith", "--model", "builtin/random", "--limit", "4", "--out", str(run))
     assert other.returncode == 2 and "different configuration" in other.stderr and "model" in other.stderr
     assert (run / "samples.jsonl").read_bytes() == before
 
 
-@pytest.mark.parametrize("args,message", [
-    (["run", "--task", "demo/arith", "--model", "nosuch/model"], "neither a frontier adapter"),
-    (["run", "--task", "demo/arithm", "--model", "builtin/oracle"], "did you mean demo/arith"),
-    (["run", "--task", "demo/arith", "--model", "builtin/oracle", "-T", "n=many"], "-T n"),
-    (["run", "--task", "demo/arith", "--model", "builtin/oracle", "--method", "nosuch"], "unknown method"),
-    (["run", "--task", "demo/arith"], "--model is required"),
-    (["run", "--model", "builtin/oracle"], "either --suite"),
-    (["show", "."], "not a run directory"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["run", "--task", "demo/arith", "--model", "nosuch/model"], "neither a frontier adapter"),
+        (["run", "--task", "demo/arithm", "--model", "builtin/oracle"], "did you mean demo/arith"),
+        (["run", "--task", "demo/arith", "--model", "builtin/oracle", "-T", "n=many"], "-T n"),
+        (["run", "--task", "demo/arith", "--model", "builtin/oracle", "--method", "nosuch"], "unknown method"),
+        (["run", "--task", "demo/arith"], "--model is required"),
+        (["run", "--model", "builtin/oracle"], "either --suite"),
+        (["show", "."], "not a run directory"),
+    ],
+)
 def test_bad_input_gets_a_clear_message_and_exit_code_two(tmp_path: Path, args: list[str], message: str) -> None:
     done = frontier(*args, "--out", str(tmp_path / "x")) if args[0] == "run" else frontier(*args, cwd=tmp_path)
     assert done.returncode == 2, (done.stdout, done.stderr)
@@ -115,14 +157,16 @@ def test_bad_input_gets_a_clear_message_and_exit_code_two(tmp_path: Path, args: 
 
 def test_a_suite_with_a_wrong_field_is_named(tmp_path: Path) -> None:
     suite = tmp_path / "bad.yaml"
-    suite.write_text(textwrap.dedent("""\
+    suite.write_text(
+        textwrap.dedent("""\
         name: bad
         tasks:
           - task: demo/arith
             limit: five
           - task: demo/arith
             settings: {temprature: 0}
-    """))
+    """)
+    )
     done = frontier("run", "--suite", str(suite), "--model", "builtin/oracle", "--out", str(tmp_path / "run"))
     assert done.returncode == 2
     assert "tasks[0].limit: 'five' is not of type 'integer'" in done.stderr
@@ -134,18 +178,44 @@ def test_malformed_responses_become_error_outcomes_with_reasons(tmp_path: Path) 
     from harness.testing.openai_server import FaultPlan
 
     with OpenAIServer(arith_responder(), faults=FaultPlan(rates={"malformed": 1.0})) as server:
-        done = frontier("run", "--task", "demo/arith", "-T", "n=3", "--model", "openai-compatible/m@" + server.base_url,
-                        "--out", str(tmp_path / "run"), "--max-retries", "1", "--retry-base", "0.001", "--no-cache")
+        done = frontier(
+            "run",
+            "--task",
+            "demo/arith",
+            "-T",
+            "n=3",
+            "--model",
+            "openai-compatible/m@" + server.base_url,
+            "--out",
+            str(tmp_path / "run"),
+            "--max-retries",
+            "1",
+            "--retry-base",
+            "0.001",
+            "--no-cache",
+        )
     assert done.returncode == 1  # every sample ended in error, so the run failed (issue 19 item 2)
-    assert all(line["score"]["outcome"] == "error" and "malformed JSON" in line["score"]["explanation"]
-               for line in _lines(tmp_path / "run"))
+    assert all(
+        line["score"]["outcome"] == "error" and "malformed JSON" in line["score"]["explanation"]
+        for line in _lines(tmp_path / "run")
+    )
 
 
 def test_smoke_suite_runs_offline_with_the_oracle(tmp_path: Path) -> None:
     """From a folder with no reference data beside it, as on a user's fresh machine."""
     env = {k: v for k, v in ENV.items() if not (k.startswith("FRONTIER_") and k.endswith("_DATA"))}
-    done = frontier("run", "--suite", "smoke", "--model", "builtin/oracle", "--out", str(tmp_path / "run"),
-                    cwd=tmp_path, env=env, timeout=600)
+    done = frontier(
+        "run",
+        "--suite",
+        "smoke",
+        "--model",
+        "builtin/oracle",
+        "--out",
+        str(tmp_path / "run"),
+        cwd=tmp_path,
+        env=env,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["suite"] == "smoke" and summary["tasks"]
@@ -154,8 +224,21 @@ def test_smoke_suite_runs_offline_with_the_oracle(tmp_path: Path) -> None:
 
 
 def test_task_arguments_reach_tasks_built_by_factory_functions(tmp_path: Path, shared_data: Path) -> None:
-    done = frontier("run", "--task", "longcot/mini", "-T", "per_template=1", "-T", f"data={shared_data / 'longcot'}",
-                    "--model", "builtin/oracle", "--limit", "3", "--out", str(tmp_path / "run"))
+    done = frontier(
+        "run",
+        "--task",
+        "longcot/mini",
+        "-T",
+        "per_template=1",
+        "-T",
+        f"data={shared_data / 'longcot'}",
+        "--model",
+        "builtin/oracle",
+        "--limit",
+        "3",
+        "--out",
+        str(tmp_path / "run"),
+    )
     assert done.returncode == 0, done.stderr
     config = json.loads((tmp_path / "run" / "config.json").read_text())
     assert config["tasks"][0]["args"]["per_template"] == 1
@@ -163,15 +246,17 @@ def test_task_arguments_reach_tasks_built_by_factory_functions(tmp_path: Path, s
 
 def test_trials_repeat_tool_use_episodes_and_report_pass_k(tmp_path: Path) -> None:
     run = tmp_path / "run"
-    done = frontier("run", "--task", "tools/retail", "--model", "builtin/oracle", "--trials", "3", "--limit", "6",
-                    "--out", str(run))
+    done = frontier(
+        "run", "--task", "tools/retail", "--model", "builtin/oracle", "--trials", "3", "--limit", "6", "--out", str(run)
+    )
     assert done.returncode == 0, done.stderr
     ids = [line["sample_id"] for line in _lines(run)]
     assert len(ids) == 6 and all("#" in i for i in ids)
     metrics = json.loads((run / "summary.json").read_text())["tasks"]["tools/retail"]["metrics"]
     assert metrics["pass^3"]["value"] == 1.0 and metrics["pass@3"]["value"] == 1.0
-    refused = frontier("run", "--task", "demo/arith", "--model", "builtin/oracle", "--trials", "2",
-                       "--out", str(tmp_path / "other"))
+    refused = frontier(
+        "run", "--task", "demo/arith", "--model", "builtin/oracle", "--trials", "2", "--out", str(tmp_path / "other")
+    )
     assert refused.returncode == 2 and "-T trials" in refused.stderr
 
 

@@ -33,15 +33,18 @@ class FakeModel:
         return self.generations.pop(0)
 
 
-@pytest.mark.parametrize("params", [
-    {"colour": "red"},
-    {"reasoner_prompt": "Answer {question}"},
-    {"critic_prompt": "Mask {evidence} for {who}"},
-    {"critic_prompt": "broken {evidence"},
-    {"question_pattern": "(unclosed"},
-    {"question_pattern": "(?P<evidence>.*)"},
-    {"critic_max_tokens": "many"},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"colour": "red"},
+        {"reasoner_prompt": "Answer {question}"},
+        {"critic_prompt": "Mask {evidence} for {who}"},
+        {"critic_prompt": "broken {evidence"},
+        {"question_pattern": "(unclosed"},
+        {"question_pattern": "(?P<evidence>.*)"},
+        {"critic_max_tokens": "many"},
+    ],
+)
 def test_bad_parameters_are_refused(params: dict[str, str]) -> None:
     with pytest.raises(ConfigError, match="critic_reasoner"):
         CriticReasoner(FakeModel(), **params)
@@ -49,14 +52,23 @@ def test_bad_parameters_are_refused(params: dict[str, str]) -> None:
 
 def test_two_calls_with_summed_usage_and_cost() -> None:
     inner = FakeModel(
-        Generation(text="[MASK] composed it. The film is from 2020.", usage=Usage(input_tokens=50, output_tokens=9),
-                   cost_usd=0.002, latency_s=0.5),
+        Generation(
+            text="[MASK] composed it. The film is from 2020.",
+            usage=Usage(input_tokens=50, output_tokens=9),
+            cost_usd=0.002,
+            latency_s=0.5,
+        ),
         Generation(text="Lorne Balfe", usage=Usage(input_tokens=40, output_tokens=2), cost_usd=0.001, latency_s=0.25),
     )
     method = CriticReasoner(inner, mask="<gone>", critic_max_tokens="300")
-    request = GenerateRequest(messages=(Message(role="system", content="Be brief."),
-                                        Message(role="user", content="Petri Alanko composed it.\nQ:Who composed it?\nA:")),
-                              max_tokens=16, temperature=0.0)
+    request = GenerateRequest(
+        messages=(
+            Message(role="system", content="Be brief."),
+            Message(role="user", content="Petri Alanko composed it.\nQ:Who composed it?\nA:"),
+        ),
+        max_tokens=16,
+        temperature=0.0,
+    )
     result = asyncio.run(method.generate(request))
     assert result.text == "Lorne Balfe"
     assert result.usage == Usage(input_tokens=90, output_tokens=11)
@@ -65,14 +77,20 @@ def test_two_calls_with_summed_usage_and_cost() -> None:
     assert critic.messages[0].content == "Be brief." and critic.max_tokens == 300
     assert "Petri Alanko composed it." in critic.messages[-1].content and "<gone>" in critic.messages[-1].content
     assert "Petri Alanko" not in reasoner.messages[-1].content
-    assert "[MASK] composed it." in reasoner.messages[-1].content and "Who composed it?" in reasoner.messages[-1].content
+    assert (
+        "[MASK] composed it." in reasoner.messages[-1].content and "Who composed it?" in reasoner.messages[-1].content
+    )
     assert reasoner.max_tokens == 16
 
 
 def test_unknown_cost_stays_unknown() -> None:
     inner = FakeModel(Generation(text="x", cost_usd=None), Generation(text="y", cost_usd=0.1))
-    assert asyncio.run(CriticReasoner(inner).generate(
-        GenerateRequest(messages=(Message(role="user", content="Q"),)))).cost_usd is None
+    assert (
+        asyncio.run(
+            CriticReasoner(inner).generate(GenerateRequest(messages=(Message(role="user", content="Q"),)))
+        ).cost_usd
+        is None
+    )
 
 
 def _responder(body: dict[str, Any]) -> Reply:
@@ -87,9 +105,11 @@ def _responder(body: dict[str, Any]) -> Reply:
 
 def test_end_to_end_on_loopback_server_logs_both_calls(tmp_path: Path) -> None:
     with OpenAIServer(_responder) as server:
-        plan = RunPlan(model="openai-compatible/test-model@" + server.base_url,
-                       tasks=(TaskPlan("confiqa-gen/qa", {"n": 4, "control": False}),),
-                       methods=("critic_reasoner:mask=[MASK]",))
+        plan = RunPlan(
+            model="openai-compatible/test-model@" + server.base_url,
+            tasks=(TaskPlan("confiqa-gen/qa", {"n": 4, "control": False}),),
+            methods=("critic_reasoner:mask=[MASK]",),
+        )
         summary = asyncio.run(execute(plan, tmp_path / "run", RunOptions(progress=False, concurrency=2)))
         assert len(server.requests) == 8
     lines = (tmp_path / "run" / "samples.jsonl").read_text(encoding="utf-8").splitlines()

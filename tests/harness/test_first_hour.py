@@ -24,16 +24,25 @@ from harness.failures import hint_for, is_permanent, judge_run
 from harness.testing.openai_server import FaultPlan, OpenAIServer
 from harness.types import GenerateRequest, Message
 
-ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1",
-       "FRONTIER_CACHE_DIR": "", "PYTHONUNBUFFERED": "1"}
-MISSING_KEY = ("InternalServerError: litellm.InternalServerError: InternalServerError: OpenAIException - Missing "
-               "credentials. Please pass an `api_key`, `workload_identity`, `admin_api_key`, or set the "
-               "`OPENAI_API_KEY` or `OPENAI_ADMIN_KEY` environment variable.")
+ENV = {
+    **os.environ,
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    "HF_DATASETS_OFFLINE": "1",
+    "HF_HUB_OFFLINE": "1",
+    "FRONTIER_CACHE_DIR": "",
+    "PYTHONUNBUFFERED": "1",
+}
+MISSING_KEY = (
+    "InternalServerError: litellm.InternalServerError: InternalServerError: OpenAIException - Missing "
+    "credentials. Please pass an `api_key`, `workload_identity`, `admin_api_key`, or set the "
+    "`OPENAI_API_KEY` or `OPENAI_ADMIN_KEY` environment variable."
+)
 
 
 def frontier(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True,
-                          env=env or ENV, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "harness", *args], capture_output=True, text=True, env=env or ENV, timeout=timeout
+    )
 
 
 def _run_args(model: str, out: Path, limit: int = 3) -> list[str]:
@@ -43,27 +52,33 @@ def _run_args(model: str, out: Path, limit: int = 3) -> list[str]:
 # -- item 2: permanent failures, the first error with a hint, the exit status ---------------------
 
 
-@pytest.mark.parametrize("message, permanent", [
-    (MISSING_KEY, True),
-    ("HTTP 401 from http://127.0.0.1:8000/v1: unauthorized", True),
-    ("HTTP 403 from http://127.0.0.1:8000/v1: forbidden", True),
-    ("HTTP 404 from http://127.0.0.1:8000: 404: Not Found", True),
-    ("NotFoundError: The model `gpt-9` does not exist", True),
-    ("HTTP 429 from http://127.0.0.1:8000/v1: slow down", False),
-    ("HTTP 503 from http://127.0.0.1:8000/v1: overloaded", False),
-    ("connection to http://127.0.0.1:9/v1 failed: ClientConnectorError: refused", False),
-    ("", False),
-])
+@pytest.mark.parametrize(
+    "message, permanent",
+    [
+        (MISSING_KEY, True),
+        ("HTTP 401 from http://127.0.0.1:8000/v1: unauthorized", True),
+        ("HTTP 403 from http://127.0.0.1:8000/v1: forbidden", True),
+        ("HTTP 404 from http://127.0.0.1:8000: 404: Not Found", True),
+        ("NotFoundError: The model `gpt-9` does not exist", True),
+        ("HTTP 429 from http://127.0.0.1:8000/v1: slow down", False),
+        ("HTTP 503 from http://127.0.0.1:8000/v1: overloaded", False),
+        ("connection to http://127.0.0.1:9/v1 failed: ClientConnectorError: refused", False),
+        ("", False),
+    ],
+)
 def test_failures_are_classed_permanent_only_when_asking_again_cannot_help(message, permanent) -> None:
     assert is_permanent(message) is permanent
 
 
-@pytest.mark.parametrize("message, expected", [
-    ("model call failed: HTTP 404 from http://127.0.0.1:45693: 404: Not Found", "@http://127.0.0.1:45693/v1"),
-    (MISSING_KEY, "set OPENAI_API_KEY"),
-    ("HTTP 401 from http://h/v1: bad key", "check the API key"),
-    ("connection to http://127.0.0.1:9/v1 failed: ClientConnectorError", "is the server running"),
-])
+@pytest.mark.parametrize(
+    "message, expected",
+    [
+        ("model call failed: HTTP 404 from http://127.0.0.1:45693: 404: Not Found", "@http://127.0.0.1:45693/v1"),
+        (MISSING_KEY, "set OPENAI_API_KEY"),
+        ("HTTP 401 from http://h/v1: bad key", "check the API key"),
+        ("connection to http://127.0.0.1:9/v1 failed: ClientConnectorError", "is the server running"),
+    ],
+)
 def test_each_common_failure_gets_a_hint_at_its_fix(message, expected) -> None:
     assert expected in (hint_for(message) or "")
 
@@ -95,8 +110,11 @@ def test_a_missing_key_reported_as_transient_is_not_retried() -> None:
     assert inner.calls == 1 and "gave up" not in str(caught.value) and "Missing credentials" in str(caught.value)
     overloaded = _RaisesTransient("HTTP 503 from http://h/v1: overloaded")
     with pytest.raises(AdapterError, match="gave up after 2 retries"):
-        asyncio.run(CallingAdapter(overloaded, retry=RetryPolicy(max_retries=2, base_delay_s=0.0)).generate(
-            GenerateRequest(messages=(Message(role="user", content="hi"),))))
+        asyncio.run(
+            CallingAdapter(overloaded, retry=RetryPolicy(max_retries=2, base_delay_s=0.0)).generate(
+                GenerateRequest(messages=(Message(role="user", content="hi"),))
+            )
+        )
     assert overloaded.calls == 3
 
 
@@ -114,11 +132,23 @@ def test_a_url_without_v1_fails_the_run_with_the_reason_and_the_fix(tmp_path: Pa
 
 def test_max_error_rate_decides_the_exit_status_of_a_partly_failed_run(tmp_path: Path) -> None:
     with OpenAIServer(faults=FaultPlan(schedule={0: "500"})) as server:
-        lenient = frontier(*_run_args(f"openai-compatible/m@{server.base_url}", tmp_path / "a"),
-                           "--max-retries", "0", "--concurrency", "1")
+        lenient = frontier(
+            *_run_args(f"openai-compatible/m@{server.base_url}", tmp_path / "a"),
+            "--max-retries",
+            "0",
+            "--concurrency",
+            "1",
+        )
     with OpenAIServer(faults=FaultPlan(schedule={0: "500"})) as server:
-        strict = frontier(*_run_args(f"openai-compatible/m@{server.base_url}", tmp_path / "b"),
-                          "--max-retries", "0", "--concurrency", "1", "--max-error-rate", "0.2")
+        strict = frontier(
+            *_run_args(f"openai-compatible/m@{server.base_url}", tmp_path / "b"),
+            "--max-retries",
+            "0",
+            "--concurrency",
+            "1",
+            "--max-error-rate",
+            "0.2",
+        )
     assert lenient.returncode == 0, lenient.stderr
     assert "first error" in lenient.stderr and "\nfailed:" not in lenient.stderr
     assert strict.returncode == 1, strict.stderr
@@ -135,8 +165,12 @@ def test_the_verdict_counts_only_errors_as_failures() -> None:
 def test_progress_is_a_plain_line_at_a_steady_interval_when_stderr_is_a_file(tmp_path: Path) -> None:
     env = {**ENV, "FRONTIER_PROGRESS_INTERVAL": "0.3"}
     with OpenAIServer(latency=0.5) as server:
-        done = frontier(*_run_args(f"openai-compatible/m@{server.base_url}", tmp_path / "run", limit=4),
-                        "--concurrency", "1", env=env)
+        done = frontier(
+            *_run_args(f"openai-compatible/m@{server.base_url}", tmp_path / "run", limit=4),
+            "--concurrency",
+            "1",
+            env=env,
+        )
         again = frontier(*_run_args(f"openai-compatible/m@{server.base_url}", tmp_path / "run", limit=4), env=env)
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stderr.splitlines() if line.startswith("progress: ")]
@@ -176,8 +210,9 @@ def _run_in_pty(argv: list[str], env: dict[str, str], timeout: float = 120) -> t
 def test_on_a_terminal_the_bar_is_shown_and_no_plain_lines(tmp_path: Path) -> None:
     env = {**ENV, "FRONTIER_PROGRESS_INTERVAL": "0.2", "COLUMNS": "120"}
     with OpenAIServer(latency=0.3) as server:
-        status, output = _run_in_pty(["-m", "harness", *_run_args(f"openai-compatible/m@{server.base_url}",
-                                                                  tmp_path / "run")], env)
+        status, output = _run_in_pty(
+            ["-m", "harness", *_run_args(f"openai-compatible/m@{server.base_url}", tmp_path / "run")], env
+        )
     assert status == 0, output
     assert "samples" in output and "3/3" in output
     assert "progress: " not in output
@@ -186,13 +221,18 @@ def test_on_a_terminal_the_bar_is_shown_and_no_plain_lines(tmp_path: Path) -> No
 # -- item 8: failed runs leave nothing behind -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--task", "demo/arith", "--model", "local/gemma-3-27m"], "unknown local model 'gemma-3-27m'"),
-    (["--task", "demo/arith", "--model", "local/missing/model.gguf"], "local model file not found"),
-    (["--task", "confiqa/qa", "-T", "data=/nonexistent/ConFiQA-QA.json", "--model", "builtin/oracle"],
-     "ConFiQA data not found"),
-    (["--task", "longcot/mini", "-T", "data=hub:someone/nothing", "--model", "builtin/oracle"], "hub is offline"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--task", "demo/arith", "--model", "local/gemma-3-27m"], "unknown local model 'gemma-3-27m'"),
+        (["--task", "demo/arith", "--model", "local/missing/model.gguf"], "local model file not found"),
+        (
+            ["--task", "confiqa/qa", "-T", "data=/nonexistent/ConFiQA-QA.json", "--model", "builtin/oracle"],
+            "ConFiQA data not found",
+        ),
+        (["--task", "longcot/mini", "-T", "data=hub:someone/nothing", "--model", "builtin/oracle"], "hub is offline"),
+    ],
+)
 def test_a_run_that_cannot_start_leaves_no_run_directory(tmp_path: Path, args, message) -> None:
     out = tmp_path / "run"
     done = frontier("run", *args, "--limit", "1", "--out", str(out))
@@ -204,8 +244,9 @@ def test_a_run_that_cannot_start_leaves_no_run_directory(tmp_path: Path, args, m
 
 
 def test_an_unknown_task_argument_lists_the_valid_ones(tmp_path: Path) -> None:
-    done = frontier("run", "--task", "demo/arith", "-T", "nn=5", "--model", "builtin/oracle",
-                    "--out", str(tmp_path / "run"))
+    done = frontier(
+        "run", "--task", "demo/arith", "-T", "nn=5", "--model", "builtin/oracle", "--out", str(tmp_path / "run")
+    )
     assert done.returncode == 2
     assert "-T nn: Extra inputs are not permitted (valid arguments: n, seed, steps" in done.stderr
     assert not (tmp_path / "run").exists()
@@ -225,8 +266,12 @@ def test_frontier_serve_logs_one_line_per_request(tmp_path: Path) -> None:
 
     port, log = _free_port(), tmp_path / "serve.log"
     with OpenAIServer() as upstream, log.open("w") as sink:
-        server = subprocess.Popen([sys.executable, "-m", "harness", "serve", f"openai-compatible/m@{upstream.base_url}",
-                                   "--port", str(port)], stdout=sink, stderr=sink, env=ENV)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "harness", "serve", f"openai-compatible/m@{upstream.base_url}", "--port", str(port)],
+            stdout=sink,
+            stderr=sink,
+            env=ENV,
+        )
         try:
             deadline = time.monotonic() + 60
             while "serving" not in log.read_text() and time.monotonic() < deadline:
@@ -237,7 +282,9 @@ def test_frontier_serve_logs_one_line_per_request(tmp_path: Path) -> None:
             with urllib.request.urlopen(urllib.request.Request(base + "/chat/completions", data=body), timeout=30):
                 pass
             with pytest.raises(urllib.error.HTTPError):
-                urllib.request.urlopen(urllib.request.Request(base + "/chat/completions", data=b"{not json"), timeout=30)
+                urllib.request.urlopen(
+                    urllib.request.Request(base + "/chat/completions", data=b"{not json"), timeout=30
+                )
             time.sleep(0.3)
         finally:
             server.terminate()
@@ -249,10 +296,21 @@ def test_frontier_serve_logs_one_line_per_request(tmp_path: Path) -> None:
 
 def test_the_package_metadata_uses_an_spdx_licence_without_a_setuptools_warning(tmp_path: Path) -> None:
     root = Path(__file__).resolve().parents[2]
-    build = subprocess.run([sys.executable, "-W", "always", "-c",
-                            "import sys; from setuptools import build_meta; "
-                            "print(build_meta.prepare_metadata_for_build_wheel(sys.argv[1]))", str(tmp_path)],
-                           capture_output=True, text=True, cwd=root, timeout=120)
+    build = subprocess.run(
+        [
+            sys.executable,
+            "-W",
+            "always",
+            "-c",
+            "import sys; from setuptools import build_meta; "
+            "print(build_meta.prepare_metadata_for_build_wheel(sys.argv[1]))",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=120,
+    )
     assert build.returncode == 0, build.stderr
     assert "project.license" not in build.stderr and "License classifiers" not in build.stderr
     metadata = (tmp_path / build.stdout.strip().splitlines()[-1] / "METADATA").read_text()
@@ -260,11 +318,13 @@ def test_the_package_metadata_uses_an_spdx_licence_without_a_setuptools_warning(
 
 
 def test_an_unknown_litellm_provider_is_refused_without_importing_litellm() -> None:
-    probe = ("import sys\nfrom harness.adapters import resolve_adapter\nfrom harness.errors import ConfigError\n"
-             "try:\n    resolve_adapter('opneai/gpt-4o')\nexcept ConfigError as exc:\n    print('refused:', exc)\n"
-             "print('litellm imported:', 'litellm' in sys.modules)\n"
-             "from harness.litellm_providers import known_providers\nimport litellm\n"
-             "print('same names:', known_providers() == {str(getattr(p, 'value', p)) for p in litellm.provider_list})\n")
+    probe = (
+        "import sys\nfrom harness.adapters import resolve_adapter\nfrom harness.errors import ConfigError\n"
+        "try:\n    resolve_adapter('opneai/gpt-4o')\nexcept ConfigError as exc:\n    print('refused:', exc)\n"
+        "print('litellm imported:', 'litellm' in sys.modules)\n"
+        "from harness.litellm_providers import known_providers\nimport litellm\n"
+        "print('same names:', known_providers() == {str(getattr(p, 'value', p)) for p in litellm.provider_list})\n"
+    )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=ENV, timeout=180)
     assert "refused: unknown adapter 'opneai/gpt-4o'" in done.stdout, done.stderr
     assert "litellm imported: False" in done.stdout

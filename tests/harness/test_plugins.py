@@ -51,7 +51,7 @@ class IsShouted(Task):
         return Score.of(output.text.endswith("!"))
 '''
 
-PYPROJECT = '''
+PYPROJECT = """
 [build-system]
 requires = ["setuptools"]
 build-backend = "setuptools.build_meta"
@@ -68,7 +68,7 @@ shout = "tinyplug:Shout"
 
 [project.entry-points."frontier.tasks"]
 "plug/shouted" = "tinyplug:IsShouted"
-'''
+"""
 
 
 def test_an_installed_plugin_adds_an_adapter_a_method_and_a_task(tmp_path: Path) -> None:
@@ -77,26 +77,54 @@ def test_an_installed_plugin_adds_an_adapter_a_method_and_a_task(tmp_path: Path)
     (source / "tinyplug.py").write_text(textwrap.dedent(PLUGIN))
     (source / "pyproject.toml").write_text(PYPROJECT)
     target = tmp_path / "site"
-    install = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                              "--target", str(target), str(source)], capture_output=True, text=True, timeout=300)
+    install = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--target",
+            str(target),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert install.returncode == 0, install.stderr
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(target), os.environ.get("PYTHONPATH", "")])}
 
     def frontier(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, env=env,
-                              timeout=120)
+        return subprocess.run(
+            [sys.executable, "-m", "harness", *args], capture_output=True, text=True, env=env, timeout=120
+        )
 
     assert "fortytwo/..." in frontier("list", "adapters").stdout
     assert "Upper-cases the answer." in frontier("list", "methods").stdout
     assert "plug/shouted" in frontier("list", "tasks").stdout
     run = tmp_path / "run"
-    done = frontier("run", "--task", "demo/arith", "--model", "fortytwo/any", "--limit", "4", "--out", str(run), "--no-cache")
+    done = frontier(
+        "run", "--task", "demo/arith", "--model", "fortytwo/any", "--limit", "4", "--out", str(run), "--no-cache"
+    )
     assert done.returncode == 0, done.stderr
     outputs = [json.loads(line)["output"]["text"] for line in (run / "samples.jsonl").read_text().splitlines()]
     assert outputs == ["ANSWER: 42"] * 4
     shouted = tmp_path / "shouted"
-    done = frontier("run", "--task", "plug/shouted", "--model", "fortytwo/any", "--method", "shout", "--out",
-                    str(shouted), "--no-cache")
+    done = frontier(
+        "run",
+        "--task",
+        "plug/shouted",
+        "--model",
+        "fortytwo/any",
+        "--method",
+        "shout",
+        "--out",
+        str(shouted),
+        "--no-cache",
+    )
     assert done.returncode == 0, done.stderr
     summary = json.loads((shouted / "summary.json").read_text())
     assert summary["methods"] == ["shout"]

@@ -31,17 +31,37 @@ tasks: *h
 def test_a_yaml_alias_bomb_suite_fails_fast_with_a_clear_error(tmp_path: Path) -> None:
     suite = tmp_path / "bomb.yaml"
     suite.write_text(BOMB)
-    done = subprocess.run([sys.executable, "-m", "harness", "run", "--suite", str(suite), "--model", "builtin/oracle",
-                           "--out", str(tmp_path / "run")], capture_output=True, text=True, env=ENV, timeout=30)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "run",
+            "--suite",
+            str(suite),
+            "--model",
+            "builtin/oracle",
+            "--out",
+            str(tmp_path / "run"),
+        ],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=30,
+    )
     assert done.returncode == 2 and "YAML aliases (*a) are not allowed" in done.stderr and str(suite) in done.stderr
     assert len(done.stderr) < 2_000 and not (tmp_path / "run").exists()
 
 
-@pytest.mark.parametrize("body", [
-    "name: deep\ntasks: " + "[" * 1_000 + "]" * 1_000 + "\n",
-    "name: deep\ntasks:\n" + "".join("  " * i + "- \n" for i in range(1, 400)),
-    "name: wide\ntasks: [" + ", ".join(["x"] * 150_000) + "]\n",
-], ids=["flow-1000-deep", "block-400-deep", "150k-nodes"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "name: deep\ntasks: " + "[" * 1_000 + "]" * 1_000 + "\n",
+        "name: deep\ntasks:\n" + "".join("  " * i + "- \n" for i in range(1, 400)),
+        "name: wide\ntasks: [" + ", ".join(["x"] * 150_000) + "]\n",
+    ],
+    ids=["flow-1000-deep", "block-400-deep", "150k-nodes"],
+)
 def test_deep_or_huge_suite_yaml_is_a_clear_error(tmp_path: Path, body: str) -> None:
     suite = tmp_path / "suite.yaml"
     suite.write_text(body)
@@ -65,8 +85,10 @@ def test_the_shipped_suites_still_load() -> None:
         assert load_suite(name).tasks
 
 
-@pytest.mark.parametrize("value, expected", [("math", ("math",)), ("math,chess", ("math", "chess")),
-                                             ('["math", "chess"]', ("math", "chess"))])
+@pytest.mark.parametrize(
+    "value, expected",
+    [("math", ("math",)), ("math,chess", ("math", "chess")), ('["math", "chess"]', ("math", "chess"))],
+)
 def test_dash_t_takes_a_comma_list_or_json_for_a_sequence_argument(value: str, expected: tuple[str, ...]) -> None:
     from harness.cli.run import build_plan
     from harness.registry import resolve_task
@@ -80,7 +102,7 @@ def test_dash_t_rejects_a_json_value_that_is_not_a_list() -> None:
     from harness.cli.run import build_plan
 
     with pytest.raises(ConfigError, match="-T domains"):
-        build_plan(None, ("longcot/mini",), "builtin/oracle", (), {"domains": '[1, '}, None, 0, {})
+        build_plan(None, ("longcot/mini",), "builtin/oracle", (), {"domains": "[1, "}, None, 0, {})
 
 
 @pytest.mark.parametrize("depth", [900, 1_000, 100_000])

@@ -26,13 +26,20 @@ ORACLE = ["--task", "demo/arith", "--model", "builtin/oracle", "--no-cache", "--
 
 
 def frontier(*args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, env=ENV,
-                          timeout=timeout, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "harness", *args], capture_output=True, text=True, env=ENV, timeout=timeout, **kwargs
+    )
 
 
 def start(*args: str, **kwargs) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "harness", *args], env=ENV, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, **kwargs)
+    return subprocess.Popen(
+        [sys.executable, "-m", "harness", *args],
+        env=ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kwargs,
+    )
 
 
 def wait_for(predicate, timeout: float = 60, step: float = 0.01) -> None:
@@ -50,8 +57,21 @@ def ids(run: Path) -> list[str]:
 def test_a_second_process_on_a_locked_run_directory_is_refused_naming_the_holder(tmp_path: Path) -> None:
     run = tmp_path / "run"
     with OpenAIServer(arith_responder(), latency=0.5) as server:
-        args = ["run", "--task", "demo/arith", "-T", "n=30", "--model", "openai-compatible/m@" + server.base_url,
-                "--concurrency", "2", "--no-cache", "--no-progress", "--out", str(run)]
+        args = [
+            "run",
+            "--task",
+            "demo/arith",
+            "-T",
+            "n=30",
+            "--model",
+            "openai-compatible/m@" + server.base_url,
+            "--concurrency",
+            "2",
+            "--no-cache",
+            "--no-progress",
+            "--out",
+            str(run),
+        ]
         first = start(*args)
         wait_for(lambda: (run / "samples.jsonl").exists() and (run / "samples.jsonl").stat().st_size > 0)
         second, rescore = start(*args), start("rescore", str(run))
@@ -70,8 +90,10 @@ def test_kill_minus_nine_during_rescore_leaves_a_log_and_every_previous_one(tmp_
     assert frontier("run", *ORACLE, "-T", "n=2500", "--out", str(run), timeout=300).returncode == 0
     original = (run / "samples.jsonl").read_bytes()
     rescore = start("rescore", str(run))
-    wait_for(lambda: any(p.stat().st_size > 0 for p in run.glob("samples.jsonl.*.tmp")) or rescore.poll() is not None,
-             step=0.002)
+    wait_for(
+        lambda: any(p.stat().st_size > 0 for p in run.glob("samples.jsonl.*.tmp")) or rescore.poll() is not None,
+        step=0.002,
+    )
     rescore.send_signal(signal.SIGKILL)
     rescore.wait()
     assert (run / "samples.jsonl").read_bytes() == original
@@ -102,8 +124,20 @@ def test_resume_recovers_the_state_an_older_rescore_left_when_killed_between_its
 def test_kill_minus_nine_of_a_rocq_scoring_run_leaves_no_process_behind(tmp_path: Path) -> None:
     if not any((Path(p) / "coqtop").exists() for p in os.environ.get("PATH", "").split(os.pathsep)):
         pytest.skip("coqtop is not installed")
-    run = start("run", "--task", "coins/spec-gen", "--model", "builtin/oracle", "--limit", "40", "--no-cache",
-                "--no-progress", "--out", str(tmp_path / "run"), start_new_session=True)
+    run = start(
+        "run",
+        "--task",
+        "coins/spec-gen",
+        "--model",
+        "builtin/oracle",
+        "--limit",
+        "40",
+        "--no-cache",
+        "--no-progress",
+        "--out",
+        str(tmp_path / "run"),
+        start_new_session=True,
+    )
     seen: set[int] = set()
 
     def provers_running() -> bool:
@@ -142,8 +176,18 @@ def _alive(pid: int) -> bool:
 def test_retry_errors_reruns_errored_samples_and_keeps_their_first_record(tmp_path: Path) -> None:
     run = tmp_path / "run"
     with OpenAIServer(arith_responder(wrong_every=0), faults=FaultPlan(rates={"500": 1.0})) as down:
-        args = ["--task", "demo/arith", "-T", "n=5", "--no-cache", "--no-progress", "--max-retries", "0",
-                "--out", str(run)]
+        args = [
+            "--task",
+            "demo/arith",
+            "-T",
+            "n=5",
+            "--no-cache",
+            "--no-progress",
+            "--max-retries",
+            "0",
+            "--out",
+            str(run),
+        ]
         outage = frontier("run", "--model", "openai-compatible/m@" + down.base_url, *args)
         base_url = down.base_url
     assert outage.returncode == 1 and "5 sample(s) ended in error" in outage.stderr  # all failed (issue 19)

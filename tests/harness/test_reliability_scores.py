@@ -49,8 +49,9 @@ def test_tool_arguments_sent_as_a_json_object_reach_the_tool_and_the_log(prefix:
         generation = asyncio.run(_generate(resolve_adapter(prefix + server.base_url), _request(tools=(TOOL,))))
     assert json.loads(generation.tool_calls[0].arguments) == sent
     if prefix.startswith("openai-compatible"):  # litellm turns the object into text itself, in its own layout
-        assert generation.tool_calls[0].arguments == json.dumps(sent, sort_keys=True, separators=(",", ":"),
-                                                                ensure_ascii=False)
+        assert generation.tool_calls[0].arguments == json.dumps(
+            sent, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
 
 
 def _flaky_then_healthy(bad: dict) -> tuple[list[bool], object]:
@@ -64,12 +65,16 @@ def _flaky_then_healthy(bad: dict) -> tuple[list[bool], object]:
     return healthy, respond
 
 
-@pytest.mark.parametrize("bad", [{"text": ""}, {"text": "   "}, {"text": "x", "finish_reason": "error"}],
-                         ids=["content-null", "blank", "error-finish"])
+@pytest.mark.parametrize(
+    "bad",
+    [{"text": ""}, {"text": "   "}, {"text": "x", "finish_reason": "error"}],
+    ids=["content-null", "blank", "error-finish"],
+)
 def test_a_transient_bad_200_is_not_cached_and_a_healthy_rerun_scores(tmp_path: Path, bad: dict) -> None:
     healthy, respond = _flaky_then_healthy(bad)
-    options = RunOptions(concurrency=4, retry=FAST, request_timeout_s=5, progress=False,
-                         cache_path=tmp_path / "cache.sqlite")
+    options = RunOptions(
+        concurrency=4, retry=FAST, request_timeout_s=5, progress=False, cache_path=tmp_path / "cache.sqlite"
+    )
     with OpenAIServer(respond) as server:
         plan = RunPlan(model="openai-compatible/m@" + server.base_url, tasks=(TaskPlan("demo/arith", {"n": 6}),))
         broken = asyncio.run(execute(plan, tmp_path / "broken", options))
@@ -93,16 +98,20 @@ def test_a_bad_entry_already_in_the_cache_is_dropped_not_served(tmp_path: Path) 
 
 
 def _cybermetric(path: Path, solutions: list[str]) -> None:
-    questions = [{"question": f"Question {i}?", "answers": {"A": "a", "B": "b", "C": "c", "D": "d"}, "solution": s}
-                 for i, s in enumerate(solutions)]
+    questions = [
+        {"question": f"Question {i}?", "answers": {"A": "a", "B": "b", "C": "c", "D": "d"}, "solution": s}
+        for i, s in enumerate(solutions)
+    ]
     path.write_text(json.dumps({"questions": questions}))
 
 
 def test_a_resume_over_edited_data_is_refused_naming_the_task(tmp_path: Path) -> None:
     data = tmp_path / "cm.json"
     _cybermetric(data, ["A", "B", "C", "D"])
-    plan = RunPlan(model="builtin/oracle", tasks=(TaskPlan("cyber/cybermetric", {"data": str(data)}),
-                                                  TaskPlan("demo/arith", {"n": 3})))
+    plan = RunPlan(
+        model="builtin/oracle",
+        tasks=(TaskPlan("cyber/cybermetric", {"data": str(data)}), TaskPlan("demo/arith", {"n": 3})),
+    )
     options = RunOptions(progress=False)
     asyncio.run(execute(plan, tmp_path / "run", options))
     before = (tmp_path / "run" / "samples.jsonl").read_bytes()
@@ -166,8 +175,9 @@ def test_a_response_nested_too_deeply_is_a_clear_adapter_error() -> None:
             app = web.Application()
 
             async def deep(request: web.Request) -> web.Response:
-                return web.Response(text='{"choices": ' + "[" * 100_000 + "]" * 100_000 + "}",
-                                    content_type="application/json")
+                return web.Response(
+                    text='{"choices": ' + "[" * 100_000 + "]" * 100_000 + "}", content_type="application/json"
+                )
 
             app.router.add_post("/v1/chat/completions", deep)
             return app

@@ -23,8 +23,13 @@ def _plan(model: str, n: int = 30, **kwargs) -> RunPlan:
 
 
 def _options(**kwargs) -> RunOptions:
-    return RunOptions(concurrency=kwargs.pop("concurrency", 8), retry=kwargs.pop("retry", FAST_RETRY),
-                      request_timeout_s=kwargs.pop("request_timeout_s", 5), progress=False, **kwargs)
+    return RunOptions(
+        concurrency=kwargs.pop("concurrency", 8),
+        retry=kwargs.pop("retry", FAST_RETRY),
+        request_timeout_s=kwargs.pop("request_timeout_s", 5),
+        progress=False,
+        **kwargs,
+    )
 
 
 def test_oracle_scores_one_and_random_scores_near_zero() -> None:
@@ -40,8 +45,9 @@ def test_oracle_scores_one_and_random_scores_near_zero() -> None:
 def test_thirty_percent_transient_failures_complete_with_retries_counted(tmp_path: Path) -> None:
     faults = FaultPlan(rates={"429": 0.1, "500": 0.1, "drop": 0.05, "truncated": 0.05}, seed=1)
     with OpenAIServer(arith_responder(), faults=faults) as server:
-        summary = asyncio.run(execute(_plan("openai-compatible/m@" + server.base_url, n=40), tmp_path / "run",
-                                      _options()))
+        summary = asyncio.run(
+            execute(_plan("openai-compatible/m@" + server.base_url, n=40), tmp_path / "run", _options())
+        )
     results = list(RunStore(tmp_path / "run").results())
     assert len(results) == 40 and len({r.sample_id for r in results}) == 40
     assert all(r.score.outcome in ("scored", "error") for r in results)
@@ -53,8 +59,13 @@ def test_thirty_percent_transient_failures_complete_with_retries_counted(tmp_pat
 def test_permanent_failures_are_recorded_as_errors_not_dropped(tmp_path: Path) -> None:
     faults = FaultPlan(rates={"500": 1.0})
     with OpenAIServer(faults=faults) as server:
-        summary = asyncio.run(execute(_plan("openai-compatible/m@" + server.base_url, n=5), tmp_path / "run",
-                                      _options(retry=RetryPolicy(max_retries=2, base_delay_s=0.001))))
+        summary = asyncio.run(
+            execute(
+                _plan("openai-compatible/m@" + server.base_url, n=5),
+                tmp_path / "run",
+                _options(retry=RetryPolicy(max_retries=2, base_delay_s=0.001)),
+            )
+        )
     results = list(RunStore(tmp_path / "run").results())
     assert [r.score.outcome for r in results] == ["error"] * 5
     assert all("gave up after 2 retries" in r.score.explanation for r in results)
@@ -64,8 +75,13 @@ def test_permanent_failures_are_recorded_as_errors_not_dropped(tmp_path: Path) -
 
 def test_request_timeout_is_transient_and_retried(tmp_path: Path) -> None:
     with OpenAIServer(arith_responder(), faults=FaultPlan(schedule={0: "timeout"}, hang_s=3)) as server:
-        asyncio.run(execute(_plan("openai-compatible/m@" + server.base_url, n=3), tmp_path / "run",
-                            _options(concurrency=1, request_timeout_s=0.5)))
+        asyncio.run(
+            execute(
+                _plan("openai-compatible/m@" + server.base_url, n=3),
+                tmp_path / "run",
+                _options(concurrency=1, request_timeout_s=0.5),
+            )
+        )
     results = list(RunStore(tmp_path / "run").results())
     assert [r.score.outcome for r in results] == ["scored"] * 3 and results[0].retries == 1
 
@@ -86,8 +102,9 @@ def test_cache_serves_deterministic_requests_without_calling_the_model(tmp_path:
 
 def test_replay_reproduces_a_run_and_refuses_unknown_requests(tmp_path: Path) -> None:
     with OpenAIServer(arith_responder()) as server:
-        original = asyncio.run(execute(_plan("openai-compatible/m@" + server.base_url, n=12), tmp_path / "orig",
-                                       _options()))
+        original = asyncio.run(
+            execute(_plan("openai-compatible/m@" + server.base_url, n=12), tmp_path / "orig", _options())
+        )
     replayed = asyncio.run(execute(_plan(f"replay/{tmp_path / 'orig'}", n=12), tmp_path / "replay", _options()))
     assert replayed.tasks["demo/arith"].metrics == original.tasks["demo/arith"].metrics
     other = RunPlan(model=f"replay/{tmp_path / 'orig'}", tasks=(TaskPlan("demo/arith", {"n": 3, "seed": 99}),))

@@ -63,8 +63,13 @@ async def _generate(spec: str, request: GenerateRequest):
 
 @pytest.mark.parametrize("prefix", ["openai-compatible/served-model@", "openai/served-model@"])
 def test_chat_completion_through_the_suites_clients(served, upstream, prefix) -> None:
-    request = GenerateRequest(messages=(Message(role="system", content="terse"), Message(role="user", content="hi")),
-                              max_tokens=5, temperature=0.0, seed=3, stop=("END",))
+    request = GenerateRequest(
+        messages=(Message(role="system", content="terse"), Message(role="user", content="hi")),
+        max_tokens=5,
+        temperature=0.0,
+        seed=3,
+        stop=("END",),
+    )
     generation = asyncio.run(_generate(prefix + served.base_url, request))
     assert generation.text == "echo: hi"
     assert generation.usage.output_tokens == 2 and generation.usage.input_tokens == 2
@@ -75,22 +80,34 @@ def test_chat_completion_through_the_suites_clients(served, upstream, prefix) ->
 
 def test_tool_calls_and_logprobs_pass_through(served) -> None:
     tool = {"type": "function", "function": {"name": "lookup", "parameters": {"type": "object"}}}
-    status, body = _post(served.base_url + "/chat/completions", {
-        "model": "anything", "messages": [{"role": "user", "content": "find x"}], "tools": [tool]})
+    status, body = _post(
+        served.base_url + "/chat/completions",
+        {"model": "anything", "messages": [{"role": "user", "content": "find x"}], "tools": [tool]},
+    )
     assert status == 200
     call = body["choices"][0]["message"]["tool_calls"][0]
     assert call["function"] == {"name": "lookup", "arguments": '{"q": "x"}'}
     assert body["choices"][0]["finish_reason"] == "tool_calls" and body["model"] == "served-model"
-    status, body = _post(served.base_url + "/chat/completions", {
-        "messages": [{"role": "user", "content": [{"type": "text", "text": "a b"}]}], "logprobs": True})
+    status, body = _post(
+        served.base_url + "/chat/completions",
+        {"messages": [{"role": "user", "content": [{"type": "text", "text": "a b"}]}], "logprobs": True},
+    )
     content = body["choices"][0]["logprobs"]["content"]
     assert [c["token"] for c in content] == ["echo:", "a", "b"] and all(c["logprob"] <= 0 for c in content)
 
 
 def test_streaming_chat_sends_the_reply_then_done(served) -> None:
-    request = urllib.request.Request(served.base_url + "/chat/completions", data=json.dumps({
-        "messages": [{"role": "user", "content": "stream me"}], "stream": True,
-        "stream_options": {"include_usage": True}}).encode(), headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        served.base_url + "/chat/completions",
+        data=json.dumps(
+            {
+                "messages": [{"role": "user", "content": "stream me"}],
+                "stream": True,
+                "stream_options": {"include_usage": True},
+            }
+        ).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         events = [line[6:] for line in response.read().decode().splitlines() if line.startswith("data: ")]
     assert events[-1] == "[DONE]"
@@ -109,23 +126,29 @@ def test_models_and_plain_completions(served) -> None:
     assert [c["index"] for c in body["choices"]] == [0, 1]
     status, body = _post(served.base_url + "/completions", {"prompt": "x", "n": "many"})
     assert status == 400 and "'n'" in body["error"]["message"]
-    request = urllib.request.Request(served.base_url + "/completions", data=json.dumps({
-        "prompt": "three", "stream": True}).encode(), headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        served.base_url + "/completions",
+        data=json.dumps({"prompt": "three", "stream": True}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         events = [line[6:] for line in response.read().decode().splitlines() if line.startswith("data: ")]
     assert events[-1] == "[DONE]" and json.loads(events[0])["choices"][0]["text"] == "echo: three"
 
 
-@pytest.mark.parametrize("payload, raw, needle", [
-    (None, b"{not json", "not valid JSON"),
-    ([1, 2], None, "JSON object"),
-    ({"messages": []}, None, "non-empty list"),
-    ({"messages": [{"role": "robot", "content": "x"}]}, None, "unknown role"),
-    ({"messages": [{"role": "user", "content": [{"type": "image_url"}]}]}, None, "only text content"),
-    ({"messages": [{"role": "user", "content": "x"}], "n": 0}, None, "'n'"),
-    ({"messages": [{"role": "user", "content": "x"}], "stop": 5}, None, "'stop'"),
-    ({"messages": [{"role": "user", "content": "x"}], "temperature": "hot"}, None, "temperature"),
-])
+@pytest.mark.parametrize(
+    "payload, raw, needle",
+    [
+        (None, b"{not json", "not valid JSON"),
+        ([1, 2], None, "JSON object"),
+        ({"messages": []}, None, "non-empty list"),
+        ({"messages": [{"role": "robot", "content": "x"}]}, None, "unknown role"),
+        ({"messages": [{"role": "user", "content": [{"type": "image_url"}]}]}, None, "only text content"),
+        ({"messages": [{"role": "user", "content": "x"}], "n": 0}, None, "'n'"),
+        ({"messages": [{"role": "user", "content": "x"}], "stop": 5}, None, "'stop'"),
+        ({"messages": [{"role": "user", "content": "x"}], "temperature": "hot"}, None, "temperature"),
+    ],
+)
 def test_malformed_requests_get_400_with_a_reason(served, payload, raw, needle) -> None:
     status, body = _post(served.base_url + "/chat/completions", payload, raw)
     assert status == 400
@@ -135,8 +158,9 @@ def test_malformed_requests_get_400_with_a_reason(served, payload, raw, needle) 
 def test_completions_reject_token_prompts_and_prompt_scoring_without_a_local_model(served) -> None:
     status, body = _post(served.base_url + "/completions", {"prompt": [[1, 2, 3]]})
     assert status == 400 and "token-id prompts" in body["error"]["message"]
-    status, body = _post(served.base_url + "/completions", {"prompt": "x", "echo": True, "logprobs": 1,
-                                                             "max_tokens": 0})
+    status, body = _post(
+        served.base_url + "/completions", {"prompt": "x", "echo": True, "logprobs": 1, "max_tokens": 0}
+    )
     assert status == 400 and "cannot score prompts" in body["error"]["message"]
 
 
@@ -161,8 +185,11 @@ def test_serve_command_reports_a_bad_spec(monkeypatch) -> None:
     from harness import registry
     from harness.cli.serve import serve_command
 
-    monkeypatch.setitem(registry.BUILTIN_ADAPTERS, "local",
-                        registry.Registered("local", "local GGUF models", "harness.adapters.local:create"))
+    monkeypatch.setitem(
+        registry.BUILTIN_ADAPTERS,
+        "local",
+        registry.Registered("local", "local GGUF models", "harness.adapters.local:create"),
+    )
 
     result = CliRunner().invoke(serve_command, ["local/no-such-model", "--port", "0"])
     assert result.exit_code != 0
@@ -183,8 +210,16 @@ def test_serve_command_serves_until_terminated(upstream) -> None:
         port = probe.getsockname()[1]
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    command = [sys.executable, "-c", "from harness.cli.serve import serve_command; serve_command()",
-               f"openai-compatible/up@{upstream.base_url}", "--port", str(port), "--name", "proxy"]
+    command = [
+        sys.executable,
+        "-c",
+        "from harness.cli.serve import serve_command; serve_command()",
+        f"openai-compatible/up@{upstream.base_url}",
+        "--port",
+        str(port),
+        "--name",
+        "proxy",
+    ]
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         base = f"http://127.0.0.1:{port}/v1"

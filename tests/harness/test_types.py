@@ -5,28 +5,76 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from harness.types import (CallRecord, Generation, GenerateRequest, Message, MetricValue, Output, RunSummary, Sample,
-                           SampleResult, Score, TaskSummary, TokenLogprob, ToolCall, Usage)
+from harness.types import (
+    CallRecord,
+    Generation,
+    GenerateRequest,
+    Message,
+    MetricValue,
+    Output,
+    RunSummary,
+    Sample,
+    SampleResult,
+    Score,
+    TaskSummary,
+    TokenLogprob,
+    ToolCall,
+    Usage,
+)
 
 
 def _examples() -> list:
     call = ToolCall(id="c1", name="lookup", arguments='{"q": "x"}')
     message = Message(role="assistant", content=None, tool_calls=(call,))
-    generation = Generation(text="hi", tool_calls=(call,), finish_reason="stop",
-                            usage=Usage(input_tokens=3, output_tokens=2, reasoning_tokens=1, cached_tokens=1),
-                            cost_usd=None, latency_s=0.5, logprobs=(TokenLogprob(token="hi", logprob=-0.1),))
-    request = GenerateRequest(messages=(Message(role="user", content="q"), message), max_tokens=5, temperature=0.0,
-                              stop=("\n",), seed=3, tools=({"type": "function", "function": {"name": "f"}},),
-                              tool_choice="auto", logprobs=True, reasoning_budget=100)
+    generation = Generation(
+        text="hi",
+        tool_calls=(call,),
+        finish_reason="stop",
+        usage=Usage(input_tokens=3, output_tokens=2, reasoning_tokens=1, cached_tokens=1),
+        cost_usd=None,
+        latency_s=0.5,
+        logprobs=(TokenLogprob(token="hi", logprob=-0.1),),
+    )
+    request = GenerateRequest(
+        messages=(Message(role="user", content="q"), message),
+        max_tokens=5,
+        temperature=0.0,
+        stop=("\n",),
+        seed=3,
+        tools=({"type": "function", "function": {"name": "f"}},),
+        tool_choice="auto",
+        logprobs=True,
+        reasoning_budget=100,
+    )
     score = Score.of(True, answer="4", explanation="ok", extra=[1, 2])
-    result = SampleResult(sample_id="s1", task="demo/arith", input=(Message(role="user", content="q"),), target=4,
-                          output=Output(text="4", trajectory=(message,)), score=score,
-                          calls=(CallRecord(request_key="k", generation=generation),), usage=generation.usage,
-                          cost_usd=None, cost_known=False)
-    summary = RunSummary(run_id="r", model="m", harness_version="0", config_hash="h", started_at="a", finished_at="b",
-                         tasks={"t": TaskSummary(metrics={"accuracy": MetricValue(value=1.0, n=1, ci_low=0.2, ci_high=1.0)},
-                                                 counts={"scored": 1, "unscored": 0, "error": 0}, usage=Usage(),
-                                                 cost_usd=None)})
+    result = SampleResult(
+        sample_id="s1",
+        task="demo/arith",
+        input=(Message(role="user", content="q"),),
+        target=4,
+        output=Output(text="4", trajectory=(message,)),
+        score=score,
+        calls=(CallRecord(request_key="k", generation=generation),),
+        usage=generation.usage,
+        cost_usd=None,
+        cost_known=False,
+    )
+    summary = RunSummary(
+        run_id="r",
+        model="m",
+        harness_version="0",
+        config_hash="h",
+        started_at="a",
+        finished_at="b",
+        tasks={
+            "t": TaskSummary(
+                metrics={"accuracy": MetricValue(value=1.0, n=1, ci_low=0.2, ci_high=1.0)},
+                counts={"scored": 1, "unscored": 0, "error": 0},
+                usage=Usage(),
+                cost_usd=None,
+            )
+        },
+    )
     return [call, message, generation, request, score, result, summary, Sample(id="x", input="p", target=[1, "a"])]
 
 

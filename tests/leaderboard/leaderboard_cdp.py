@@ -20,9 +20,19 @@ from typing import Any
 import aiohttp
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check",
-         "--disable-extensions", "--hide-scrollbars", "--window-size=1280,900")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-extensions",
+    "--hide-scrollbars",
+    "--window-size=1280,900",
+)
 
 
 def chromium_available() -> bool:
@@ -46,7 +56,9 @@ class Browser:
     async def __aenter__(self) -> Browser:
         self.process = subprocess.Popen(
             [CHROMIUM, *FLAGS, f"--user-data-dir={self.profile}", "--remote-debugging-port=0", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         port_file = Path(self.profile) / "DevToolsActivePort"
         for _ in range(300):
             if port_file.is_file() and port_file.read_text().count("\n") >= 1:
@@ -92,8 +104,7 @@ class Browser:
             elif "method" in data:
                 self.events.append(data)
                 if data["method"] == "Page.javascriptDialogOpening":
-                    asyncio.get_running_loop().create_task(
-                        self.send("Page.handleJavaScriptDialog", accept=False))
+                    asyncio.get_running_loop().create_task(self.send("Page.handleJavaScriptDialog", accept=False))
 
     async def send(self, method: str, **params: Any) -> dict[str, Any]:
         """Send one command and return its result (raises on a protocol error)."""

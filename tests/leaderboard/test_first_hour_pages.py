@@ -19,16 +19,19 @@ from leaderboard_cdp import Browser, chromium_available
 
 from harness.testing.openai_server import OpenAIServer
 
-pytestmark = [pytest.mark.skipif(not chromium_available(), reason="chromium is not installed"),
-              pytest.mark.timeout(300)]
+pytestmark = [
+    pytest.mark.skipif(not chromium_available(), reason="chromium is not installed"),
+    pytest.mark.timeout(300),
+]
 ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
 TASKS = ("--task", "demo/arith", "--task", "cyber-gen/cwe")
 LONG_NAME = "a-rather-long-model-name-that-would-not-fit-in-a-column-v2"
 
 
 def frontier(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, env=ENV,
-                          timeout=180)
+    return subprocess.run(
+        [sys.executable, "-m", "harness", *args], capture_output=True, text=True, env=ENV, timeout=180
+    )
 
 
 @pytest.fixture(scope="module")
@@ -37,11 +40,27 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     common = ["--limit", "3", "--no-cache", "--no-progress"]
     assert frontier("run", *TASKS, "--model", "builtin/oracle", *common, "--out", str(root / "oracle")).returncode == 0
     with OpenAIServer() as server:
-        echoed = frontier("run", *TASKS, "--model", f"openai-compatible/{LONG_NAME}@{server.base_url}", *common,
-                          "--out", str(root / "echo"))
+        echoed = frontier(
+            "run",
+            *TASKS,
+            "--model",
+            f"openai-compatible/{LONG_NAME}@{server.base_url}",
+            *common,
+            "--out",
+            str(root / "echo"),
+        )
     assert echoed.returncode == 0, echoed.stderr
-    down = frontier("run", *TASKS, "--model", "openai-compatible/down@http://127.0.0.1:9/v1", *common,
-                    "--max-retries", "0", "--out", str(root / "down"))
+    down = frontier(
+        "run",
+        *TASKS,
+        "--model",
+        "openai-compatible/down@http://127.0.0.1:9/v1",
+        *common,
+        "--max-retries",
+        "0",
+        "--out",
+        str(root / "down"),
+    )
     assert down.returncode == 1, down.stderr
     built = frontier("report", str(root / "oracle"), str(root / "echo"), str(root / "down"), "-o", str(root / "site"))
     assert built.returncode == 0, built.stderr
@@ -73,7 +92,8 @@ async def test_the_index_defines_every_metric_fits_1400_px_and_invents_no_cost(s
         await _at_1400(browser, site / "index.html")
         assert await browser.evaluate("document.documentElement.scrollWidth") <= 1400
         assert await browser.evaluate(
-            "Array.from(document.querySelectorAll('table')).every(t => t.getBoundingClientRect().right <= 1400)")
+            "Array.from(document.querySelectorAll('table')).every(t => t.getBoundingClientRect().right <= 1400)"
+        )
         terms = await browser.evaluate(GLOSSARY_CHECK)
         assert {"accuracy", "Rank", "Overall", "Tasks"} <= set(terms["terms"])
         assert terms["undefined_terms"] == [] and terms["tooltips_match"]
@@ -82,7 +102,8 @@ async def test_the_index_defines_every_metric_fits_1400_px_and_invents_no_cost(s
         assert "No cost data" in await browser.evaluate("document.body.innerText")
         # the run whose every sample failed names the tasks it is missing and why
         missing = await browser.evaluate(
-            "Array.from(document.querySelectorAll('.missing')).map(e => e.textContent.trim())")
+            "Array.from(document.querySelectorAll('.missing')).map(e => e.textContent.trim())"
+        )
         assert "without demo/arith: no sample was scored (0 unscored, 3 errors)" in missing
         # a long model name wraps at its separators only and stays inside its cell
         cell = await browser.evaluate("""(() => { const td = Array.from(document.querySelectorAll('td.model'))

@@ -11,15 +11,17 @@ ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_DATASETS_OFFLIN
 
 
 def frontier(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, env=ENV,
-                          timeout=180)
+    return subprocess.run(
+        [sys.executable, "-m", "harness", *args], capture_output=True, text=True, env=ENV, timeout=180
+    )
 
 
 def test_the_help_example_can_be_run_twice_and_folders_that_are_not_runs_are_skipped(tmp_path: Path) -> None:
     runs = tmp_path / "quickstart"
     for name in ("a", "b"):
-        done = frontier("run", "--task", "demo/arith", "--model", "builtin/oracle", "--limit", "2",
-                        "--out", str(runs / name))
+        done = frontier(
+            "run", "--task", "demo/arith", "--model", "builtin/oracle", "--limit", "2", "--out", str(runs / name)
+        )
         assert done.returncode == 0, done.stderr
     (runs / "notes").mkdir()
     site = runs / "site"

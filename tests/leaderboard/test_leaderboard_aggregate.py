@@ -37,11 +37,20 @@ def test_metric_rules() -> None:
 def board(make_run: Callable[..., Path]) -> list[dict[str, Any]]:
     """Two submissions over two families (one with two tasks) and a CVSS task scored by MAD."""
     mad = MetricValue(value=2.0, n=20, ci_low=1.5, ci_high=2.6, method="bootstrap")
-    strong = make_run("strong", model="m/strong", tasks={
-        "demo/a": binary(18, 20), "demo/b": binary(16, 20), "cyber/mcq": binary(10, 20),
-        "cyber/vsp": [(0.5, "scored")] * 20}, extra_metrics={"cyber/vsp": {"cvss_mad": mad}})
-    weak = make_run("weak", model="m/weak", tasks={
-        "demo/a": binary(2, 20), "demo/b": binary(4, 20), "cyber/mcq": binary(9, 20)})
+    strong = make_run(
+        "strong",
+        model="m/strong",
+        tasks={
+            "demo/a": binary(18, 20),
+            "demo/b": binary(16, 20),
+            "cyber/mcq": binary(10, 20),
+            "cyber/vsp": [(0.5, "scored")] * 20,
+        },
+        extra_metrics={"cyber/vsp": {"cvss_mad": mad}},
+    )
+    weak = make_run(
+        "weak", model="m/weak", tasks={"demo/a": binary(2, 20), "demo/b": binary(4, 20), "cyber/mcq": binary(9, 20)}
+    )
     subs = [build_submission([strong]), build_submission([weak])]
     vsp = subs[0]["tasks"]["cyber/vsp"]
     del vsp["metrics"]["accuracy"]
@@ -104,8 +113,9 @@ def test_unnormalisable_metric_stays_out_of_the_means(board: list[dict[str, Any]
 def test_generated_tasks_belong_to_their_family() -> None:
     from leaderboard.metrics import family_of
 
-    assert [family_of(t) for t in ("confiqa-gen/qa", "tools-synth/library", "longcot/mini", "cyber-gen/cvss", "-gen/x")] \
-        == ["confiqa", "tools", "longcot", "cyber", "-gen"]
+    assert [
+        family_of(t) for t in ("confiqa-gen/qa", "tools-synth/library", "longcot/mini", "cyber-gen/cvss", "-gen/x")
+    ] == ["confiqa", "tools", "longcot", "cyber", "-gen"]
 
 
 def test_intervals_from_normal_draws_stay_on_the_zero_one_scale() -> None:
@@ -114,8 +124,7 @@ def test_intervals_from_normal_draws_stay_on_the_zero_one_scale() -> None:
 
     from leaderboard.aggregate import _submission_draws
 
-    data = {"tasks": {"demo/arith": {"primary_metric": "accuracy",
-                                     "metrics": {"accuracy": {"method": "wilson"}}}}}
+    data = {"tasks": {"demo/arith": {"primary_metric": "accuracy", "metrics": {"accuracy": {"method": "wilson"}}}}}
     rows = pd.DataFrame({"task": ["demo/arith"], "score": [0.0], "score_low": [0.0], "score_high": [0.56]})
     draws, kinds = _submission_draws(data, rows, np.random.default_rng(0), 500)
     assert kinds == {"normal"} and draws.min() >= 0.0 and draws.max() <= 1.0

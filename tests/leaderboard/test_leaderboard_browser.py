@@ -10,8 +10,10 @@ import pytest
 from conftest import PAYLOAD_MODEL, build_board, write_run
 from leaderboard_cdp import Browser, chromium_available
 
-pytestmark = [pytest.mark.skipif(not chromium_available(), reason="chromium is not installed"),
-              pytest.mark.timeout(180)]
+pytestmark = [
+    pytest.mark.skipif(not chromium_available(), reason="chromium is not installed"),
+    pytest.mark.timeout(180),
+]
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +28,10 @@ async def test_every_page_loads_without_errors_or_remote_requests(site: Path) ->
     async with Browser() as browser:
         for page in pages:
             await browser.load(page.as_uri())
-            assert await browser.evaluate("document.querySelectorAll('th button').length") > 0 or \
-                page.parent.name == "samples", page
+            assert (
+                await browser.evaluate("document.querySelectorAll('th button').length") > 0
+                or page.parent.name == "samples"
+            ), page
         assert browser.problems() == []
         requested = browser.requests()
         assert requested and all(url.startswith("file://") for url in requested), requested
@@ -37,10 +41,13 @@ async def test_every_page_loads_without_errors_or_remote_requests(site: Path) ->
 
 
 async def test_table_sorts_by_clicked_column(site: Path) -> None:
-    read_scores = ("Array.from(document.querySelectorAll('table.leaderboard tbody tr'))"
-                   ".map(r => Number(r.cells[3].getAttribute('data-sort')))")
-    read_models = ("Array.from(document.querySelectorAll('table.leaderboard tbody tr'))"
-                   ".map(r => r.cells[1].textContent.trim())")
+    read_scores = (
+        "Array.from(document.querySelectorAll('table.leaderboard tbody tr'))"
+        ".map(r => Number(r.cells[3].getAttribute('data-sort')))"
+    )
+    read_models = (
+        "Array.from(document.querySelectorAll('table.leaderboard tbody tr')).map(r => r.cells[1].textContent.trim())"
+    )
     async with Browser() as browser:
         await browser.load((site / "index.html").as_uri())
         initial = await browser.evaluate(read_scores)
@@ -52,8 +59,10 @@ async def test_table_sorts_by_clicked_column(site: Path) -> None:
         await browser.evaluate("document.querySelectorAll('table.leaderboard th button')[1].click()")
         models = await browser.evaluate(read_models)
         assert models == sorted(models, key=str.lower)
-        assert await browser.evaluate(
-            "document.querySelectorAll('table.leaderboard th')[1].getAttribute('aria-sort')") == "ascending"
+        assert (
+            await browser.evaluate("document.querySelectorAll('table.leaderboard th')[1].getAttribute('aria-sort')")
+            == "ascending"
+        )
         assert browser.problems() == []
 
 
@@ -73,14 +82,16 @@ async def test_payloads_render_as_text_and_run_nothing(site: Path) -> None:
     async with Browser() as browser:
         await browser.load((site / "index.html").as_uri())
         models = await browser.evaluate(
-            "Array.from(document.querySelectorAll('td.model')).map(td => td.textContent.trim())")
+            "Array.from(document.querySelectorAll('td.model')).map(td => td.textContent.trim())"
+        )
         assert PAYLOAD_MODEL in models
         assert await browser.evaluate("document.querySelectorAll('main img[src=x], main script').length") == 0
         outputs = []
         for page in sample_pages:
             await browser.load(page.as_uri())
             outputs += await browser.evaluate(
-                "Array.from(document.querySelectorAll('.output pre')).map(p => p.textContent)")
+                "Array.from(document.querySelectorAll('.output pre')).map(p => p.textContent)"
+            )
             assert await browser.evaluate("document.querySelectorAll('img[src=y], main script').length") == 0
         assert any("<script>window.__pwned=3</script>" in text for text in outputs)
         assert await browser.evaluate("window.__pwned") is None

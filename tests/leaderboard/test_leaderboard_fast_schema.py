@@ -21,6 +21,7 @@ def good(make_run: Callable[..., Path]) -> dict[str, Any]:
     """A valid submission with per-sample scores."""
     return build_submission([make_run("good", tasks={"demo/arith": binary(7, 10) + [(None, "unscored")]})])
 
+
 ITEMS: list[Any] = [
     {"id": "a", "value": 1.0, "outcome": "scored"},
     {"id": "a", "value": 0, "outcome": "scored", "tokens": 12},

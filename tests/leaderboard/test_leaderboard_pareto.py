@@ -72,8 +72,12 @@ def test_group_areas_share_one_window() -> None:
 
 
 def test_sweeps_group_by_key_and_sort_by_cost() -> None:
-    points = [Point(300, 0.7, "c", meta={"sweep": "m · clear"}), Point(100, 0.5, "a", meta={"sweep": "m · clear"}),
-              Point(50, 0.4, "u", meta={"sweep": "m · uniform"}), Point(10, 0.1, "bare", meta={"sweep": None})]
+    points = [
+        Point(300, 0.7, "c", meta={"sweep": "m · clear"}),
+        Point(100, 0.5, "a", meta={"sweep": "m · clear"}),
+        Point(50, 0.4, "u", meta={"sweep": "m · uniform"}),
+        Point(10, 0.1, "bare", meta={"sweep": None}),
+    ]
     found = sweeps(points)
     assert list(found) == ["m · clear"]
     assert [p.label for p in found["m · clear"]] == ["a", "c"]

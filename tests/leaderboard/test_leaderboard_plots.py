@@ -14,16 +14,22 @@ from leaderboard.plots import _free_offset, pareto_plot
 
 def _points(groups: int, seed: int = 0) -> list[Point]:
     rng = random.Random(seed)
-    return [Point(rng.uniform(1e3, 1e6), rng.random(), f"lab/model-{i % groups}", f"lab/model-{i % groups}", {})
-            for i in range(4 * groups)]
+    return [
+        Point(rng.uniform(1e3, 1e6), rng.random(), f"lab/model-{i % groups}", f"lab/model-{i % groups}", {})
+        for i in range(4 * groups)
+    ]
 
 
 def _svg_texts(path: Path) -> tuple[float, list[tuple[float, str]]]:
     """The SVG's width and each text element's x position and content."""
     svg = path.read_text()
     width = float(re.search(r'<svg[^>]*width="([\d.]+)pt"', svg).group(1))
-    texts = [(float(x or translated), text) for x, translated, text in re.findall(
-        r'<text[^>]*?(?: x="([-\d.]+)"[^>]*| transform="translate\(([-\d.]+)[^"]*")>([^<]*)</text>', svg)]
+    texts = [
+        (float(x or translated), text)
+        for x, translated, text in re.findall(
+            r'<text[^>]*?(?: x="([-\d.]+)"[^>]*| transform="translate\(([-\d.]+)[^"]*")>([^<]*)</text>', svg
+        )
+    ]
     return width, texts
 
 
@@ -49,6 +55,6 @@ def test_labels_take_free_places_or_none() -> None:
     assert offsets[:4] == [(5, 6), (5, -16), (5, 19), (5, -29)]
     assert offsets[4:] == [None, None]
     for i, a in enumerate(placed):
-        for b in placed[i + 1:]:
+        for b in placed[i + 1 :]:
             assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
     assert _free_offset(400.0, 100.0, 20, True, placed) == (-5, 6), "a label far to the right is free"

@@ -23,7 +23,8 @@ def _nested(depth: int) -> str:
 
 
 def test_a_submission_nested_a_thousand_deep_is_an_issue_and_skip_invalid_skips_it(
-        make_run: Callable[..., Path], tmp_path: Path) -> None:
+    make_run: Callable[..., Path], tmp_path: Path
+) -> None:
     subs = tmp_path / "subs"
     subs.mkdir()
     write_submission(build_submission([make_run("ok", tasks={"demo/arith": binary(2, 3)})]), subs / "ok.json")
@@ -81,13 +82,16 @@ def test_names_with_control_or_bidi_characters_are_refused(make_run: Callable[..
 
 
 def test_a_rebuilt_site_keeps_no_stale_page_and_a_foreign_folder_is_never_replaced(
-        make_run: Callable[..., Path], tmp_path: Path) -> None:
+    make_run: Callable[..., Path], tmp_path: Path
+) -> None:
     subs = tmp_path / "subs"
     subs.mkdir()
-    write_submission(build_submission([make_run("a", model="openai/a", tasks={"demo/arith": binary(2, 3)})]),
-                     subs / "a.json")
-    write_submission(build_submission([make_run("b", model="openai/b", tasks={"demo/arith": binary(1, 3)})]),
-                     subs / "b.json")
+    write_submission(
+        build_submission([make_run("a", model="openai/a", tasks={"demo/arith": binary(2, 3)})]), subs / "a.json"
+    )
+    write_submission(
+        build_submission([make_run("b", model="openai/b", tasks={"demo/arith": binary(1, 3)})]), subs / "b.json"
+    )
     site, runner = tmp_path / "site", CliRunner()
     assert runner.invoke(leaderboard_group, ["build", str(subs), "-o", str(site)]).exit_code == 0
     pages = {p.name for p in (site / "models").glob("*.html")}

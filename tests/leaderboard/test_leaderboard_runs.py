@@ -53,8 +53,10 @@ def test_submission_merges_runs_and_hashes_data(make_run: Callable[..., Path]) -
     a = make_run("a", methods=["clear:budget=1000,mode=fast"], tasks={"demo/arith": binary(3, 4)})
     b = make_run("b", methods=["clear:budget=1000,mode=fast"], tasks={"cyber/mcq": binary(1, 4)})
     data = build_submission([a, b])
-    assert data["method"] == {"label": "clear:budget=1000,mode=fast",
-                              "chain": [{"name": "clear", "params": {"budget": 1000, "mode": "fast"}}]}
+    assert data["method"] == {
+        "label": "clear:budget=1000,mode=fast",
+        "chain": [{"name": "clear", "params": {"budget": 1000, "mode": "fast"}}],
+    }
     assert sorted(data["tasks"]) == ["cyber/mcq", "demo/arith"]
     assert [r["run_id"] for r in data["runs"]] == ["a", "b"]
     # the data hash ignores log order
@@ -77,7 +79,9 @@ def test_runs_that_disagree_or_overlap_are_refused(make_run: Callable[..., Path]
 
 def test_method_specs() -> None:
     assert parse_method_spec("best_of_n:n=8,t=0.5,x=NaN,flag=true") == {
-        "name": "best_of_n", "params": {"n": 8, "t": 0.5, "x": "NaN", "flag": True}}
+        "name": "best_of_n",
+        "params": {"n": 8, "t": 0.5, "x": "NaN", "flag": True},
+    }
     assert parse_method_spec({"name": "cot", "args": {"k": 1}}) == {"name": "cot", "params": {"k": 1}}
     with pytest.raises(SubmissionError):
         parse_method_spec("bad:novalue")

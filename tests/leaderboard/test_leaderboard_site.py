@@ -18,6 +18,7 @@ from leaderboard.pareto import Point
 from leaderboard.site import build_site
 from leaderboard.submission import build_submission, write_submission
 
+
 @pytest.fixture
 def site(make_run: Callable[..., Path], tmp_path: Path) -> Path:
     return build_board(make_run, tmp_path / "site")
@@ -39,8 +40,9 @@ def test_pages_escape_payloads_and_reference_nothing_remote(site: Path) -> None:
     for page in pages:
         html = page.read_text(encoding="utf-8")
         assert "<script>window" not in html and "<img src=x" not in html and "<img src=y" not in html, page
-        assert re.findall(r"<script\b[^>]*>", html) == ['<script src="' + ("" if page.parent == site else "../")
-                                                       + 'static/sort.js" defer>'], page
+        assert re.findall(r"<script\b[^>]*>", html) == [
+            '<script src="' + ("" if page.parent == site else "../") + 'static/sort.js" defer>'
+        ], page
         assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html), page
     index = (site / "index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in index
@@ -57,9 +59,11 @@ def test_json_export(site: Path) -> None:
 
 
 def test_plot_is_drawn_with_dollars_in_names(tmp_path: Path) -> None:
-    points = [Point(100, 0.4, "m $x$ (a)", "m $x$", {"sweep": "s"}), Point(1000, 0.7, "m $x$ (b)", "m $x$",
-                                                                           {"sweep": "s"}),
-              Point(0, 0.1, "free", "z")]
+    points = [
+        Point(100, 0.4, "m $x$ (a)", "m $x$", {"sweep": "s"}),
+        Point(1000, 0.7, "m $x$ (b)", "m $x$", {"sweep": "s"}),
+        Point(0, 0.1, "free", "z"),
+    ]
     written = pareto_plot(points, "t $", "tokens", "score", tmp_path / "p")
     assert [p.name for p in written] == ["p.png", "p.svg"]
     image = matplotlib.image.imread(written[0])
@@ -75,8 +79,9 @@ def test_cli_build_and_report(make_run: Callable[..., Path], tmp_path: Path) -> 
     write_submission(build_submission([run]), subs / "one.json")
     write_submission(build_submission([other]), subs / "two.json")
     runner = CliRunner()
-    result = runner.invoke(leaderboard_group, ["build", str(subs), "--runs", str(run.parent), "-o",
-                                               str(tmp_path / "site")])
+    result = runner.invoke(
+        leaderboard_group, ["build", str(subs), "--runs", str(run.parent), "-o", str(tmp_path / "site")]
+    )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "site" / "index.html").is_file()
     assert len(list((tmp_path / "site" / "samples").glob("*.html"))) == 2

@@ -22,8 +22,9 @@ TASK = "demo/arith"
 @pytest.fixture
 def good(make_run: Callable[..., Path]) -> dict[str, Any]:
     """A valid submission with per-sample scores over two tasks."""
-    run = make_run("good", tasks={TASK: binary(7, 10) + [(None, "unscored"), (None, "error")],
-                                  "cyber/mcq": binary(4, 8)})
+    run = make_run(
+        "good", tasks={TASK: binary(7, 10) + [(None, "unscored"), (None, "error")], "cyber/mcq": binary(4, 8)}
+    )
     return build_submission([run])
 
 
@@ -43,6 +44,7 @@ def _set(path: list[Any], value: Any) -> Callable[[dict[str, Any]], None]:
         for part in path[:-1]:
             node = node[part]
         node[path[-1]] = value
+
     return mutate
 
 
@@ -52,6 +54,7 @@ def _delete(path: list[Any]) -> Callable[[dict[str, Any]], None]:
         for part in path[:-1]:
             node = node[part]
         del node[path[-1]]
+
     return mutate
 
 
@@ -67,17 +70,19 @@ BROKEN = {
     "value outside CI": (_set([*M, "ci_high"], 0.6), f"$.tasks['{TASK}'].metrics.accuracy.value"),
     "half a CI": (_set([*M, "ci_low"], None), f"$.tasks['{TASK}'].metrics.accuracy.ci_low"),
     "n above counts": (_set([*M, "n"], 13), f"$.tasks['{TASK}'].metrics.accuracy.n"),
-    "counts disagree with samples": (_set(["tasks", TASK, "counts", "scored"], 9),
-                                     f"$.tasks['{TASK}'].counts.scored"),
-    "scored sample without value": (_set(["tasks", TASK, "samples", 0, "value"], None),
-                                    f"$.tasks['{TASK}'].samples[0].value"),
-    "duplicate sample id": (_set(["tasks", TASK, "samples", 1, "id"], f"{TASK}-0"),
-                            f"$.tasks['{TASK}'].samples[1].id"),
+    "counts disagree with samples": (_set(["tasks", TASK, "counts", "scored"], 9), f"$.tasks['{TASK}'].counts.scored"),
+    "scored sample without value": (
+        _set(["tasks", TASK, "samples", 0, "value"], None),
+        f"$.tasks['{TASK}'].samples[0].value",
+    ),
+    "duplicate sample id": (_set(["tasks", TASK, "samples", 1, "id"], f"{TASK}-0"), f"$.tasks['{TASK}'].samples[1].id"),
     "wrong family": (_set(["tasks", TASK, "family"], "other"), f"$.tasks['{TASK}'].family"),
     "wrong primary metric": (_set(["tasks", TASK, "primary_metric"], "f1"), f"$.tasks['{TASK}'].primary_metric"),
     "wrong direction": (_set(["tasks", TASK, "higher_is_better"], False), f"$.tasks['{TASK}'].higher_is_better"),
-    "reasoning above output": (_set(["tasks", TASK, "usage", "reasoning_tokens"], 10**9),
-                               f"$.tasks['{TASK}'].usage.reasoning_tokens"),
+    "reasoning above output": (
+        _set(["tasks", TASK, "usage", "reasoning_tokens"], 10**9),
+        f"$.tasks['{TASK}'].usage.reasoning_tokens",
+    ),
     "negative cost": (_set(["tasks", TASK, "cost_usd"], -1.0), f"$.tasks['{TASK}'].cost_usd"),
     "known cost missing": (_set(["tasks", TASK, "cost_usd"], None), f"$.tasks['{TASK}'].cost_usd"),
     "bad data hash": (_set(["tasks", TASK, "data_hash"], "md5:abc"), f"$.tasks['{TASK}'].data_hash"),
@@ -175,8 +180,11 @@ def test_plain_jsonschema_path_gives_the_same_issues(good: dict[str, Any], monke
     data["tasks"][TASK]["samples"][2]["outcome"] = "lost"
     fast = paths(validate_submission(data))
     monkeypatch.setattr(validate, "_confirmer", lambda: None)
-    assert paths(validate_submission(data)) == fast == [
-        f"$.tasks['{TASK}'].metrics.accuracy.n", f"$.tasks['{TASK}'].samples[2].outcome"]
+    assert (
+        paths(validate_submission(data))
+        == fast
+        == [f"$.tasks['{TASK}'].metrics.accuracy.n", f"$.tasks['{TASK}'].samples[2].outcome"]
+    )
     assert validate_submission(good) == []
 
 
@@ -194,14 +202,14 @@ def test_leaderboard_imports_only_record_types_from_harness() -> None:
             if isinstance(node, ast.Import):
                 assert not any(alias.name.startswith("harness") for alias in node.names), module.name
     code = "import sys, leaderboard.cli; print(sorted({'pandas', 'matplotlib', 'jinja2'} & set(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=package.parent).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=package.parent
+    ).stdout
     assert out.strip() == "[]"
 
 
 def test_an_undefined_metric_without_interval_is_valid(good: dict[str, Any]) -> None:
     """A ratio whose denominator is 0 (ConFiQA's MR when nothing matched) is null with its n, and no CI."""
     data = copy.deepcopy(good)
-    data["tasks"][TASK]["metrics"]["mr"] = {"value": None, "n": 5, "ci_low": None, "ci_high": None,
-                                            "method": "empty"}
+    data["tasks"][TASK]["metrics"]["mr"] = {"value": None, "n": 5, "ci_low": None, "ci_high": None, "method": "empty"}
     assert validate_submission(data, "sub.json") == []

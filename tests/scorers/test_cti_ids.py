@@ -36,21 +36,30 @@ def test_no_techniques_is_none() -> None:
 
 def test_the_last_full_cwe_anywhere_when_the_last_line_has_none() -> None:
     # the published extraction: re.findall(r"CWE-\d+")[-1]; an explanation after the id no longer hides it
-    answer = ("CWE-79: Improper Neutralization of Input During Web Page Generation ('Cross-site Scripting')\n\n"
-              "The description says user input is reflected into the page without encoding.")
+    answer = (
+        "CWE-79: Improper Neutralization of Input During Web Page Generation ('Cross-site Scripting')\n\n"
+        "The description says user input is reflected into the page without encoding."
+    )
     assert extract_cwe(answer) == "CWE-79"
     assert extract_cwe("CWE-79 is close, but CWE-80 fits better.\nThat is my answer.") == "CWE-80"
     assert extract_cwe("No weakness class applies here.\nSorry.") is None
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("Techniques:\n- T1071: Application Layer Protocol\n- T1573.001 (Encrypted Channel)\n\nThese are the main ones.",
-     ["T1071", "T1573"]),
-    ("```\nT1071, T1105\n```", ["T1071", "T1105"]),
-    ("Found:\nT1071\nT1083\n1. T1059 - Command and Scripting Interpreter\nHope this helps.",
-     ["T1071", "T1083", "T1059"]),
-    ("Early list:\nT1001\nProse in between.\n* `T1071`\n* `T1105`\nDone.", ["T1071", "T1105"]),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "Techniques:\n- T1071: Application Layer Protocol\n- T1573.001 (Encrypted Channel)\n\nThese are the main ones.",
+            ["T1071", "T1573"],
+        ),
+        ("```\nT1071, T1105\n```", ["T1071", "T1105"]),
+        (
+            "Found:\nT1071\nT1083\n1. T1059 - Command and Scripting Interpreter\nHope this helps.",
+            ["T1071", "T1083", "T1059"],
+        ),
+        ("Early list:\nT1001\nProse in between.\n* `T1071`\n* `T1105`\nDone.", ["T1071", "T1105"]),
+    ],
+)
 def test_technique_lists_one_per_line_in_code_blocks_or_before_a_closing_line(text: str, expected: list[str]) -> None:
     assert extract_techniques(text) == expected
 

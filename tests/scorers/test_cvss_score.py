@@ -47,18 +47,21 @@ def spec_base_score(vector: str) -> float:
     return roundup(min(impact + exploitability, 10))
 
 
-@pytest.mark.parametrize("vector, score", [
-    ("CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H", 9.8),
-    ("CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H", 10.0),
-    ("CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N", 6.1),
-    ("CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N", 7.5),
-    ("CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H", 7.8),
-    ("CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:N/I:N/A:H", 5.5),
-    ("CVSS:3.1/AV:N/AC:L/PR:L/UI:R/S:C/C:L/I:L/A:N", 5.4),
-    ("CVSS:3.1/AV:P/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N", 4.6),
-    ("CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:N", 0.0),
-    ("CVSS:3.0/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H", 9.8),
-])
+@pytest.mark.parametrize(
+    "vector, score",
+    [
+        ("CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H", 9.8),
+        ("CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H", 10.0),
+        ("CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N", 6.1),
+        ("CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N", 7.5),
+        ("CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H", 7.8),
+        ("CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:N/I:N/A:H", 5.5),
+        ("CVSS:3.1/AV:N/AC:L/PR:L/UI:R/S:C/C:L/I:L/A:N", 5.4),
+        ("CVSS:3.1/AV:P/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N", 4.6),
+        ("CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:N", 0.0),
+        ("CVSS:3.0/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H", 9.8),
+    ],
+)
 def test_known_base_scores(vector: str, score: float) -> None:
     assert parse_cvss3(vector).base_score == score
 
@@ -84,11 +87,18 @@ def test_deviation_of_a_vector_against_itself_is_zero_and_pairs_match_hand_value
     assert same_base_metrics(a, c) and not same_base_metrics(a, b)
 
 
-@pytest.mark.parametrize("vector", [
-    "", "CVSS:3.1/AV:X/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H", "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H",
-    "CVSS:3.1/AV:N/AV:L/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H", "CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H",
-    "CVSS:3.1/" + "AV:N/" * 200, "not a vector",
-])
+@pytest.mark.parametrize(
+    "vector",
+    [
+        "",
+        "CVSS:3.1/AV:X/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H",
+        "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H",
+        "CVSS:3.1/AV:N/AV:L/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H",
+        "CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H",
+        "CVSS:3.1/" + "AV:N/" * 200,
+        "not a vector",
+    ],
+)
 def test_invalid_vectors_raise_invalid_vector(vector: str) -> None:
     with pytest.raises(InvalidVector):
         parse_cvss3(vector)
@@ -122,8 +132,10 @@ def test_random_garbage_never_crashes() -> None:
 
 
 def test_the_full_vector_one_line_earlier_beats_a_fragment_in_the_last_line() -> None:
-    text = ("CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H\n"
-            "The attack vector is network (AV:N) because the service listens remotely.")
+    text = (
+        "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H\n"
+        "The attack vector is network (AV:N) because the service listens remotely."
+    )
     assert find_cvss_vector(text) == "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"
     two = "First guess AV:L/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H, revised:\nAV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"
     assert find_cvss_vector(two) == "AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"

@@ -8,14 +8,17 @@ from scorers.extract import last_answer_value, last_nonempty_line
 from scorers.numeric import parse_decimal, parse_integer
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("work...\nANSWER: 42", "42"),
-    ("**Final Answer:** 17\nHope this helps!", "17"),
-    ("Answer: 1\nanswer = 2\n", "2"),
-    ("Answer:\nAnswer: 5", "5"),
-    ("no marker here", None),
-    ("", None),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("work...\nANSWER: 42", "42"),
+        ("**Final Answer:** 17\nHope this helps!", "17"),
+        ("Answer: 1\nanswer = 2\n", "2"),
+        ("Answer:\nAnswer: 5", "5"),
+        ("no marker here", None),
+        ("", None),
+    ],
+)
 def test_last_answer_value(text: str, expected: str | None) -> None:
     assert last_answer_value(text) == expected
 

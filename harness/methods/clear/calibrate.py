@@ -26,6 +26,12 @@ def fit_surge(budgets: Sequence[float], taus: Sequence[float], outcomes: Sequenc
         return ceiling * (1.0 - (1.0 + z) * np.exp(-z))
 
     scale0 = float(np.median(x[x > 0])) / 3 if np.any(x > 0) else 1.0
-    (ceiling, scale), _ = curve_fit(model, x, y, p0=(max(min(float(y.max()), 1.0), 0.05), max(scale0, 1.0)),
-                                    bounds=([1e-6, 1e-6], [1.0, np.inf]), maxfev=20_000)
+    (ceiling, scale), _ = curve_fit(
+        model,
+        x,
+        y,
+        p0=(max(min(float(y.max()), 1.0), 0.05), max(scale0, 1.0)),
+        bounds=([1e-6, 1e-6], [1.0, np.inf]),
+        maxfev=20_000,
+    )
     return ShiftedSurge.from_ceiling(float(ceiling), float(scale))

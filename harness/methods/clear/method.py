@@ -95,8 +95,9 @@ class Clear(MethodAdapter):
         self.budget = budget
         self.allocator = reader.choice("allocator", "clear", ("clear", "uniform", "proportional"))
         self.family = _family(reader)
-        self.tau = TauPredictor(reader.text("tau", "length") or "length",
-                                reader.number("tau_scale", 4.0, minimum=0.0) or 0.0)
+        self.tau = TauPredictor(
+            reader.text("tau", "length") or "length", reader.number("tau_scale", 4.0, minimum=0.0) or 0.0
+        )
         self.window = reader.integer("window", None, minimum=1)
         answer_tokens = reader.integer("answer_tokens", 64, minimum=0) or 0
         reader.finish()
@@ -116,7 +117,7 @@ class Clear(MethodAdapter):
         if self.allocator != "clear":
             return ALLOCATORS[self.allocator](curves, self.budget)
         if self.window:
-            windows = [Curves.of(taus[i:i + self.window], self.family) for i in range(0, len(taus), self.window)]
+            windows = [Curves.of(taus[i : i + self.window], self.family) for i in range(0, len(taus), self.window)]
             streamed = allocate_stream(windows, self.budget)
             self.lam = streamed.prices[-1] if streamed.prices else None
             return streamed.budgets
@@ -135,11 +136,19 @@ class Clear(MethodAdapter):
         context = active_sample()
         if context is None or context.sample.id not in self.allocation:
             which = "outside a run" if context is None else f"for sample {context.sample.id!r}"
-            raise ConfigError(f"clear: no allocation {which}; the batch must be planned first "
-                              "(the runner calls plan(samples) before generating)")
+            raise ConfigError(
+                f"clear: no allocation {which}; the batch must be planned first "
+                "(the runner calls plan(samples) before generating)"
+            )
         tokens, tau = self.allocation[context.sample.id]
-        note(self.method_name, allocated=tokens, tau_hat=tau, allocator=self.allocator, price=self.lam,
-             abandoned=tokens == 0)
+        note(
+            self.method_name,
+            allocated=tokens,
+            tau_hat=tau,
+            allocator=self.allocator,
+            price=self.lam,
+            abandoned=tokens == 0,
+        )
         if tokens == 0:
             return Generation(text="", finish_reason="abandoned", cost_usd=0.0)
         return await self.enforcer.generate(request, tokens)

@@ -46,8 +46,9 @@ class Curves:
         for i, fam in enumerate(per_query):
             groups.setdefault(id(fam), []).append(i)
             representative[id(fam)] = fam
-        return cls(values, tuple(representative[k] for k in groups),
-                   tuple(np.asarray(v, dtype=int) for v in groups.values()))
+        return cls(
+            values, tuple(representative[k] for k in groups), tuple(np.asarray(v, dtype=int) for v in groups.values())
+        )
 
     def __len__(self) -> int:
         return len(self.taus)

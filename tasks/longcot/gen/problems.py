@@ -21,11 +21,18 @@ def _answer_line(shape: str) -> str:
     return f"When you are done, return your final answer in the format: solution = {shape}"
 
 
-def _question(domain: str, template: str, index: int, steps: int, prompt: str, answer: object,
-              problem: dict | None = None) -> Question:
-    return Question(question_id=f"{template}-{steps}-{index}", domain=domain, split=f"steps{steps}",
-                    template=template, prompt=prompt, problem={"template": template, **(problem or {})},
-                    answer=answer)
+def _question(
+    domain: str, template: str, index: int, steps: int, prompt: str, answer: object, problem: dict | None = None
+) -> Question:
+    return Question(
+        question_id=f"{template}-{steps}-{index}",
+        domain=domain,
+        split=f"steps{steps}",
+        template=template,
+        prompt=prompt,
+        problem={"template": template, **(problem or {})},
+        answer=answer,
+    )
 
 
 def make_math(rng: random.Random, steps: int, index: int) -> Question:
@@ -43,13 +50,19 @@ def make_math(rng: random.Random, steps: int, index: int) -> Question:
         op = rng.choice(["+", "*", "-"])
         raw = {"+": values[i] + values[j], "*": values[i] * values[j], "-": values[i] - values[j]}[op]
         values.append((raw + a) % MODULUS)
-        lines.append(f"node_{node}: take (answer of node_{i}) {op} (answer of node_{j}), add {a}, "
-                     f"and reduce mod {MODULUS} to 0..{MODULUS - 1}.")
+        lines.append(
+            f"node_{node}: take (answer of node_{i}) {op} (answer of node_{j}), add {a}, "
+            f"and reduce mod {MODULUS} to 0..{MODULUS - 1}."
+        )
     asked = sorted(rng.sample(range(steps), min(3, steps)), reverse=True)
     names = ", ".join(f"node_{n}" for n in asked)
     shape = "[" + ", ".join(f"answer for node_{n}" for n in asked) + "]"
-    prompt = ("Solve the following dependent subproblems.\n" + "\n".join(lines)
-              + f"\nWhat are the answers to problem {names}?\n" + _answer_line(shape))
+    prompt = (
+        "Solve the following dependent subproblems.\n"
+        + "\n".join(lines)
+        + f"\nWhat are the answers to problem {names}?\n"
+        + _answer_line(shape)
+    )
     return _question("math", "dag", index, steps, prompt, [str(values[n]) for n in asked])
 
 
@@ -68,13 +81,22 @@ def make_logic(rng: random.Random, steps: int, index: int) -> Question:
         if len(moves) >= steps or discs >= 16:
             break
         discs += 1
-    prompt = (f"Tower of Hanoi with {discs} discs on 3 stacks (larger number = larger disc), stacks listed "
-              f"bottom first.\nInitial state: {start}\nGoal state: {goal}\nMove one top disc at a time and "
-              "never onto a smaller disc. Write a move as [disc, from_stack, to_stack].\n"
-              + _answer_line("[move0, move1, ..., movek]"))
+    prompt = (
+        f"Tower of Hanoi with {discs} discs on 3 stacks (larger number = larger disc), stacks listed "
+        f"bottom first.\nInitial state: {start}\nGoal state: {goal}\nMove one top disc at a time and "
+        "never onto a smaller disc. Write a move as [disc, from_stack, to_stack].\n"
+        + _answer_line("[move0, move1, ..., movek]")
+    )
     instance = {"n": discs, "k": 3, "initial_state": start, "goal_state": goal}
-    return _question("logic", "RandomHanoi", index, steps, prompt, None,
-                     {"config": {"n": discs, "k": 3}, "instance": instance, "solution": None})
+    return _question(
+        "logic",
+        "RandomHanoi",
+        index,
+        steps,
+        prompt,
+        None,
+        {"config": {"n": discs, "k": 3}, "instance": instance, "solution": None},
+    )
 
 
 def make_chess(rng: random.Random, steps: int, index: int) -> Question:
@@ -90,9 +112,12 @@ def make_chess(rng: random.Random, steps: int, index: int) -> Question:
         move = rng.choice(legal)
         played.append(move.uci())
         board.push(move)
-    prompt = ("Starting from the standard initial position, these moves are played (UCI notation):\n"
-              + " ".join(played) + "\nWhat is the FEN of the final position?\n"
-              "Return your answer in the format: solution = <FEN notation>")
+    prompt = (
+        "Starting from the standard initial position, these moves are played (UCI notation):\n"
+        + " ".join(played)
+        + "\nWhat is the FEN of the final position?\n"
+        "Return your answer in the format: solution = <FEN notation>"
+    )
     return _question("chess", "uci_to_fen", index, steps, prompt, board.fen())
 
 
@@ -107,11 +132,14 @@ def make_cs(rng: random.Random, steps: int, index: int) -> Question:
         a, b = regs[dst], regs[src]
         regs[dst] = ({"add": a + b, "sub": a - b, "mul": a * b, "xor": a ^ b}[op] + k) % WORD
         program.append(f"{line}: {dst} = ({dst} {op} {src} + {k}) mod {WORD}")
-    prompt = (f"Registers start as {json.dumps(initial)}. Run this program once, in order "
-              f"(mod {WORD} gives a value in 0..{WORD - 1}):\n" + "\n".join(program)
-              + "\nWhat are the final register values?\n"
-              + "Return your solution in the format: solution = {\"r0\": <integer>, \"r1\": <integer>, "
-                "\"r2\": <integer>, \"r3\": <integer>}.")
+    prompt = (
+        f"Registers start as {json.dumps(initial)}. Run this program once, in order "
+        f"(mod {WORD} gives a value in 0..{WORD - 1}):\n"
+        + "\n".join(program)
+        + "\nWhat are the final register values?\n"
+        + 'Return your solution in the format: solution = {"r0": <integer>, "r1": <integer>, '
+        '"r2": <integer>, "r3": <integer>}.'
+    )
     return _question("cs", "TM", index, steps, prompt, regs)
 
 
@@ -133,15 +161,25 @@ def make_chemistry(rng: random.Random, steps: int, index: int) -> Question:
         edits.append(f"Add a {name} atom (index {new}) bonded by a single bond to atom {target}.")
     Chem.SanitizeMol(mol)
     final = mol.GetMol()
-    answer = [final.GetNumHeavyAtoms(), sum(a.GetTotalNumHs() for a in final.GetAtoms()),
-              Descriptors.NumRotatableBonds(final)]
-    prompt = ("Start from methane (one carbon atom, index 0). Apply these edits in order; new atoms get the "
-              "next index and every atom keeps its normal valence by implicit hydrogens.\n" + "\n".join(edits)
-              + "\nFor the final molecule give [heavy atom count, total hydrogen count, number of rotatable bonds "
-                "(RDKit definition)].\n" + _answer_line("[heavy_atoms, hydrogens, rotatable_bonds]"))
+    answer = [
+        final.GetNumHeavyAtoms(),
+        sum(a.GetTotalNumHs() for a in final.GetAtoms()),
+        Descriptors.NumRotatableBonds(final),
+    ]
+    prompt = (
+        "Start from methane (one carbon atom, index 0). Apply these edits in order; new atoms get the "
+        "next index and every atom keeps its normal valence by implicit hydrogens.\n"
+        + "\n".join(edits)
+        + "\nFor the final molecule give [heavy atom count, total hydrogen count, number of rotatable bonds "
+        "(RDKit definition)].\n" + _answer_line("[heavy_atoms, hydrogens, rotatable_bonds]")
+    )
     return _question("chemistry", "med1", index, steps, prompt, answer)
 
 
 GENERATORS: dict[str, Callable[[random.Random, int, int], Question]] = {
-    "chemistry": make_chemistry, "chess": make_chess, "cs": make_cs, "logic": make_logic, "math": make_math,
+    "chemistry": make_chemistry,
+    "chess": make_chess,
+    "cs": make_cs,
+    "logic": make_logic,
+    "math": make_math,
 }

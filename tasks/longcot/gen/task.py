@@ -20,11 +20,17 @@ class GenArgs(TaskArgs):
     n: int = Field(20, ge=1, le=100_000, description="number of problems")
     steps: int = Field(16, ge=2, le=5000, description="difficulty: interdependent steps per problem (8 to 1000+)")
     seed: int = Field(0, description="generator seed: same seed, same problems")
-    judge: str | None = Field(None, description="optional adapter spec asked about unresolved math/chemistry "
-                              "answers; its verdicts are reported separately as accuracy_with_judge")
-    verifier: VerifierName = Field("official", description="which decision each sample's score follows: "
-                                   "'official' (LongCoT's own verifier's rules) or 'strict' (a 'solution =' label "
-                                   "required); both are reported, as accuracy_official and accuracy_strict")
+    judge: str | None = Field(
+        None,
+        description="optional adapter spec asked about unresolved math/chemistry "
+        "answers; its verdicts are reported separately as accuracy_with_judge",
+    )
+    verifier: VerifierName = Field(
+        "official",
+        description="which decision each sample's score follows: "
+        "'official' (LongCoT's own verifier's rules) or 'strict' (a 'solution =' label "
+        "required); both are reported, as accuracy_official and accuracy_strict",
+    )
 
 
 def generated_questions(domain: str, n: int, steps: int, seed: int) -> Iterator[Question]:

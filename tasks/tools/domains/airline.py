@@ -120,8 +120,15 @@ class AirlineTools(Toolkit):
         for flight in self.db.flights.values():
             if flight.origin == origin and flight.destination == destination and date in flight.dates:
                 d = flight.dates[date]
-                found.append({"flight_number": flight.flight_number, "departure": flight.departure,
-                              "status": d.status, "seats": d.seats, "prices": d.prices})
+                found.append(
+                    {
+                        "flight_number": flight.flight_number,
+                        "departure": flight.departure,
+                        "status": d.status,
+                        "seats": d.seats,
+                        "prices": d.prices,
+                    }
+                )
         return found
 
     @tool(ToolKind.READ)
@@ -138,10 +145,20 @@ class AirlineTools(Toolkit):
         return flight.dates[date].status
 
     @tool(ToolKind.WRITE)
-    def book_reservation(self, user_id: str, origin: str, destination: str,
-                         flight_type: Literal["one_way", "round_trip"], cabin: Cabin, flights: list[FlightRef],
-                         passengers: list[Passenger], payment_method_id: str, total_baggages: int,
-                         nonfree_baggages: int, insurance: Literal["yes", "no"]) -> Reservation:
+    def book_reservation(
+        self,
+        user_id: str,
+        origin: str,
+        destination: str,
+        flight_type: Literal["one_way", "round_trip"],
+        cabin: Cabin,
+        flights: list[FlightRef],
+        passengers: list[Passenger],
+        payment_method_id: str,
+        total_baggages: int,
+        nonfree_baggages: int,
+        insurance: Literal["yes", "no"],
+    ) -> Reservation:
         """Book a reservation and charge it to one payment method.
 
         Args:
@@ -166,18 +183,36 @@ class AirlineTools(Toolkit):
             if departure.seats[cabin] < len(passengers):
                 raise ToolError(f"not enough {cabin} seats on {ref.flight_number} {ref.date}")
             legs.append(departure)
-            segments.append(Segment(flight_number=flight.flight_number, date=ref.date, origin=flight.origin,
-                                    destination=flight.destination, price=departure.prices[cabin]))
+            segments.append(
+                Segment(
+                    flight_number=flight.flight_number,
+                    date=ref.date,
+                    origin=flight.origin,
+                    destination=flight.destination,
+                    price=departure.prices[cabin],
+                )
+            )
         total = sum(s.price for s in segments) * len(passengers) + BAG_FEE * nonfree_baggages
         total += INSURANCE_FEE * len(passengers) if insurance == "yes" else 0
         payment = self._pay(user, payment_method_id, total)
         for departure in legs:
             departure.seats[cabin] -= len(passengers)
         rid = f"NEW{len(self.db.reservations):03d}"
-        reservation = Reservation(reservation_id=rid, user_id=user_id, origin=origin, destination=destination,
-                                  flight_type=flight_type, cabin=cabin, flights=segments, passengers=passengers,
-                                  payment_history=[payment], created_at=f"{NOW:%Y-%m-%dT%H:%M:%S}",
-                                  total_baggages=total_baggages, nonfree_baggages=nonfree_baggages, insurance=insurance)
+        reservation = Reservation(
+            reservation_id=rid,
+            user_id=user_id,
+            origin=origin,
+            destination=destination,
+            flight_type=flight_type,
+            cabin=cabin,
+            flights=segments,
+            passengers=passengers,
+            payment_history=[payment],
+            created_at=f"{NOW:%Y-%m-%dT%H:%M:%S}",
+            total_baggages=total_baggages,
+            nonfree_baggages=nonfree_baggages,
+            insurance=insurance,
+        )
         self.db.reservations[rid] = reservation
         user.reservations.append(rid)
         return reservation
@@ -190,14 +225,16 @@ class AirlineTools(Toolkit):
             reservation_id: The reservation id.
         """
         reservation = self._reservation(reservation_id)
-        reservation.payment_history += [Payment(payment_id=p.payment_id, amount=-p.amount)
-                                        for p in reservation.payment_history if p.amount > 0]
+        reservation.payment_history += [
+            Payment(payment_id=p.payment_id, amount=-p.amount) for p in reservation.payment_history if p.amount > 0
+        ]
         reservation.status = "cancelled"
         return reservation
 
     @tool(ToolKind.WRITE)
-    def update_reservation_baggages(self, reservation_id: str, total_baggages: int, nonfree_baggages: int,
-                                    payment_method_id: str) -> Reservation:
+    def update_reservation_baggages(
+        self, reservation_id: str, total_baggages: int, nonfree_baggages: int, payment_method_id: str
+    ) -> Reservation:
         """Set the checked bags of a reservation; extra non-free bags are charged 50 dollars each.
 
         Args:
@@ -207,8 +244,11 @@ class AirlineTools(Toolkit):
             payment_method_id: Pays for the added non-free bags.
         """
         reservation = self._reservation(reservation_id)
-        if total_baggages < reservation.total_baggages or nonfree_baggages < reservation.nonfree_baggages \
-                or nonfree_baggages > total_baggages:
+        if (
+            total_baggages < reservation.total_baggages
+            or nonfree_baggages < reservation.nonfree_baggages
+            or nonfree_baggages > total_baggages
+        ):
             raise ToolError("bags can only be added, and nonfree_baggages cannot exceed total_baggages")
         extra = BAG_FEE * (nonfree_baggages - reservation.nonfree_baggages)
         if extra:
@@ -231,8 +271,9 @@ class AirlineTools(Toolkit):
         return reservation
 
     @tool(ToolKind.WRITE)
-    def update_reservation_flights(self, reservation_id: str, cabin: Cabin, flights: list[FlightRef],
-                                   payment_method_id: str) -> Reservation:
+    def update_reservation_flights(
+        self, reservation_id: str, cabin: Cabin, flights: list[FlightRef], payment_method_id: str
+    ) -> Reservation:
         """Change the flights and/or cabin of a reservation; the fare difference is charged or refunded.
 
         Args:
@@ -242,17 +283,27 @@ class AirlineTools(Toolkit):
             payment_method_id: Pays or receives the fare difference.
         """
         reservation = self._reservation(reservation_id)
-        if reservation.cabin == "basic_economy" and [(f.flight_number, f.date) for f in reservation.flights] != \
-                [(f.flight_number, f.date) for f in flights]:
+        if reservation.cabin == "basic_economy" and [(f.flight_number, f.date) for f in reservation.flights] != [
+            (f.flight_number, f.date) for f in flights
+        ]:
             raise ToolError("basic economy flights cannot be changed")
         segments, legs = [], []
         for ref in flights:
             flight, departure = self._departure(ref)
             legs.append(departure)
-            segments.append(Segment(flight_number=flight.flight_number, date=ref.date, origin=flight.origin,
-                                    destination=flight.destination, price=departure.prices[cabin]))
-        if (segments[0].origin, segments[-1].destination) != (reservation.origin, reservation.destination) \
-                and reservation.flight_type == "one_way":
+            segments.append(
+                Segment(
+                    flight_number=flight.flight_number,
+                    date=ref.date,
+                    origin=flight.origin,
+                    destination=flight.destination,
+                    price=departure.prices[cabin],
+                )
+            )
+        if (segments[0].origin, segments[-1].destination) != (
+            reservation.origin,
+            reservation.destination,
+        ) and reservation.flight_type == "one_way":
             raise ToolError("the new flights must keep the reservation's origin and destination")
         count = len(reservation.passengers)
         difference = (sum(s.price for s in segments) - sum(s.price for s in reservation.flights)) * count

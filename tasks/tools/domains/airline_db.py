@@ -113,8 +113,16 @@ class AirlineDB(BaseModel):
     certificates_sent: list[dict[str, Any]] = []
 
 
-AIRPORTS = {"SFO": "San Francisco", "JFK": "New York JFK", "ORD": "Chicago O'Hare", "SEA": "Seattle",
-            "BOS": "Boston", "DEN": "Denver", "ATL": "Atlanta", "LAX": "Los Angeles"}
+AIRPORTS = {
+    "SFO": "San Francisco",
+    "JFK": "New York JFK",
+    "ORD": "Chicago O'Hare",
+    "SEA": "Seattle",
+    "BOS": "Boston",
+    "DEN": "Denver",
+    "ATL": "Atlanta",
+    "LAX": "Los Angeles",
+}
 DATES = tuple(f"2024-05-{d:02d}" for d in range(10, 24))
 
 
@@ -132,12 +140,22 @@ def build_db(seed: int = 11) -> dict[str, Any]:
         for date in DATES:
             past = date < f"{NOW:%Y-%m-%d}"
             status = "landed" if past else rng.choices(["available", "delayed", "cancelled"], [0.85, 0.1, 0.05])[0]
-            dates[date] = {"status": status,
-                           "seats": {c: rng.randrange(0, 12) if c == "business" else rng.randrange(2, 40) for c in CABINS},
-                           "prices": {"basic_economy": float(base), "economy": float(round(base * 1.4)),
-                                      "business": float(round(base * 3.2))}}
-        flights[number] = {"flight_number": number, "origin": origin, "destination": destination,
-                           "departure": f"{rng.randrange(6, 22):02d}:{rng.choice(['00', '15', '30', '45'])}", "dates": dates}
+            dates[date] = {
+                "status": status,
+                "seats": {c: rng.randrange(0, 12) if c == "business" else rng.randrange(2, 40) for c in CABINS},
+                "prices": {
+                    "basic_economy": float(base),
+                    "economy": float(round(base * 1.4)),
+                    "business": float(round(base * 3.2)),
+                },
+            }
+        flights[number] = {
+            "flight_number": number,
+            "origin": origin,
+            "destination": destination,
+            "departure": f"{rng.randrange(6, 22):02d}:{rng.choice(['00', '15', '30', '45'])}",
+            "dates": dates,
+        }
     users: dict[str, Any] = {}
     reservations: dict[str, Any] = {}
     numbers = sorted(flights)
@@ -147,15 +165,29 @@ def build_db(seed: int = 11) -> dict[str, Any]:
         methods = {}
         for source in ["credit_card"] + rng.sample(["gift_card", "certificate"], rng.randint(0, 2)):
             method_id = f"{source}_{rng.randrange(1000000, 9999999)}"
-            methods[method_id] = {"id": method_id, "source": source,
-                                  "amount": None if source == "credit_card" else float(rng.randrange(50, 500))}
-        user = {"user_id": user_id, "name": f"{first} {last}", "membership": rng.choice(["regular", "silver", "gold"]),
-                "payment_methods": methods, "reservations": []}
+            methods[method_id] = {
+                "id": method_id,
+                "source": source,
+                "amount": None if source == "credit_card" else float(rng.randrange(50, 500)),
+            }
+        user = {
+            "user_id": user_id,
+            "name": f"{first} {last}",
+            "membership": rng.choice(["regular", "silver", "gold"]),
+            "payment_methods": methods,
+            "reservations": [],
+        }
         for _ in range(rng.randint(1, 3)):
             flight = flights[rng.choice(numbers)]
             date = rng.choice(DATES[4:])
             cabin = rng.choice(CABINS)
-            passengers = [{"first_name": first, "last_name": last, "dob": f"19{rng.randrange(60, 99)}-0{rng.randrange(1, 9)}-1{rng.randrange(0, 9)}"}]
+            passengers = [
+                {
+                    "first_name": first,
+                    "last_name": last,
+                    "dob": f"19{rng.randrange(60, 99)}-0{rng.randrange(1, 9)}-1{rng.randrange(0, 9)}",
+                }
+            ]
             if rng.random() < 0.4:
                 passengers.append({"first_name": rng.choice(FIRST_NAMES), "last_name": last, "dob": "2001-04-12"})
             price = flight["dates"][date]["prices"][cabin]
@@ -163,15 +195,34 @@ def build_db(seed: int = 11) -> dict[str, Any]:
             created = NOW - timedelta(hours=rng.choice([3, 20, 30, 72, 200]))
             insurance = rng.choice(["yes", "no", "no"])
             reservations[rid] = {
-                "reservation_id": rid, "user_id": user_id, "origin": flight["origin"], "destination": flight["destination"],
-                "flight_type": "one_way", "cabin": cabin,
-                "flights": [{"flight_number": flight["flight_number"], "date": date, "origin": flight["origin"],
-                             "destination": flight["destination"], "price": price}],
+                "reservation_id": rid,
+                "user_id": user_id,
+                "origin": flight["origin"],
+                "destination": flight["destination"],
+                "flight_type": "one_way",
+                "cabin": cabin,
+                "flights": [
+                    {
+                        "flight_number": flight["flight_number"],
+                        "date": date,
+                        "origin": flight["origin"],
+                        "destination": flight["destination"],
+                        "price": price,
+                    }
+                ],
                 "passengers": passengers,
-                "payment_history": [{"payment_id": next(m for m in methods if m.startswith("credit_card")),
-                                     "amount": price * len(passengers) + (INSURANCE_FEE * len(passengers) if insurance == "yes" else 0)}],
-                "created_at": f"{created:%Y-%m-%dT%H:%M:%S}", "total_baggages": 0, "nonfree_baggages": 0,
-                "insurance": insurance}
+                "payment_history": [
+                    {
+                        "payment_id": next(m for m in methods if m.startswith("credit_card")),
+                        "amount": price * len(passengers)
+                        + (INSURANCE_FEE * len(passengers) if insurance == "yes" else 0),
+                    }
+                ],
+                "created_at": f"{created:%Y-%m-%dT%H:%M:%S}",
+                "total_baggages": 0,
+                "nonfree_baggages": 0,
+                "insurance": insurance,
+            }
             user["reservations"].append(rid)
         users[user_id] = user
     return {"flights": flights, "users": users, "reservations": reservations}

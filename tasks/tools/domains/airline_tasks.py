@@ -17,8 +17,10 @@ def _credit_card(user: dict[str, Any]) -> str:
 
 
 def _future_available(db: dict[str, Any], reservation: dict[str, Any]) -> bool:
-    return all(db["flights"][s["flight_number"]]["dates"][s["date"]]["status"] in ("available", "delayed")
-               for s in reservation["flights"])
+    return all(
+        db["flights"][s["flight_number"]]["dates"][s["date"]]["status"] in ("available", "delayed")
+        for s in reservation["flights"]
+    )
 
 
 def _recent(reservation: dict[str, Any]) -> bool:
@@ -57,7 +59,9 @@ def _fits(kind: str, db: dict[str, Any], r: dict[str, Any]) -> bool:
     user = db["users"][r["user_id"]]
     statuses = [db["flights"][s["flight_number"]]["dates"][s["date"]]["status"] for s in r["flights"]]
     if kind == "compensate":
-        return "cancelled" in statuses and (user["membership"] != "regular" or r["insurance"] == "yes" or r["cabin"] == "business")
+        return "cancelled" in statuses and (
+            user["membership"] != "regular" or r["insurance"] == "yes" or r["cabin"] == "business"
+        )
     if not _future_available(db, r):
         return False
     if kind == "cancel":
@@ -66,7 +70,8 @@ def _fits(kind: str, db: dict[str, Any], r: dict[str, Any]) -> bool:
         return not _recent(r) and r["insurance"] == "no" and r["cabin"] != "business"
     if kind in ("change", "upgrade"):
         return r["cabin"] != "basic_economy" and all(
-            db["flights"][s["flight_number"]]["dates"][s["date"]]["status"] == "available" for s in r["flights"])
+            db["flights"][s["flight_number"]]["dates"][s["date"]]["status"] == "available" for s in r["flights"]
+        )
     return True
 
 
@@ -88,18 +93,33 @@ def _book(task_id: str, db: dict[str, Any], rng: random.Random) -> dict[str, Any
         return None
     me = own["passengers"][0]
     card = _credit_card(user)
-    args = {"user_id": user["user_id"], "origin": flight["origin"], "destination": flight["destination"],
-            "flight_type": "one_way", "cabin": "economy",
-            "flights": [{"flight_number": flight["flight_number"], "date": date}],
-            "passengers": [me], "payment_method_id": card, "total_baggages": 0, "nonfree_baggages": 0, "insurance": "no"}
-    return make_task(task_id, "airline", "Book a one-way economy flight.",
-                     f"You want a one-way economy flight from {flight['origin']} to {flight['destination']} on {date}, "
-                     f"the {flight['departure']} departure, for yourself only, no checked bags, no insurance, paid with "
-                     f"your credit card {card}.",
-                     _known(user) + f" Your date of birth is {me['dob']}.",
-                     [("get_user_details", {"user_id": user["user_id"]}),
-                      ("search_direct_flight", {"origin": flight["origin"], "destination": flight["destination"], "date": date}),
-                      ("book_reservation", args)])
+    args = {
+        "user_id": user["user_id"],
+        "origin": flight["origin"],
+        "destination": flight["destination"],
+        "flight_type": "one_way",
+        "cabin": "economy",
+        "flights": [{"flight_number": flight["flight_number"], "date": date}],
+        "passengers": [me],
+        "payment_method_id": card,
+        "total_baggages": 0,
+        "nonfree_baggages": 0,
+        "insurance": "no",
+    }
+    return make_task(
+        task_id,
+        "airline",
+        "Book a one-way economy flight.",
+        f"You want a one-way economy flight from {flight['origin']} to {flight['destination']} on {date}, "
+        f"the {flight['departure']} departure, for yourself only, no checked bags, no insurance, paid with "
+        f"your credit card {card}.",
+        _known(user) + f" Your date of birth is {me['dob']}.",
+        [
+            ("get_user_details", {"user_id": user["user_id"]}),
+            ("search_direct_flight", {"origin": flight["origin"], "destination": flight["destination"], "date": date}),
+            ("book_reservation", args),
+        ],
+    )
 
 
 def _make(kind: str, task_id: str, db: dict[str, Any], r: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
@@ -109,64 +129,139 @@ def _make(kind: str, task_id: str, db: dict[str, Any], r: dict[str, Any], rng: r
     card = _credit_card(user)
     flights = [{"flight_number": s["flight_number"], "date": s["date"]} for s in r["flights"]]
     if kind == "cancel":
-        return make_task(task_id, "airline", "Cancel a reservation that the fare rules allow to cancel.",
-                         f"You want to cancel reservation {rid}; your plans changed.", _known(user, r),
-                         lookup + [("cancel_reservation", {"reservation_id": rid})])
+        return make_task(
+            task_id,
+            "airline",
+            "Cancel a reservation that the fare rules allow to cancel.",
+            f"You want to cancel reservation {rid}; your plans changed.",
+            _known(user, r),
+            lookup + [("cancel_reservation", {"reservation_id": rid})],
+        )
     if kind == "refuse":
-        return make_task(task_id, "airline", "Refuse a cancellation the fare rules forbid, and explain the rule.",
-                         f"You want to cancel reservation {rid} and get a refund. If it is not allowed, ask why, then end.",
-                         _known(user, r), lookup, communicate=["24 hours"], basis=("DB", "COMMUNICATE"))
+        return make_task(
+            task_id,
+            "airline",
+            "Refuse a cancellation the fare rules forbid, and explain the rule.",
+            f"You want to cancel reservation {rid} and get a refund. If it is not allowed, ask why, then end.",
+            _known(user, r),
+            lookup,
+            communicate=["24 hours"],
+            basis=("DB", "COMMUNICATE"),
+        )
     if kind == "bags":
         count = len(r["passengers"])
         free = FREE_BAGS[user["membership"]][CABINS.index(r["cabin"])] * count
         total = r["total_baggages"] + 2
         nonfree = max(0, total - free)
         fee = 50 * (nonfree - r["nonfree_baggages"])
-        return make_task(task_id, "airline", "Add two checked bags and state the fee.",
-                         f"You want to add 2 checked bags to reservation {rid}, paid with credit card {card} if there is "
-                         "a fee. Ask what the fee is.", _known(user, r),
-                         lookup + [("update_reservation_baggages", {"reservation_id": rid, "total_baggages": total,
-                                                                    "nonfree_baggages": nonfree, "payment_method_id": card})],
-                         communicate=[str(fee)], basis=("DB", "COMMUNICATE"))
+        return make_task(
+            task_id,
+            "airline",
+            "Add two checked bags and state the fee.",
+            f"You want to add 2 checked bags to reservation {rid}, paid with credit card {card} if there is "
+            "a fee. Ask what the fee is.",
+            _known(user, r),
+            lookup
+            + [
+                (
+                    "update_reservation_baggages",
+                    {
+                        "reservation_id": rid,
+                        "total_baggages": total,
+                        "nonfree_baggages": nonfree,
+                        "payment_method_id": card,
+                    },
+                )
+            ],
+            communicate=[str(fee)],
+            basis=("DB", "COMMUNICATE"),
+        )
     if kind == "passenger":
         passengers = [dict(p) for p in r["passengers"]]
         new_dob = f"19{rng.randrange(60, 99)}-1{rng.randrange(0, 2)}-2{rng.randrange(0, 8)}"
         if new_dob == passengers[0]["dob"]:
             return None
         passengers[0]["dob"] = new_dob
-        return make_task(task_id, "airline", "Correct a passenger's date of birth.",
-                         f"On reservation {rid}, the date of birth of {passengers[0]['first_name']} "
-                         f"{passengers[0]['last_name']} is wrong; it should be {new_dob}. The other passengers stay as they are.",
-                         _known(user, r), lookup + [("update_reservation_passengers", {"reservation_id": rid, "passengers": passengers})])
+        return make_task(
+            task_id,
+            "airline",
+            "Correct a passenger's date of birth.",
+            f"On reservation {rid}, the date of birth of {passengers[0]['first_name']} "
+            f"{passengers[0]['last_name']} is wrong; it should be {new_dob}. The other passengers stay as they are.",
+            _known(user, r),
+            lookup + [("update_reservation_passengers", {"reservation_id": rid, "passengers": passengers})],
+        )
     if kind == "change":
         seg = r["flights"][0]
         flight = db["flights"][seg["flight_number"]]
-        later = [d for d in sorted(flight["dates"]) if d > seg["date"] and flight["dates"][d]["status"] == "available"
-                 and flight["dates"][d]["seats"][r["cabin"]] >= len(r["passengers"])]
+        later = [
+            d
+            for d in sorted(flight["dates"])
+            if d > seg["date"]
+            and flight["dates"][d]["status"] == "available"
+            and flight["dates"][d]["seats"][r["cabin"]] >= len(r["passengers"])
+        ]
         if not later:
             return None
         date = later[0]
-        return make_task(task_id, "airline", "Move a reservation to a later date on the same flight.",
-                         f"You want to move reservation {rid} to flight {seg['flight_number']} on {date}, same cabin; "
-                         f"pay or receive any difference on credit card {card}.", _known(user, r),
-                         lookup + [("search_direct_flight", {"origin": seg["origin"], "destination": seg["destination"], "date": date}),
-                                   ("update_reservation_flights", {"reservation_id": rid, "cabin": r["cabin"],
-                                                                   "flights": [{"flight_number": seg["flight_number"], "date": date}],
-                                                                   "payment_method_id": card})])
+        return make_task(
+            task_id,
+            "airline",
+            "Move a reservation to a later date on the same flight.",
+            f"You want to move reservation {rid} to flight {seg['flight_number']} on {date}, same cabin; "
+            f"pay or receive any difference on credit card {card}.",
+            _known(user, r),
+            lookup
+            + [
+                ("search_direct_flight", {"origin": seg["origin"], "destination": seg["destination"], "date": date}),
+                (
+                    "update_reservation_flights",
+                    {
+                        "reservation_id": rid,
+                        "cabin": r["cabin"],
+                        "flights": [{"flight_number": seg["flight_number"], "date": date}],
+                        "payment_method_id": card,
+                    },
+                ),
+            ],
+        )
     if kind == "upgrade":
-        if r["cabin"] == "business" or any(db["flights"][f["flight_number"]]["dates"][f["date"]]["seats"]["business"]
-                                           < len(r["passengers"]) for f in flights):
+        if r["cabin"] == "business" or any(
+            db["flights"][f["flight_number"]]["dates"][f["date"]]["seats"]["business"] < len(r["passengers"])
+            for f in flights
+        ):
             return None
-        return make_task(task_id, "airline", "Upgrade a reservation to business.",
-                         f"You want to upgrade reservation {rid} to business class on the same flights, paying the "
-                         f"difference with credit card {card}.", _known(user, r),
-                         lookup + [("update_reservation_flights", {"reservation_id": rid, "cabin": "business",
-                                                                   "flights": flights, "payment_method_id": card})])
-    seg = next(s for s in r["flights"] if db["flights"][s["flight_number"]]["dates"][s["date"]]["status"] == "cancelled")
+        return make_task(
+            task_id,
+            "airline",
+            "Upgrade a reservation to business.",
+            f"You want to upgrade reservation {rid} to business class on the same flights, paying the "
+            f"difference with credit card {card}.",
+            _known(user, r),
+            lookup
+            + [
+                (
+                    "update_reservation_flights",
+                    {"reservation_id": rid, "cabin": "business", "flights": flights, "payment_method_id": card},
+                )
+            ],
+        )
+    seg = next(
+        s for s in r["flights"] if db["flights"][s["flight_number"]]["dates"][s["date"]]["status"] == "cancelled"
+    )
     amount = CERTIFICATE_PER_PASSENGER * len(r["passengers"])
-    return make_task(task_id, "airline", "Compensate an eligible user for an airline-cancelled flight.",
-                     f"Your flight {seg['flight_number']} on {seg['date']} (reservation {rid}) was cancelled by the airline. "
-                     "You are upset and want compensation; you do not want to change or cancel the reservation.",
-                     _known(user, r), lookup + [("get_flight_status", {"flight_number": seg["flight_number"], "date": seg["date"]}),
-                                                ("send_certificate", {"user_id": user["user_id"], "amount": amount})],
-                     communicate=[str(amount)], basis=("DB", "COMMUNICATE"))
+    return make_task(
+        task_id,
+        "airline",
+        "Compensate an eligible user for an airline-cancelled flight.",
+        f"Your flight {seg['flight_number']} on {seg['date']} (reservation {rid}) was cancelled by the airline. "
+        "You are upset and want compensation; you do not want to change or cancel the reservation.",
+        _known(user, r),
+        lookup
+        + [
+            ("get_flight_status", {"flight_number": seg["flight_number"], "date": seg["date"]}),
+            ("send_certificate", {"user_id": user["user_id"], "amount": amount}),
+        ],
+        communicate=[str(amount)],
+        basis=("DB", "COMMUNICATE"),
+    )

@@ -34,17 +34,37 @@ def get_domain(name: str) -> Domain:
     if name == "retail":
         from tasks.tools.domains import retail, retail_db
 
-        return Domain("retail", retail.POLICY, retail_db.RetailDB, retail_db.build_db, retail.RetailTools,
-                      tasks_loader=_loader("retail"))  # type: ignore[arg-type]
+        return Domain(
+            "retail",
+            retail.POLICY,
+            retail_db.RetailDB,
+            retail_db.build_db,
+            retail.RetailTools,
+            tasks_loader=_loader("retail"),
+        )  # type: ignore[arg-type]
     if name == "airline":
         from tasks.tools.domains import airline, airline_db
 
-        return Domain("airline", airline.POLICY, airline_db.AirlineDB, airline_db.build_db, airline.AirlineTools,
-                      tasks_loader=_loader("airline"))  # type: ignore[arg-type]
+        return Domain(
+            "airline",
+            airline.POLICY,
+            airline_db.AirlineDB,
+            airline_db.build_db,
+            airline.AirlineTools,
+            tasks_loader=_loader("airline"),
+        )  # type: ignore[arg-type]
     if name == "telecom":
         from tasks.tools.domains import telecom
 
-        return Domain("telecom", telecom.POLICY, telecom.TelecomDB, telecom.build_db, telecom.TelecomTools,
-                      user_toolkit=telecom.DeviceTools, user_db_model=telecom.DeviceDB,
-                      user_db_data=telecom.build_device, tasks_loader=_loader("telecom"))  # type: ignore[arg-type]
+        return Domain(
+            "telecom",
+            telecom.POLICY,
+            telecom.TelecomDB,
+            telecom.build_db,
+            telecom.TelecomTools,
+            user_toolkit=telecom.DeviceTools,
+            user_db_model=telecom.DeviceDB,
+            user_db_data=telecom.build_device,
+            tasks_loader=_loader("telecom"),
+        )  # type: ignore[arg-type]
     raise KeyError(f"unknown tools domain {name!r}; built-in domains: {', '.join(DOMAIN_NAMES)}")

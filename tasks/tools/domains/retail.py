@@ -66,7 +66,9 @@ class RetailTools(Toolkit):
                 raise ToolError(f"gift card {method.id} balance {balance:.2f} is below {amount:.2f}")
             method.balance = round_money(balance - amount)
 
-    def _new_variants(self, order: Order, item_ids: list[str], new_item_ids: list[str]) -> list[tuple[OrderItem, Variant]]:
+    def _new_variants(
+        self, order: Order, item_ids: list[str], new_item_ids: list[str]
+    ) -> list[tuple[OrderItem, Variant]]:
         if not item_ids or len(item_ids) != len(new_item_ids):
             raise ToolError("item_ids and new_item_ids must be non-empty and of the same length")
         if len(set(item_ids)) != len(item_ids):
@@ -107,7 +109,10 @@ class RetailTools(Toolkit):
         """
         for user in self.db.users.values():
             if (user.first_name.lower(), user.last_name.lower(), user.address.zip) == (
-                    first_name.strip().lower(), last_name.strip().lower(), zip.strip()):
+                first_name.strip().lower(),
+                last_name.strip().lower(),
+                zip.strip(),
+            ):
                 return user.user_id
         raise ToolError("no user with this name and zip code")
 
@@ -158,14 +163,16 @@ class RetailTools(Toolkit):
             method = self._method(order, payment.payment_method_id)
             if method.source == "gift_card":
                 method.balance = round_money((method.balance or 0.0) + payment.amount)
-            order.payment_history.append(Payment(transaction_type="refund", amount=payment.amount,
-                                                 payment_method_id=payment.payment_method_id))
+            order.payment_history.append(
+                Payment(transaction_type="refund", amount=payment.amount, payment_method_id=payment.payment_method_id)
+            )
         order.status, order.cancel_reason = "cancelled", reason
         return order
 
     @tool(ToolKind.WRITE)
-    def modify_pending_order_address(self, order_id: str, address1: str, address2: str, city: str, state: str,
-                                     country: str, zip: str) -> Order:
+    def modify_pending_order_address(
+        self, order_id: str, address1: str, address2: str, city: str, state: str, country: str, zip: str
+    ) -> Order:
         """Change the shipping address of a pending order.
 
         Args:
@@ -201,13 +208,16 @@ class RetailTools(Toolkit):
         old_method = self._method(order, old.payment_method_id)
         if old_method.source == "gift_card":
             old_method.balance = round_money((old_method.balance or 0.0) + old.amount)
-        order.payment_history += [Payment(transaction_type="payment", amount=old.amount, payment_method_id=payment_method_id),
-                                  Payment(transaction_type="refund", amount=old.amount, payment_method_id=old.payment_method_id)]
+        order.payment_history += [
+            Payment(transaction_type="payment", amount=old.amount, payment_method_id=payment_method_id),
+            Payment(transaction_type="refund", amount=old.amount, payment_method_id=old.payment_method_id),
+        ]
         return order
 
     @tool(ToolKind.WRITE)
-    def modify_pending_order_items(self, order_id: str, item_ids: list[str], new_item_ids: list[str],
-                                   payment_method_id: str) -> Order:
+    def modify_pending_order_items(
+        self, order_id: str, item_ids: list[str], new_item_ids: list[str], payment_method_id: str
+    ) -> Order:
         """Swap items of a pending order for other variants of the same products (once per order).
 
         Args:
@@ -227,8 +237,13 @@ class RetailTools(Toolkit):
         for old, variant in pairs:
             old.item_id, old.options, old.price = variant.item_id, dict(variant.options), variant.price
         if difference:
-            order.payment_history.append(Payment(transaction_type="payment" if difference > 0 else "refund",
-                                                 amount=abs(difference), payment_method_id=payment_method_id))
+            order.payment_history.append(
+                Payment(
+                    transaction_type="payment" if difference > 0 else "refund",
+                    amount=abs(difference),
+                    payment_method_id=payment_method_id,
+                )
+            )
         order.status = "pending (item modified)"
         return order
 
@@ -249,12 +264,17 @@ class RetailTools(Toolkit):
         present = [i.item_id for i in order.items]
         if not item_ids or any(item_ids.count(i) > present.count(i) for i in item_ids):
             raise ToolError("item_ids must name items of the order")
-        order.status, order.return_items, order.return_payment_method_id = "return requested", sorted(item_ids), payment_method_id
+        order.status, order.return_items, order.return_payment_method_id = (
+            "return requested",
+            sorted(item_ids),
+            payment_method_id,
+        )
         return order
 
     @tool(ToolKind.WRITE)
-    def exchange_delivered_order_items(self, order_id: str, item_ids: list[str], new_item_ids: list[str],
-                                       payment_method_id: str) -> Order:
+    def exchange_delivered_order_items(
+        self, order_id: str, item_ids: list[str], new_item_ids: list[str], payment_method_id: str
+    ) -> Order:
         """Request an exchange of delivered items for other variants of the same products.
 
         Args:
@@ -275,8 +295,9 @@ class RetailTools(Toolkit):
         return order
 
     @tool(ToolKind.WRITE)
-    def modify_user_address(self, user_id: str, address1: str, address2: str, city: str, state: str,
-                            country: str, zip: str) -> User:
+    def modify_user_address(
+        self, user_id: str, address1: str, address2: str, city: str, state: str, country: str, zip: str
+    ) -> User:
         """Change a user's default address (existing orders keep theirs).
 
         Args:

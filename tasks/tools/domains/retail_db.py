@@ -9,8 +9,15 @@ from pydantic import BaseModel
 
 from tasks.tools.domains.names import CITIES, FIRST_NAMES, LAST_NAMES, STREETS
 
-OrderStatus = Literal["pending", "pending (item modified)", "processed", "delivered", "cancelled",
-                      "return requested", "exchange requested"]
+OrderStatus = Literal[
+    "pending",
+    "pending (item modified)",
+    "processed",
+    "delivered",
+    "cancelled",
+    "return requested",
+    "exchange requested",
+]
 
 
 class Address(BaseModel):
@@ -106,7 +113,11 @@ class RetailDB(BaseModel):
 
 CATALOG: tuple[tuple[str, dict[str, tuple[str, ...]], float], ...] = (
     ("Mechanical Keyboard", {"switch": ("linear", "tactile", "clicky"), "backlight": ("none", "RGB")}, 129.0),
-    ("Smart Thermostat", {"compatibility": ("Apple HomeKit", "Google Home", "Amazon Alexa"), "color": ("white", "black")}, 199.0),
+    (
+        "Smart Thermostat",
+        {"compatibility": ("Apple HomeKit", "Google Home", "Amazon Alexa"), "color": ("white", "black")},
+        199.0,
+    ),
     ("Running Shoes", {"size": ("8", "9", "10", "11"), "color": ("black", "red")}, 89.0),
     ("Water Bottle", {"capacity": ("500ml", "750ml", "1000ml"), "material": ("steel", "glass")}, 24.0),
     ("Desk Lamp", {"color": ("black", "white", "silver"), "power": ("USB", "AC adapter")}, 45.0),
@@ -133,8 +144,12 @@ def build_db(seed: int = 7) -> dict[str, Any]:
             combos = [{**c, key: v} for c in combos for v in values]
         for combo in combos:
             item_id = f"{rng.randrange(10**9, 10**10)}"
-            variants[item_id] = {"item_id": item_id, "options": combo,
-                                 "price": round_money(base * rng.uniform(0.85, 1.25)), "available": rng.random() > 0.2}
+            variants[item_id] = {
+                "item_id": item_id,
+                "options": combo,
+                "price": round_money(base * rng.uniform(0.85, 1.25)),
+                "available": rng.random() > 0.2,
+            }
         products[product_id] = {"product_id": product_id, "name": name, "variants": variants}
     users: dict[str, Any] = {}
     orders: dict[str, Any] = {}
@@ -142,28 +157,55 @@ def build_db(seed: int = 7) -> dict[str, Any]:
         first, last = FIRST_NAMES[index % len(FIRST_NAMES)], LAST_NAMES[(index * 7) % len(LAST_NAMES)]
         user_id = f"{first.lower()}_{last.lower()}_{rng.randrange(1000, 9999)}"
         city, state, zip_code = rng.choice(CITIES)
-        address = {"address1": f"{rng.randrange(10, 999)} {rng.choice(STREETS)}", "address2": f"Suite {rng.randrange(100, 999)}",
-                   "city": city, "state": state, "country": "USA", "zip": zip_code}
+        address = {
+            "address1": f"{rng.randrange(10, 999)} {rng.choice(STREETS)}",
+            "address2": f"Suite {rng.randrange(100, 999)}",
+            "city": city,
+            "state": state,
+            "country": "USA",
+            "zip": zip_code,
+        }
         methods = {}
         for source in rng.sample(["credit_card", "gift_card", "paypal"], rng.randint(1, 3)):
             method_id = f"{source}_{rng.randrange(1000000, 9999999)}"
-            methods[method_id] = {"id": method_id, "source": source,
-                                  "balance": round_money(rng.uniform(20, 400)) if source == "gift_card" else None}
-        user = {"user_id": user_id, "first_name": first, "last_name": last,
-                "email": f"{first.lower()}.{last.lower()}{rng.randrange(10, 99)}@example.com",
-                "address": address, "payment_methods": methods, "orders": []}
+            methods[method_id] = {
+                "id": method_id,
+                "source": source,
+                "balance": round_money(rng.uniform(20, 400)) if source == "gift_card" else None,
+            }
+        user = {
+            "user_id": user_id,
+            "first_name": first,
+            "last_name": last,
+            "email": f"{first.lower()}.{last.lower()}{rng.randrange(10, 99)}@example.com",
+            "address": address,
+            "payment_methods": methods,
+            "orders": [],
+        }
         for _ in range(rng.randint(2, 4)):
             order_id = f"#W{rng.randrange(1000000, 9999999)}"
             items = []
             for product in rng.sample(sorted(products.values(), key=lambda p: p["product_id"]), rng.randint(1, 3)):
                 variant = rng.choice(sorted(product["variants"].values(), key=lambda v: v["item_id"]))
-                items.append({"item_id": variant["item_id"], "product_id": product["product_id"], "name": product["name"],
-                              "options": variant["options"], "price": variant["price"]})
+                items.append(
+                    {
+                        "item_id": variant["item_id"],
+                        "product_id": product["product_id"],
+                        "name": product["name"],
+                        "options": variant["options"],
+                        "price": variant["price"],
+                    }
+                )
             total = round_money(sum(i["price"] for i in items))
             method = rng.choice(sorted(methods))
-            orders[order_id] = {"order_id": order_id, "user_id": user_id, "address": address, "items": items,
-                                "status": rng.choice(["pending", "pending", "processed", "delivered", "delivered", "cancelled"]),
-                                "payment_history": [{"transaction_type": "payment", "amount": total, "payment_method_id": method}]}
+            orders[order_id] = {
+                "order_id": order_id,
+                "user_id": user_id,
+                "address": address,
+                "items": items,
+                "status": rng.choice(["pending", "pending", "processed", "delivered", "delivered", "cancelled"]),
+                "payment_history": [{"transaction_type": "payment", "amount": total, "payment_method_id": method}],
+            }
             user["orders"].append(order_id)
         users[user_id] = user
     return {"users": users, "products": products, "orders": orders}

@@ -93,15 +93,20 @@ class DeviceDB(BaseModel):
     abroad: bool = False
 
 
-PLANS = (("P_BASIC", "Basic 2GB", 2.0, 15.0, 5.0), ("P_PLUS", "Plus 10GB", 10.0, 30.0, 3.0),
-         ("P_MAX", "Max 50GB", 50.0, 55.0, 2.0))
+PLANS = (
+    ("P_BASIC", "Basic 2GB", 2.0, 15.0, 5.0),
+    ("P_PLUS", "Plus 10GB", 10.0, 30.0, 3.0),
+    ("P_MAX", "Max 50GB", 50.0, 55.0, 2.0),
+)
 
 
 def build_db(seed: int = 5) -> dict[str, Any]:
     """The provider's records, generated deterministically from ``seed``."""
     rng = random.Random(f"telecom:{seed}")
-    plans = {p[0]: {"plan_id": p[0], "name": p[1], "data_limit_gb": p[2], "price": p[3], "refuel_price_per_gb": p[4]}
-             for p in PLANS}
+    plans = {
+        p[0]: {"plan_id": p[0], "name": p[1], "data_limit_gb": p[2], "price": p[3], "refuel_price_per_gb": p[4]}
+        for p in PLANS
+    }
     customers: dict[str, Any] = {}
     lines: dict[str, Any] = {}
     for index in range(30):
@@ -109,14 +114,27 @@ def build_db(seed: int = 5) -> dict[str, Any]:
         phone = f"555-{100 + index:03d}-{rng.randrange(1000, 9999)}"
         line_id = f"L{2000 + index}"
         plan = rng.choice(PLANS)
-        lines[line_id] = {"line_id": line_id, "phone_number": phone, "plan_id": plan[0], "status": "active",
-                          "data_used_gb": round(rng.uniform(0, plan[2] * 0.9), 1), "data_refueled_gb": 0.0,
-                          "roaming_enabled": False}
-        bills = {f"B{customer_id}-{m}": {"bill_id": f"B{customer_id}-{m}", "amount": plan[3], "status": "paid"}
-                 for m in ("2024-03", "2024-04")}
-        customers[customer_id] = {"customer_id": customer_id, "name": f"{FIRST_NAMES[index % 30]} {LAST_NAMES[(index * 3) % 20]}",
-                                  "phone_number": phone, "payment_method_id": f"card_{rng.randrange(100000, 999999)}",
-                                  "line_ids": [line_id], "bills": bills}
+        lines[line_id] = {
+            "line_id": line_id,
+            "phone_number": phone,
+            "plan_id": plan[0],
+            "status": "active",
+            "data_used_gb": round(rng.uniform(0, plan[2] * 0.9), 1),
+            "data_refueled_gb": 0.0,
+            "roaming_enabled": False,
+        }
+        bills = {
+            f"B{customer_id}-{m}": {"bill_id": f"B{customer_id}-{m}", "amount": plan[3], "status": "paid"}
+            for m in ("2024-03", "2024-04")
+        }
+        customers[customer_id] = {
+            "customer_id": customer_id,
+            "name": f"{FIRST_NAMES[index % 30]} {LAST_NAMES[(index * 3) % 20]}",
+            "phone_number": phone,
+            "payment_method_id": f"card_{rng.randrange(100000, 999999)}",
+            "line_ids": [line_id],
+            "bills": bills,
+        }
     return {"plans": plans, "customers": customers, "lines": lines}
 
 
@@ -305,8 +323,13 @@ class DeviceTools(Toolkit):
         """Look at the phone's status bar: airplane mode, signal, data and roaming icons."""
         d = self.db
         signal = "none" if d.airplane_mode or not d.sim_seated else d.network_mode
-        return {"airplane_mode": d.airplane_mode, "signal": signal, "mobile_data": d.mobile_data,
-                "roaming": d.roaming, "sim": "ok" if d.sim_seated else "no SIM"}
+        return {
+            "airplane_mode": d.airplane_mode,
+            "signal": signal,
+            "mobile_data": d.mobile_data,
+            "roaming": d.roaming,
+            "sim": "ok" if d.sim_seated else "no SIM",
+        }
 
     @tool(ToolKind.READ)
     def run_speed_test(self) -> str:
@@ -362,9 +385,17 @@ class DeviceTools(Toolkit):
         return "network settings reset"
 
     @tool(ToolKind.SETUP)
-    def set_device_state(self, phone_number: str, airplane_mode: bool = False, mobile_data: bool = True,
-                         roaming: bool = False, sim_seated: bool = True, apn: str = DEFAULT_APN,
-                         network_mode: Literal["5g", "4g", "3g", "2g", "none"] = "4g", abroad: bool = False) -> str:
+    def set_device_state(
+        self,
+        phone_number: str,
+        airplane_mode: bool = False,
+        mobile_data: bool = True,
+        roaming: bool = False,
+        sim_seated: bool = True,
+        apn: str = DEFAULT_APN,
+        network_mode: Literal["5g", "4g", "3g", "2g", "none"] = "4g",
+        abroad: bool = False,
+    ) -> str:
         """Task setup: put the phone in a given state.
 
         Args:

@@ -103,8 +103,11 @@ class Environment:
             user_data = deep_merge(user_data or {}, init.user_data)
         try:
             self.agent_db = domain.db_model.model_validate(agent_data)
-            self.user_db = (domain.user_db_model.model_validate(user_data)
-                            if domain.user_db_model is not None and user_data is not None else None)
+            self.user_db = (
+                domain.user_db_model.model_validate(user_data)
+                if domain.user_db_model is not None and user_data is not None
+                else None
+            )
         except ValidationError as exc:
             raise SetupError(f"initial state does not fit domain {domain.name}: {exc}") from None
         self.agent = domain.agent_toolkit(self.agent_db, self.user_db)

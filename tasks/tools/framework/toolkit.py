@@ -104,8 +104,10 @@ class ToolSpec:
 
     def openai_schema(self) -> dict[str, Any]:
         """The tool in OpenAI's function-calling format."""
-        return {"type": "function",
-                "function": {"name": self.name, "description": self.description, "parameters": self.parameters}}
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
 
 
 def build_spec(name: str, func: Callable[..., Any], kind: ToolKind) -> ToolSpec:
@@ -224,8 +226,10 @@ class Toolkit:
         else:
             text = arguments if arguments.strip() else "{}"
         if len(text) > MAX_ARGUMENT_CHARS:
-            return ToolResult(f"Error: arguments of {name} are too large ({len(text)} characters; "
-                              f"the limit is {MAX_ARGUMENT_CHARS})", True)
+            return ToolResult(
+                f"Error: arguments of {name} are too large ({len(text)} characters; the limit is {MAX_ARGUMENT_CHARS})",
+                True,
+            )
         try:
             raw = json.loads(text)
         except (json.JSONDecodeError, RecursionError) as exc:

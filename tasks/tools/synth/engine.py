@@ -50,8 +50,10 @@ def generate_records(spec: DomainSpec, seed: int) -> dict[str, Any]:
 
 
 def _args_model(decl: ToolSpecDecl) -> type[BaseModel]:
-    fields = {pname: (str if p.ref else PY_TYPES[p.type], Field(..., description=p.description or None))
-              for pname, p in decl.params.items()}
+    fields = {
+        pname: (str if p.ref else PY_TYPES[p.type], Field(..., description=p.description or None))
+        for pname, p in decl.params.items()
+    }
     return create_model(f"{decl.name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)  # type: ignore[call-overload]
 
 
@@ -103,7 +105,9 @@ class SynthToolkit(Toolkit):
         for condition in decl.pre:
             if not evaluate_expression(compile_expression(condition), scope):
                 raise ToolError(f"precondition not met: {condition}")
-        updates = [(target, evaluate_expression(compile_expression(expr), scope)) for target, expr in decl.effects.items()]
+        updates = [
+            (target, evaluate_expression(compile_expression(expr), scope)) for target, expr in decl.effects.items()
+        ]
         for target, value in updates:
             entity_name, fname = target.split(".")
             if fname not in self.domain_spec.entities[entity_name].fields:
@@ -134,17 +138,27 @@ def build_toolkit(spec: DomainSpec, tools: list[ToolSpecDecl]) -> type[SynthTool
         parameters = _strip_titles(model.model_json_schema())
         parameters.setdefault("properties", {})
         parameters.setdefault("required", [])
-        specs[decl.name] = ToolSpec(decl.name, ToolKind.READ if decl.kind == "read" else ToolKind.WRITE,
-                                    decl.description, model, parameters)
-    return type(f"{spec.name.title().replace('-', '')}Tools", (SynthToolkit,),
-                {"_specs": specs, "spec_decls": {d.name: d for d in tools}, "domain_spec": spec})
+        specs[decl.name] = ToolSpec(
+            decl.name, ToolKind.READ if decl.kind == "read" else ToolKind.WRITE, decl.description, model, parameters
+        )
+    return type(
+        f"{spec.name.title().replace('-', '')}Tools",
+        (SynthToolkit,),
+        {"_specs": specs, "spec_decls": {d.name: d for d in tools}, "domain_spec": spec},
+    )
 
 
 def make_domain(spec: DomainSpec, tools: list[ToolSpecDecl], seed: int, tasks_loader: Any = None) -> Domain:
     """A Domain for ``spec`` with only ``tools``."""
     data = generate_records(spec, seed)
-    return Domain(f"synth-{spec.name}", spec.policy, SynthDB, lambda: data, build_toolkit(spec, tools),
-                  tasks_loader=tasks_loader or (lambda: []))
+    return Domain(
+        f"synth-{spec.name}",
+        spec.policy,
+        SynthDB,
+        lambda: data,
+        build_toolkit(spec, tools),
+        tasks_loader=tasks_loader or (lambda: []),
+    )
 
 
 def random_arguments(decl: ToolSpecDecl, db: SynthDB, rng: random.Random) -> dict[str, Any]:

@@ -62,7 +62,9 @@ def _sample_chain(tools: list[ToolSpecDecl], graph: dict[str, list[str]], rng: r
     return chain
 
 
-def _execute_chain(domain: Domain, chain: list[ToolSpecDecl], rng: random.Random) -> tuple[list[tuple[str, dict[str, Any]]], list[str]] | None:
+def _execute_chain(
+    domain: Domain, chain: list[ToolSpecDecl], rng: random.Random
+) -> tuple[list[tuple[str, dict[str, Any]]], list[str]] | None:
     """Run a chain with sampled arguments; ids flow from producers to consumers. None when it cannot run."""
     env = Environment(domain)
     db = env.agent_db
@@ -126,9 +128,15 @@ def synthesize(spec: DomainSpec, seed: int = 0, n_tasks: int = 25) -> Synthesis:
         signature = json.dumps(calls, sort_keys=True)
         if signature in signatures:
             continue
-        task_dict = make_task(str(len(tasks)), spec.name, f"Synthesized chain: {' -> '.join(c for c, _ in calls)}.",
-                              " Then, ".join(s[:1].lower() + s[1:] if i else s for i, s in enumerate(sentences)), "You know only what your request says; you do not know any ids.",
-                              calls, basis=("DB",))  # type: ignore[arg-type]
+        task_dict = make_task(
+            str(len(tasks)),
+            spec.name,
+            f"Synthesized chain: {' -> '.join(c for c, _ in calls)}.",
+            " Then, ".join(s[:1].lower() + s[1:] if i else s for i, s in enumerate(sentences)),
+            "You know only what your request says; you do not know any ids.",
+            calls,
+            basis=("DB",),
+        )  # type: ignore[arg-type]
         task = parse_tasks([task_dict], f"synthesized {spec.name}")[0]
         check_against_domain(task, domain)
         if not check_task(domain, task).ok:
@@ -138,13 +146,20 @@ def synthesize(spec: DomainSpec, seed: int = 0, n_tasks: int = 25) -> Synthesis:
         raw.append(task_dict)
         tasks.append(task)
     report = {
-        "spec": spec.name, "seed": seed,
-        "tools_tested": {n: {"calls": r.calls, "succeeded": r.succeeded, "refused": r.refused} for n, r in reports.items()},
-        "tools_kept": [t.name for t in kept], "tools_dropped": dropped,
-        "dependency_graph": graph, "tasks": len(tasks), "chains_rejected": rejected,
+        "spec": spec.name,
+        "seed": seed,
+        "tools_tested": {
+            n: {"calls": r.calls, "succeeded": r.succeeded, "refused": r.refused} for n, r in reports.items()
+        },
+        "tools_kept": [t.name for t in kept],
+        "tools_dropped": dropped,
+        "dependency_graph": graph,
+        "tasks": len(tasks),
+        "chains_rejected": rejected,
     }
-    final = Domain(domain.name, domain.policy, domain.db_model, domain.db_data, domain.agent_toolkit,
-                   tasks_loader=lambda: tasks)
+    final = Domain(
+        domain.name, domain.policy, domain.db_model, domain.db_data, domain.agent_toolkit, tasks_loader=lambda: tasks
+    )
     return Synthesis(spec, final, tasks, raw, report)
 
 

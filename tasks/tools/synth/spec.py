@@ -144,10 +144,35 @@ def parse_spec(data: Any, source: str = "spec") -> DomainSpec:
 
 
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
-_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
-            ast.Gt: operator.gt, ast.GtE: operator.ge, ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
-_ALLOWED = (ast.Expression, ast.Compare, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.BinOp,
-            ast.Constant, ast.Name, ast.Attribute, ast.Load, ast.List, ast.Tuple, *_BINARY, *_COMPARE)
+_COMPARE = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+}
+_ALLOWED = (
+    ast.Expression,
+    ast.Compare,
+    ast.BoolOp,
+    ast.And,
+    ast.Or,
+    ast.UnaryOp,
+    ast.Not,
+    ast.USub,
+    ast.BinOp,
+    ast.Constant,
+    ast.Name,
+    ast.Attribute,
+    ast.Load,
+    ast.List,
+    ast.Tuple,
+    *_BINARY,
+    *_COMPARE,
+)
 
 
 def compile_expression(text: str) -> ast.Expression:

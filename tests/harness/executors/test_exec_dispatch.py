@@ -18,15 +18,22 @@ def _units(n: int, task: str = "demo/arith") -> list[Unit]:
 
 
 def _result(unit: Unit, worker: str) -> SampleResult:
-    return SampleResult(sample_id=unit.sample.id, task=unit.task_name, input=unit.sample.input,
-                        target=unit.sample.target, output=Output(text=worker), score=Score.of(True))
+    return SampleResult(
+        sample_id=unit.sample.id,
+        task=unit.task_name,
+        input=unit.sample.input,
+        target=unit.sample.target,
+        output=Output(text=worker),
+        score=Score.of(True),
+    )
 
 
 class FakeWorker:
     """Answers shards after a short sleep; dies (WorkerLost) on the shard numbers in ``die_on``."""
 
-    def __init__(self, name: str, log: list[tuple[str, list[str]]], die_on: set[int] | None = None,
-                 poison: str | None = None) -> None:
+    def __init__(
+        self, name: str, log: list[tuple[str, list[str]]], die_on: set[int] | None = None, poison: str | None = None
+    ) -> None:
         self.name = name
         self.log = log
         self.die_on = die_on or set()
@@ -168,8 +175,9 @@ def test_bad_parameters_and_empty_runs() -> None:
     with pytest.raises(ValueError):
         Dispatcher(lambda slot: FakeWorker("w", []), workers=0, shard_size=1, on_result=lambda r: None)
     spawned: list[int] = []
-    dispatcher = Dispatcher(lambda slot: spawned.append(slot) or FakeWorker("w", []), workers=2, shard_size=1,
-                            on_result=lambda r: None)
+    dispatcher = Dispatcher(
+        lambda slot: spawned.append(slot) or FakeWorker("w", []), workers=2, shard_size=1, on_result=lambda r: None
+    )
     _run(dispatcher, [])
     assert spawned == []
 

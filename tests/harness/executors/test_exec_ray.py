@@ -32,8 +32,9 @@ from harness.types import SampleResult  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
-OPTIONS = RunOptions(concurrency=4, retry=RetryPolicy(max_retries=3, base_delay_s=0.01), request_timeout_s=20,
-                     progress=False)
+OPTIONS = RunOptions(
+    concurrency=4, retry=RetryPolicy(max_retries=3, base_delay_s=0.01), request_timeout_s=20, progress=False
+)
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +59,9 @@ def _lines(run_dir: Path) -> list[SampleResult]:
 
 
 def _outcomes(results: list[SampleResult]) -> dict[str, tuple[Any, ...]]:
-    return {result_key(r.task, r.sample_id): (r.output.text, r.score.model_dump(), r.usage.model_dump())
-            for r in results}
+    return {
+        result_key(r.task, r.sample_id): (r.output.text, r.score.model_dump(), r.usage.model_dump()) for r in results
+    }
 
 
 def _assert_same_run(ray_dir: Path, local_dir: Path) -> None:
@@ -87,11 +89,13 @@ def test_a_run_through_the_cli_call_equals_the_local_run(cluster: LocalRayCluste
     _assert_same_run(tmp_path / "ray", tmp_path / "local")
 
 
-def test_a_cpu_heavy_task_resumed_on_ray_equals_the_local_run(cluster: LocalRayCluster, shared_data: Path,
-                                                                tmp_path: Path) -> None:
+def test_a_cpu_heavy_task_resumed_on_ray_equals_the_local_run(
+    cluster: LocalRayCluster, shared_data: Path, tmp_path: Path
+) -> None:
     args = {"per_template": 1, "data": str(shared_data / "longcot")}
-    plan = RunPlan(model="builtin/random", tasks=(TaskPlan("longcot/mini", args), TaskPlan("demo/arith", {"n": 6})),
-                   seed=3)
+    plan = RunPlan(
+        model="builtin/random", tasks=(TaskPlan("longcot/mini", args), TaskPlan("demo/arith", {"n": 6})), seed=3
+    )
     asyncio.run(execute(plan, tmp_path / "local", OPTIONS))
     shutil.copytree(tmp_path / "local", tmp_path / "ray")
     log = tmp_path / "ray" / "samples.jsonl"
@@ -122,8 +126,14 @@ def test_ray_scoring_tasks_score_exactly_as_the_task(cluster: LocalRayCluster, s
 
     task = resolve_task("longcot/mini").create(per_template=1, data=str(shared_data / "longcot"))
     samples = list(task.samples())
-    outputs = [Output(text=task.reference_output(s, GenerateRequest(messages=tuple(s.messages()))) if i % 2 else
-                      "solution = nonsense") for i, s in enumerate(samples)]
+    outputs = [
+        Output(
+            text=task.reference_output(s, GenerateRequest(messages=tuple(s.messages())))
+            if i % 2
+            else "solution = nonsense"
+        )
+        for i, s in enumerate(samples)
+    ]
     ray.init(address=cluster.address, logging_level=logging.WARNING)
     try:
         backend = RayScoring()
@@ -144,8 +154,11 @@ async def _kill_one_worker_when(log: Path, after_lines: int) -> int:
         await asyncio.sleep(0.02)
         if not ray.is_initialized() or not log.exists() or log.read_bytes().count(b"\n") < after_lines:
             continue
-        names = [a["name"] for a in ray.util.list_named_actors(all_namespaces=True)
-                 if a["namespace"] == WORKER_NAMESPACE and a["name"].startswith(WORKER_PREFIX)]
+        names = [
+            a["name"]
+            for a in ray.util.list_named_actors(all_namespaces=True)
+            if a["namespace"] == WORKER_NAMESPACE and a["name"].startswith(WORKER_PREFIX)
+        ]
         if names:
             actor = ray.get_actor(sorted(names)[0], namespace=WORKER_NAMESPACE)
             pid = await actor.pid.remote()
@@ -153,11 +166,14 @@ async def _kill_one_worker_when(log: Path, after_lines: int) -> int:
             return pid
 
 
-def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(cluster: LocalRayCluster, tmp_path: Path,
-                                                              caplog: pytest.LogCaptureFixture) -> None:
+def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(
+    cluster: LocalRayCluster, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     n = 24
-    plan_for = lambda url: RunPlan(model=f"openai-compatible/test-model@{url}",  # noqa: E731
-                                   tasks=(TaskPlan("demo/arith", {"n": n}),))
+    plan_for = lambda url: RunPlan(
+        model=f"openai-compatible/test-model@{url}",  # noqa: E731
+        tasks=(TaskPlan("demo/arith", {"n": n}),),
+    )
     with OpenAIServer(arith_responder(), latency=0.4) as server:
         plan = plan_for(server.base_url)
         asyncio.run(execute(plan, tmp_path / "local", OPTIONS))
@@ -170,8 +186,9 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(cluster: LocalRayC
 
         with caplog.at_level(logging.INFO, logger="harness.executors"):
             asyncio.run(run_and_kill())
-    stats = re.search(r"(\d+) workers lost, (\d+) samples retried, (\d+) given up, (\d+) duplicates dropped",
-                      caplog.text)
+    stats = re.search(
+        r"(\d+) workers lost, (\d+) samples retried, (\d+) given up, (\d+) duplicates dropped", caplog.text
+    )
     assert stats is not None, caplog.text
     lost, retried, gave_up, _ = map(int, stats.groups())
     assert lost >= 1 and retried >= 1 and gave_up == 0

@@ -71,6 +71,7 @@ def test_the_pool_scores_exactly_as_the_task_in_other_processes(shared_data: Pat
     expected = [task.score(sample, output) for sample, output in cases]
     backend = LocalPoolScoring(workers=2)
     try:
+
         async def score_all() -> list[Score]:
             return list(await asyncio.gather(*(backend.score(task, s, o) for s, o in cases)))
 
@@ -121,8 +122,9 @@ def test_the_pool_is_rebuilt_when_its_processes_are_killed() -> None:
             time.sleep(0.05)
 
         async def score_rest() -> list[Score]:
-            return list(await asyncio.gather(
-                *(backend.score(task, s, Output(text=f"ANSWER: {s.target}")) for s in samples)))
+            return list(
+                await asyncio.gather(*(backend.score(task, s, Output(text=f"ANSWER: {s.target}")) for s in samples))
+            )
 
         rest = asyncio.run(score_rest())
         assert set(backend.worker_pids()).isdisjoint(killed) and backend.worker_pids()
@@ -160,8 +162,10 @@ def test_the_runner_scores_cpu_heavy_tasks_through_the_active_backend() -> None:
 
     async def run() -> tuple[Score, Score]:
         with using_scoring(backend):
-            return (await score_safely(heavy, heavy.samples()[0], Output(text="0")),
-                    await score_safely(light, next(iter(light.samples())), Output(text="ANSWER: 0")))
+            return (
+                await score_safely(heavy, heavy.samples()[0], Output(text="0")),
+                await score_safely(light, next(iter(light.samples())), Output(text="ANSWER: 0")),
+            )
 
     heavy_score, light_score = asyncio.run(run())
     assert heavy_score.details.get("via") == "recording"
@@ -181,5 +185,6 @@ def test_execute_with_the_pool_logs_the_same_scores_as_evaluate(shared_data: Pat
         asyncio.run(execute(plan, tmp_path / "run", RunOptions(concurrency=4, progress=False)))
     logged = {r.sample_id: r for r in RunStore(tmp_path / "run").results()}
     assert len(logged) == len(expected) == 20
-    assert {r.sample_id: (r.output.text, r.score.model_dump()) for r in expected} == \
-        {k: (r.output.text, r.score.model_dump()) for k, r in logged.items()}
+    assert {r.sample_id: (r.output.text, r.score.model_dump()) for r in expected} == {
+        k: (r.output.text, r.score.model_dump()) for k, r in logged.items()
+    }

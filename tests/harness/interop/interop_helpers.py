@@ -49,8 +49,10 @@ def mixed_arith_responder() -> Any:
 def _messages(body: dict[str, Any]) -> tuple[Message, ...]:
     messages = []
     for m in body.get("messages", []):
-        calls = tuple(ToolCall(id=c["id"], name=c["function"]["name"], arguments=c["function"]["arguments"])
-                      for c in m.get("tool_calls") or [])
+        calls = tuple(
+            ToolCall(id=c["id"], name=c["function"]["name"], arguments=c["function"]["arguments"])
+            for c in m.get("tool_calls") or []
+        )
         content = m.get("content")
         if isinstance(content, list):
             content = "".join(part.get("text", "") for part in content if isinstance(part, dict))
@@ -73,7 +75,9 @@ def oracle_responder(task: Task, limit: int, opening: Callable[[Sample], str] = 
         sample = samples[first_user]
         answer = task.reference_output(sample, GenerateRequest(messages=messages))
         generation = answer if isinstance(answer, Generation) else Generation(text=answer)
-        return Reply(text=generation.text, tool_calls=[{"id": c.id, "name": c.name, "arguments": c.arguments}
-                                                       for c in generation.tool_calls])
+        return Reply(
+            text=generation.text,
+            tool_calls=[{"id": c.id, "name": c.name, "arguments": c.arguments} for c in generation.tool_calls],
+        )
 
     return respond

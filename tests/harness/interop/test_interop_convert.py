@@ -22,8 +22,14 @@ from harness.types import GenerateRequest, Message, ToolCall  # noqa: E402
 CONVERSATION = (
     Message(role="system", content="policy"),
     Message(role="user", content="hi"),
-    Message(role="assistant", content=None, tool_calls=(ToolCall(id="c1", name="lookup", arguments='{"id": 7}'),
-                                                        ToolCall(id="c2", name="lookup", arguments="{not json"))),
+    Message(
+        role="assistant",
+        content=None,
+        tool_calls=(
+            ToolCall(id="c1", name="lookup", arguments='{"id": 7}'),
+            ToolCall(id="c2", name="lookup", arguments="{not json"),
+        ),
+    ),
     Message(role="tool", content='{"ok": true}', tool_call_id="c1"),
     Message(role="tool", content="error: bad arguments", tool_call_id="c2"),
     Message(role="assistant", content="done"),
@@ -41,9 +47,14 @@ def test_messages_round_trip_keeps_raw_tool_arguments_and_names() -> None:
 
 
 def test_tools_and_tool_choice() -> None:
-    spec = {"type": "function", "function": {"name": "lookup", "description": "find",
-                                             "parameters": {"type": "object", "properties": {"id": {"type": "integer"}},
-                                                            "required": ["id"]}}}
+    spec = {
+        "type": "function",
+        "function": {
+            "name": "lookup",
+            "description": "find",
+            "parameters": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]},
+        },
+    }
     (info,) = to_inspect_tools((spec,))
     assert info.name == "lookup" and info.parameters.required == ["id"]
     assert info.parameters.properties["id"].type == "integer"
@@ -58,8 +69,9 @@ def test_tools_and_tool_choice() -> None:
 
 def test_config_sends_only_what_differs_from_the_eval_defaults() -> None:
     base = GenerationSettings(max_tokens=1024, temperature=0.0)
-    request = GenerateRequest(messages=CONVERSATION[:2], max_tokens=1024, temperature=0.0, stop=("###",), n=2,
-                              logprobs=True, top_logprobs=3)
+    request = GenerateRequest(
+        messages=CONVERSATION[:2], max_tokens=1024, temperature=0.0, stop=("###",), n=2, logprobs=True, top_logprobs=3
+    )
     config = to_inspect_config(request, base)
     assert config.max_tokens is None and config.temperature is None
     assert config.stop_seqs == ["###"] and config.num_choices == 2 and config.logprobs and config.top_logprobs == 3

@@ -63,8 +63,14 @@ async def _evaluate_over_http(task: Task, base_url: str, limit: int) -> list[Sam
 def test_inspect_scores_equal_frontier_scores(tmp_path: Path) -> None:
     task = resolve_task("demo/arith").create(n=24)
     with OpenAIServer(mixed_arith_responder()) as server, inspect_env(server.base_url):
-        (log,) = inspect_eval(inspect_task(task), model=INSPECT_MODEL, model_base_url=server.base_url, display="none", log_dir=str(tmp_path),
-                              max_retries=0)
+        (log,) = inspect_eval(
+            inspect_task(task),
+            model=INSPECT_MODEL,
+            model_base_url=server.base_url,
+            display="none",
+            log_dir=str(tmp_path),
+            max_retries=0,
+        )
         ours = asyncio.run(_evaluate_over_http(task, server.base_url, 24))
     outcomes = {r.score.outcome for r in ours}
     assert outcomes == {"scored", "unscored"}, "the responder must produce both kinds"
@@ -84,8 +90,16 @@ def test_inspect_scores_equal_frontier_scores(tmp_path: Path) -> None:
 def test_cli_generation_settings_override_task_defaults(tmp_path: Path) -> None:
     task = resolve_task("demo/arith").create(n=2)
     with OpenAIServer(mixed_arith_responder()) as server, inspect_env(server.base_url):
-        (log,) = inspect_eval(inspect_task(task), model=INSPECT_MODEL, model_base_url=server.base_url, display="none", log_dir=str(tmp_path),
-                              max_tokens=77, temperature=0.5, max_retries=0)
+        (log,) = inspect_eval(
+            inspect_task(task),
+            model=INSPECT_MODEL,
+            model_base_url=server.base_url,
+            display="none",
+            log_dir=str(tmp_path),
+            max_tokens=77,
+            temperature=0.5,
+            max_retries=0,
+        )
         bodies = list(server.requests)
     assert log.status == "success"
     assert [(b["max_tokens"], b["temperature"]) for b in bodies] == [(77, 0.5), (77, 0.5)]
@@ -94,12 +108,19 @@ def test_cli_generation_settings_override_task_defaults(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_tools_task_runs_its_own_agent_loop_inside_inspect(tmp_path: Path) -> None:
     task = resolve_task("tools/telecom").create()
+
     def opening(sample: Sample) -> str:
         return default_script(task._task_of(sample))[0].content
 
     with OpenAIServer(oracle_responder(task, limit=3, opening=opening)) as server, inspect_env(server.base_url):
-        (log,) = inspect_eval(inspect_task(task, limit=3), model=INSPECT_MODEL, model_base_url=server.base_url, display="none", log_dir=str(tmp_path),
-                              max_retries=0)
+        (log,) = inspect_eval(
+            inspect_task(task, limit=3),
+            model=INSPECT_MODEL,
+            model_base_url=server.base_url,
+            display="none",
+            log_dir=str(tmp_path),
+            max_retries=0,
+        )
         ours = asyncio.run(_evaluate_over_http(task, server.base_url, 3))
         tool_bodies = [b for b in server.requests if b.get("tools")]
     assert [r.score.value for r in ours] == [1.0, 1.0, 1.0], [r.score.explanation for r in ours]
@@ -133,9 +154,23 @@ def test_inspect_cli_runs_frontier_task_with_equal_scores(tmp_path: Path) -> Non
     task = resolve_task("demo/arith").create(n=10)
     with OpenAIServer(mixed_arith_responder()) as server, inspect_env(server.base_url) as keys:
         env = {**os.environ, **keys, "PYTHONPATH": os.pathsep.join([str(plugin), str(repo)])}
-        command = [sys.executable, "-m", "inspect_ai", "eval", "frontier/demo_arith", "-T", "n=10",
-                   "--model", INSPECT_MODEL, "--log-dir", str(tmp_path / "logs"), "--display", "none",
-                   "--max-retries", "0"]
+        command = [
+            sys.executable,
+            "-m",
+            "inspect_ai",
+            "eval",
+            "frontier/demo_arith",
+            "-T",
+            "n=10",
+            "--model",
+            INSPECT_MODEL,
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "--display",
+            "none",
+            "--max-retries",
+            "0",
+        ]
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=240)
         ours = asyncio.run(_evaluate_over_http(task, server.base_url, 10))
     assert done.returncode == 0, done.stderr[-3000:]
@@ -164,7 +199,10 @@ def test_inspect_adapter_bad_specs_are_config_errors() -> None:
     from harness.interop.inspect_adapter import create, parse_spec
 
     assert parse_spec("openai-api/loop/m?base_url=http://x/v1&temperature_scale=2") == (
-        "openai-api/loop/m", {"base_url": "http://x/v1"}, {"temperature_scale": "2"})
+        "openai-api/loop/m",
+        {"base_url": "http://x/v1"},
+        {"temperature_scale": "2"},
+    )
     for spec in ("openai-api", "/model", "nosuchprovider/model"):
         with pytest.raises(ConfigError):
             create(spec)

@@ -80,12 +80,30 @@ def test_lm_eval_cli_scores_equal_frontier_scores(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     task = resolve_task("demo/arith").create(n=16)
     with OpenAIServer(mixed_arith_responder()) as server:
-        env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1",
-               "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-        command = [sys.executable, "-m", "lm_eval", "--include_path", str(tmp_path / "out"),
-                   "--tasks", "frontier_demo_arith", "--model", "local-chat-completions",
-                   "--model_args", f"model=test-model,base_url={server.base_url}/chat/completions",
-                   "--apply_chat_template", "--limit", "16", "--output_path", str(tmp_path / "results")]
+        env = {
+            **os.environ,
+            "HF_DATASETS_OFFLINE": "1",
+            "HF_HUB_OFFLINE": "1",
+            "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+        }
+        command = [
+            sys.executable,
+            "-m",
+            "lm_eval",
+            "--include_path",
+            str(tmp_path / "out"),
+            "--tasks",
+            "frontier_demo_arith",
+            "--model",
+            "local-chat-completions",
+            "--model_args",
+            f"model=test-model,base_url={server.base_url}/chat/completions",
+            "--apply_chat_template",
+            "--limit",
+            "16",
+            "--output_path",
+            str(tmp_path / "results"),
+        ]
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=240)
         ours = asyncio.run(evaluate(task, resolve_adapter(f"openai-compatible/test-model@{server.base_url}")))
     assert done.returncode == 0, done.stderr[-3000:]
@@ -108,8 +126,14 @@ def test_lm_eval_adapter_runs_demo_arith_end_to_end() -> None:
         theirs = asyncio.run(evaluate(task, adapter, concurrency=4))
         ours = asyncio.run(evaluate(task, resolve_adapter(f"openai-compatible/test-model@{server.base_url}")))
         with pytest.raises(MissingCapability):
-            asyncio.run(adapter.generate(GenerateRequest(messages=(Message(role="user", content="hi"),),
-                                                         tools=({"type": "function", "function": {"name": "f"}},))))
+            asyncio.run(
+                adapter.generate(
+                    GenerateRequest(
+                        messages=(Message(role="user", content="hi"),),
+                        tools=({"type": "function", "function": {"name": "f"}},),
+                    )
+                )
+            )
     assert [r.score for r in theirs] == [r.score for r in ours]
     assert task.aggregate(theirs) == task.aggregate(ours)
 

@@ -84,23 +84,31 @@ def test_a_tight_budget_is_forced_to_answer_within_the_budget() -> None:
 
 def test_budget_parameters_are_validated() -> None:
     inner = resolve_adapter("openai-compatible/m@http://127.0.0.1:9/v1")
-    for params, named in (({}, "'tokens'"), ({"tokens": "0"}, "'tokens'"), ({"tokens": "ten"}, "'tokens'"),
-                          ({"tokens": "10", "answer": "3"}, "answer")):
+    for params, named in (
+        ({}, "'tokens'"),
+        ({"tokens": "0"}, "'tokens'"),
+        ({"tokens": "ten"}, "'tokens'"),
+        ({"tokens": "10", "answer": "3"}, "answer"),
+    ):
         with pytest.raises(ConfigError, match=named):
             TokenBudget(inner, **params)
 
 
-@pytest.mark.parametrize(("name", "capabilities", "tokens", "control", "field"), [
-    ("anthropic/claude-sonnet-4-5", {"reasoning_budget"}, 4096, "anthropic_thinking", "reasoning_budget"),
-    ("anthropic/claude-sonnet-4-5", {"reasoning_budget"}, 512, "budget_forcing", None),
-    ("gemini/gemini-2.5-flash", {"reasoning_budget"}, 2048, "gemini_thinking_budget", "reasoning_budget"),
-    ("openai/o4-mini", {"reasoning_budget"}, 20000, "openai_reasoning_effort", "reasoning_effort"),
-    ("openai-compatible/Qwen3-8B@http://h/v1", {"chat"}, 100, "qwen3_thinking_off", "chat_template_kwargs"),
-    ("hosted_vllm/Qwen/Qwen3-8B", {"reasoning_budget"}, 4096, "qwen3_enable_thinking", "extra_body"),
-    ("openai-compatible/llama@http://h/v1", {"chat"}, 4096, "budget_forcing", None),
-])
-def test_native_reasoning_controls(name: str, capabilities: set[str], tokens: int, control: str,
-                                   field: str | None) -> None:
+@pytest.mark.parametrize(
+    ("name", "capabilities", "tokens", "control", "field"),
+    [
+        ("anthropic/claude-sonnet-4-5", {"reasoning_budget"}, 4096, "anthropic_thinking", "reasoning_budget"),
+        ("anthropic/claude-sonnet-4-5", {"reasoning_budget"}, 512, "budget_forcing", None),
+        ("gemini/gemini-2.5-flash", {"reasoning_budget"}, 2048, "gemini_thinking_budget", "reasoning_budget"),
+        ("openai/o4-mini", {"reasoning_budget"}, 20000, "openai_reasoning_effort", "reasoning_effort"),
+        ("openai-compatible/Qwen3-8B@http://h/v1", {"chat"}, 100, "qwen3_thinking_off", "chat_template_kwargs"),
+        ("hosted_vllm/Qwen/Qwen3-8B", {"reasoning_budget"}, 4096, "qwen3_enable_thinking", "extra_body"),
+        ("openai-compatible/llama@http://h/v1", {"chat"}, 4096, "budget_forcing", None),
+    ],
+)
+def test_native_reasoning_controls(
+    name: str, capabilities: set[str], tokens: int, control: str, field: str | None
+) -> None:
     chosen = reasoning_control(name, frozenset(capabilities), tokens, 64)
     assert chosen.name == control
     if field == "reasoning_budget":
@@ -119,8 +127,15 @@ def _tau_file(tmp_path: Path, task: Any) -> Path:
 
 def _clear_run(server: OpenAIServer, tmp_path: Path, budget: int, **params: str) -> list[SampleResult]:
     task = resolve_task("demo/arith").create(n=N)
-    method = Clear(_model(server), budget=str(budget), tau=f"file:{_tau_file(tmp_path, task)}", alpha=str(0.95 / 15**2),
-                   beta=str(1 / 15), answer_tokens="8", **params)
+    method = Clear(
+        _model(server),
+        budget=str(budget),
+        tau=f"file:{_tau_file(tmp_path, task)}",
+        alpha=str(0.95 / 15**2),
+        beta=str(1 / 15),
+        answer_tokens="8",
+        **params,
+    )
     return asyncio.run(run_method(task, method, plan=True))
 
 
@@ -149,10 +164,13 @@ def test_clear_without_a_plan_fails_before_spending_tokens(tmp_path: Path) -> No
 
 def test_clear_parameters_are_validated(tmp_path: Path) -> None:
     inner = resolve_adapter("openai-compatible/m@http://127.0.0.1:9/v1")
-    for params, named in (({}, "'budget'"), ({"budget": "1e3", "tau": "guess"}, "'tau'"),
-                          ({"budget": "1e3", "alpha": "-1"}, "'alpha'"),
-                          ({"budget": "1e3", "allocator": "best"}, "'allocator'"),
-                          ({"budget": "1e3", "tau": "file:/nonexistent.json"}, "'tau'")):
+    for params, named in (
+        ({}, "'budget'"),
+        ({"budget": "1e3", "tau": "guess"}, "'tau'"),
+        ({"budget": "1e3", "alpha": "-1"}, "'alpha'"),
+        ({"budget": "1e3", "allocator": "best"}, "'allocator'"),
+        ({"budget": "1e3", "tau": "file:/nonexistent.json"}, "'tau'"),
+    ):
         with pytest.raises(ConfigError, match=named):
             Clear(inner, **params)
     bad = tmp_path / "bad.json"
@@ -166,13 +184,31 @@ def test_sweep_writes_one_run_per_budget_and_an_index(tmp_path: Path, monkeypatc
     from harness import registry
     from harness.cli.sweep import sweep_command
 
-    monkeypatch.setitem(registry.BUILTIN_METHODS, "budget",
-                        Registered("budget", "token budget", "harness.methods.budget:TokenBudget"))
+    monkeypatch.setitem(
+        registry.BUILTIN_METHODS, "budget", Registered("budget", "token budget", "harness.methods.budget:TokenBudget")
+    )
     with OpenAIServer(thinker) as server:
-        outcome = CliRunner().invoke(sweep_command, [
-            "--task", "demo/arith", "-T", "n=6", "--model", "openai-compatible/m@" + server.base_url,
-            "--method", "budget:answer_tokens=8", "--budget-param", "tokens", "--budgets", "30,3e2",
-            "--out", str(tmp_path / "sweep"), "--no-cache", "--no-progress"])
+        outcome = CliRunner().invoke(
+            sweep_command,
+            [
+                "--task",
+                "demo/arith",
+                "-T",
+                "n=6",
+                "--model",
+                "openai-compatible/m@" + server.base_url,
+                "--method",
+                "budget:answer_tokens=8",
+                "--budget-param",
+                "tokens",
+                "--budgets",
+                "30,3e2",
+                "--out",
+                str(tmp_path / "sweep"),
+                "--no-cache",
+                "--no-progress",
+            ],
+        )
     assert outcome.exit_code == 0, outcome.output
     index = json.loads((tmp_path / "sweep" / "sweep.json").read_text())
     points = index["points"]

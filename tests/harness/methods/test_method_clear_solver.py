@@ -81,7 +81,8 @@ def test_pluggable_family_and_per_query_families() -> None:
     result = allocate(curves, 400)
     assert int(result.budgets.sum()) == 400 and curves.utility(result.budgets).sum() > 0
     assert curves.utility(result.budgets).sum() >= 0.99 * max(
-        curves.utility(np.array([a, b, 400 - a - b])).sum() for a in range(0, 401, 10) for b in range(0, 401 - a, 10))
+        curves.utility(np.array([a, b, 400 - a - b])).sum() for a in range(0, 401, 10) for b in range(0, 401 - a, 10)
+    )
 
 
 def test_zero_budget_and_empty_batch() -> None:
@@ -110,7 +111,7 @@ def test_stream_carries_the_price_and_never_overspends() -> None:
     rng = np.random.default_rng(3)
     family = ShiftedSurge.from_ceiling(0.9, 200.0)
     taus = rng.lognormal(np.log(600), 0.7, 600)
-    windows = [Curves.of(taus[i:i + 50], family) for i in range(0, 600, 50)]
+    windows = [Curves.of(taus[i : i + 50], family) for i in range(0, 600, 50)]
     budget = 500 * 600
     streamed = allocate_stream(windows, budget)
     whole = allocate(Curves.of(taus, family), budget)

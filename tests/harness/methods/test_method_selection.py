@@ -141,7 +141,7 @@ def test_rear_selects_the_highest_realignment_reward() -> None:
             per_context = []
             for context in (plain, preferred):
                 tokens = (render_chatml(context) + text).split()
-                per_context.append(_token_logprobs(tokens, "")[-len(text.split()):])
+                per_context.append(_token_logprobs(tokens, "")[-len(text.split()) :])
             rewards.append(rear_reward(per_context[0], per_context[1], 20.0))
         best = max(range(3), key=lambda i: (rewards[i], -i))
         assert result.output.text == generated[best].generation.text
@@ -167,33 +167,43 @@ def test_prm_weighted_rerank_counts_judge_tokens_separately(separate_judge: bool
         if separate_judge:
             params["judge"] = "openai-compatible/judge@" + judge_server.base_url
         results = _run(server, PrmRerank, **params)
-        judged = judge_server.requests if separate_judge else [
-            b for b in server.requests if _user_text(b).startswith(JUDGE_INSTRUCTIONS)]
+        judged = (
+            judge_server.requests
+            if separate_judge
+            else [b for b in server.requests if _user_text(b).startswith(JUDGE_INSTRUCTIONS)]
+        )
         assert len(judged) == 4 * N_SAMPLES
     for result in results:
         prm_calls = [c for c in result.calls if c.role == "prm"]
         generated = [c for c in result.calls if c.role == "model"]
         assert len(prm_calls) == 4 and len(generated) == 4 and _usage_is_sum_of_calls(result)
         prm_usage = sum((c.generation.usage for c in prm_calls), Usage())
-        assert prm_usage.output_tokens > 0 and prm_usage + sum((c.generation.usage for c in generated), Usage()) == result.usage
+        assert (
+            prm_usage.output_tokens > 0
+            and prm_usage + sum((c.generation.usage for c in generated), Usage()) == result.usage
+        )
         any_right = any(_answer_of(c.generation.text) == result.target for c in generated)
         assert result.score.correct == any_right
 
 
-@pytest.mark.parametrize(("method", "params", "named"), [
-    (SelfConsistency, {"n": "0"}, "'n'"),
-    (SelfConsistency, {"n": "many"}, "'n'"),
-    (SelfConsistency, {"n": "2.5"}, "'n'"),
-    (BestOfN, {"selector": "oracle"}, "'selector'"),
-    (BestOfN, {"temperature": "-1"}, "'temperature'"),
-    (BestOfN, {"nn": "3"}, "nn"),
-    (PrmRerank, {"aggregate": "median"}, "'aggregate'"),
-    (PrmRerank, {"weighted": "maybe"}, "'weighted'"),
-    (Rear, {"lam": "nan"}, "'lam'"),
-    (Rear, {"preference_file": "/nonexistent/pref.txt"}, "'preference_file'"),
-])
-def test_bad_parameters_are_config_errors_naming_the_parameter(method: type, params: dict[str, str],
-                                                               named: str) -> None:
+@pytest.mark.parametrize(
+    ("method", "params", "named"),
+    [
+        (SelfConsistency, {"n": "0"}, "'n'"),
+        (SelfConsistency, {"n": "many"}, "'n'"),
+        (SelfConsistency, {"n": "2.5"}, "'n'"),
+        (BestOfN, {"selector": "oracle"}, "'selector'"),
+        (BestOfN, {"temperature": "-1"}, "'temperature'"),
+        (BestOfN, {"nn": "3"}, "nn"),
+        (PrmRerank, {"aggregate": "median"}, "'aggregate'"),
+        (PrmRerank, {"weighted": "maybe"}, "'weighted'"),
+        (Rear, {"lam": "nan"}, "'lam'"),
+        (Rear, {"preference_file": "/nonexistent/pref.txt"}, "'preference_file'"),
+    ],
+)
+def test_bad_parameters_are_config_errors_naming_the_parameter(
+    method: type, params: dict[str, str], named: str
+) -> None:
     inner = resolve_adapter("openai-compatible/m@http://127.0.0.1:9/v1")
     with pytest.raises(ConfigError, match=named):
         method(inner, **params)

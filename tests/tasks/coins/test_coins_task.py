@@ -38,7 +38,9 @@ def test_malformed_adversarial_and_huge_answers_never_score() -> None:
     assert task.score(sample, Output(text="x" * 60_000)).outcome == "unscored"
     axiom = task.score(sample, Output(text="```coq\nAxiom add_spec : Z -> Z -> Z -> Prop.\n```"))
     assert axiom.value == 0.0 and axiom.details["verdict"] == "invalid"
-    wrong_type = task.score(sample, Output(text="```coq\nDefinition add_spec (x y : nat) (r : nat) : Prop := True.\n```"))
+    wrong_type = task.score(
+        sample, Output(text="```coq\nDefinition add_spec (x y : nat) (r : nat) : Prop := True.\n```")
+    )
     assert wrong_type.value == 0.0 and wrong_type.details["verdict"] == "invalid"
 
 

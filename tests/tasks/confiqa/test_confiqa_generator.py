@@ -23,15 +23,18 @@ def test_knowledge_base_size_types_and_aliases() -> None:
     assert reykjavik.type == "city" and "Reykjavik" in reykjavik.aliases
 
 
-@pytest.mark.parametrize(("subject", "relation", "obj"), [
-    ("kb:country:france", "capital", "kb:city:paris"),
-    ("kb:country:japan", "currency", "kb:currency:japanese_yen"),
-    ("kb:book:one_hundred_years_of_solitude", "author", "kb:person:gabriel_garcia_marquez"),
-    ("kb:element:francium", "discoverer", "kb:person:marguerite_perey"),
-    ("kb:river:danube", "mouth", "kb:body_of_water:black_sea"),
-    ("kb:company:lego", "headquarters", "kb:city:billund"),
-    ("kb:software:python", "designer", "kb:person:guido_van_rossum"),
-])
+@pytest.mark.parametrize(
+    ("subject", "relation", "obj"),
+    [
+        ("kb:country:france", "capital", "kb:city:paris"),
+        ("kb:country:japan", "currency", "kb:currency:japanese_yen"),
+        ("kb:book:one_hundred_years_of_solitude", "author", "kb:person:gabriel_garcia_marquez"),
+        ("kb:element:francium", "discoverer", "kb:person:marguerite_perey"),
+        ("kb:river:danube", "mouth", "kb:body_of_water:black_sea"),
+        ("kb:company:lego", "headquarters", "kb:city:billund"),
+        ("kb:software:python", "designer", "kb:person:guido_van_rossum"),
+    ],
+)
 def test_spot_checked_facts(subject: str, relation: str, obj: str) -> None:
     assert default_knowledge_base().facts[(subject, relation)] == obj
 
@@ -45,13 +48,16 @@ def _broken_kb(tmp_path: Path, file: str, old: str, new: str) -> Path:
     return target
 
 
-@pytest.mark.parametrize(("file", "old", "new", "message"), [
-    ("facts.yaml", "  France: Paris\n", "  France: Atlantis\n", "'France' -> 'Atlantis': not a declared entity"),
-    ("facts.yaml", "  France: Paris\n", "  France: Euro\n", "do not fit"),
-    ("entities.yaml", "  Rome: [Roma]", "  Rome: [Ro]", "shorter than 4"),
-    ("entities.yaml", "  Kyiv: [Kiev]", "  Kyiv: [Kiev, Wien]", "also names 'Vienna'"),
-    ("relations.yaml", 'statements: ["The capital of {s} is {o}."', 'statements: ["The capital is {o}."', "{s}"),
-])
+@pytest.mark.parametrize(
+    ("file", "old", "new", "message"),
+    [
+        ("facts.yaml", "  France: Paris\n", "  France: Atlantis\n", "'France' -> 'Atlantis': not a declared entity"),
+        ("facts.yaml", "  France: Paris\n", "  France: Euro\n", "do not fit"),
+        ("entities.yaml", "  Rome: [Roma]", "  Rome: [Ro]", "shorter than 4"),
+        ("entities.yaml", "  Kyiv: [Kiev]", "  Kyiv: [Kiev, Wien]", "also names 'Vienna'"),
+        ("relations.yaml", 'statements: ["The capital of {s} is {o}."', 'statements: ["The capital is {o}."', "{s}"),
+    ],
+)
 def test_knowledge_base_errors_name_the_entry(tmp_path: Path, file: str, old: str, new: str, message: str) -> None:
     with pytest.raises(KnowledgeBaseError, match=message.replace("{", r"\{").replace("}", r"\}")):
         load_knowledge_base(_broken_kb(tmp_path, file, old, new))
@@ -86,7 +92,9 @@ def test_qa_items_change_one_object_to_the_same_type() -> None:
 
 def _is_fact(triple: tuple[str, str, str]) -> bool:
     kb = default_knowledge_base()
-    relation = next(k for k, r in kb.relations.items() if r.pid == triple[1] and kb.entities[triple[0]].type in r.subjects)
+    relation = next(
+        k for k, r in kb.relations.items() if r.pid == triple[1] and kb.entities[triple[0]].type in r.subjects
+    )
     return kb.facts.get((triple[0], relation)) == triple[2]
 
 
@@ -115,4 +123,6 @@ def test_mc_items_change_every_hop() -> None:
 
 def test_whole_word_replacement_leaves_partial_words() -> None:
     text = "Balfe and Lorne Balfe's score; Lorne Balfes"
-    assert replace_whole_words(text, [("Lorne Balfe", "Petri Alanko")]) == "Balfe and Petri Alanko's score; Lorne Balfes"
+    assert (
+        replace_whole_words(text, [("Lorne Balfe", "Petri Alanko")]) == "Balfe and Petri Alanko's score; Lorne Balfes"
+    )

@@ -18,12 +18,17 @@ from tasks.confiqa.task import ConFiQAFileTask
 
 def _item(**overrides: Any) -> dict[str, Any]:
     base = {
-        "orig_path": "[('Q1', 'P86', 'Q2')]", "cf_path": "[('Q1', 'P86', 'Q3')]",
-        "orig_triple": "('Q1', 'P86', 'Q2')", "cf_triple": "('Q1', 'P86', 'Q3')",
-        "orig_answer": "Lorne Balfe", "cf_answer": "Petri Alanko",
-        "orig_alias": ["Lorne David Roderick Balfe"], "cf_alias": [],
+        "orig_path": "[('Q1', 'P86', 'Q2')]",
+        "cf_path": "[('Q1', 'P86', 'Q3')]",
+        "orig_triple": "('Q1', 'P86', 'Q2')",
+        "cf_triple": "('Q1', 'P86', 'Q3')",
+        "orig_answer": "Lorne Balfe",
+        "cf_answer": "Petri Alanko",
+        "orig_alias": ["Lorne David Roderick Balfe"],
+        "cf_alias": [],
         "question": "Who is the composer of Bad Boys for Life?",
-        "orig_context": "It was composed by Lorne Balfe.", "cf_context": "It was composed by Petri Alanko.",
+        "orig_context": "It was composed by Lorne Balfe.",
+        "cf_context": "It was composed by Petri Alanko.",
     }
     base.update(overrides)
     return base
@@ -69,8 +74,14 @@ def test_malformed_items_are_reported_with_index_and_skipped(caplog: pytest.LogC
 
 
 def test_mc_items_keep_orig_and_may_lack_triples() -> None:
-    item = parse_item(_item(orig={"note": "any shape"}, orig_triple=None, cf_triple=None,
-                            orig_path="[('Q1','P1','Q2'), ('Q2','P2','Q4')]"))
+    item = parse_item(
+        _item(
+            orig={"note": "any shape"},
+            orig_triple=None,
+            cf_triple=None,
+            orig_path="[('Q1','P1','Q2'), ('Q2','P2','Q4')]",
+        )
+    )
     assert item.orig == {"note": "any shape"} and item.orig_triple is None and item.hops == 2
 
 

@@ -70,14 +70,27 @@ def test_answer_forms_drop_empty_and_duplicates() -> None:
 
 
 def _sample() -> Sample:
-    return Sample(id="s", input="x", target="Petri Alanko", metadata={
-        "orig_answer": ORIG[0], "orig_alias": ORIG[1:], "cf_answer": CF[0], "cf_alias": CF[1:]})
+    return Sample(
+        id="s",
+        input="x",
+        target="Petri Alanko",
+        metadata={"orig_answer": ORIG[0], "orig_alias": ORIG[1:], "cf_answer": CF[0], "cf_alias": CF[1:]},
+    )
 
 
-@pytest.mark.parametrize("text", [
-    "", "   ", "\x00\x01", "A" * 5_000_000, "Petri " * 200_000, "🙂" * 10_000, "{'a': [1, 2]}" * 1000,
-    "not " * 100_000 + "Petri Alanko",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "\x00\x01",
+        "A" * 5_000_000,
+        "Petri " * 200_000,
+        "🙂" * 10_000,
+        "{'a': [1, 2]}" * 1000,
+        "not " * 100_000 + "Petri Alanko",
+    ],
+)
 def test_scorer_never_raises_and_never_credits_junk(text: str) -> None:
     task = ConFiQAGenTask("confiqa-gen/qa")
     score = task.score(_sample(), Output(text=text))

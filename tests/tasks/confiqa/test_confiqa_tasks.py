@@ -69,9 +69,10 @@ def test_prompt_variants_match_the_study() -> None:
     prompts = {v: build_prompt(v, ctx, q) for v in PROMPT_VARIANTS}
     assert prompts["base"] == 'He said "hi". X is in Y.\nQ:Where is X?\nA:'
     assert prompts["attr"] == 'He said "hi". X is in Y.\nQ:Where is X based on the given text?\nA:'
-    assert prompts["instr"].startswith("Instruction: read the given information and answer the corresponding "
-                                       "question.\n\n") and prompts["instr"].endswith(prompts["base"])
-    assert prompts["opin"] == "Bob said \"He said hi. X is in Y.\"\nQ: Where is X in Bob's opinion?\nA:"
+    assert prompts["instr"].startswith(
+        "Instruction: read the given information and answer the corresponding question.\n\n"
+    ) and prompts["instr"].endswith(prompts["base"])
+    assert prompts["opin"] == 'Bob said "He said hi. X is in Y."\nQ: Where is X in Bob\'s opinion?\nA:'
     assert prompts["instr+opin"].endswith(prompts["opin"]) and prompts["instr+opin"].startswith("Instruction:")
     with pytest.raises(ValueError):
         build_prompt("chain", ctx, q)  # type: ignore[arg-type]

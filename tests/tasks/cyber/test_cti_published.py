@@ -29,9 +29,13 @@ PUBLISHED = {  # task: (metric, the authors' number per model, scale)
     "cti-taa": ("accuracy", (44, 52, 38, 52, 28), 100),
 }
 TAA_PLAUSIBLE = (62, 84, 72, 78, 36)
-RAW_GPT3 = {"cti-mcq": ("accuracy", 54.12, 0.2, 100), "cti-rcm": ("accuracy", 67.20, 0.2, 100),
-            "cti-rcm-2021": ("accuracy", 62.70, 0.2, 100), "cti-vsp": ("mad", 1.5743, 0.005, 1),
-            "cti-taa": ("accuracy", 44, 6, 100)}
+RAW_GPT3 = {
+    "cti-mcq": ("accuracy", 54.12, 0.2, 100),
+    "cti-rcm": ("accuracy", 67.20, 0.2, 100),
+    "cti-rcm-2021": ("accuracy", 62.70, 0.2, 100),
+    "cti-vsp": ("mad", 1.5743, 0.005, 1),
+    "cti-taa": ("accuracy", 44, 6, 100),
+}
 
 
 @pytest.fixture(scope="module")
@@ -58,27 +62,33 @@ def imported(published: Path, out: Path, subset: str, source: Path, column: str 
 
 
 @pytest.mark.parametrize("subset", list(PUBLISHED))
-def test_extracted_answers_of_five_models_give_the_authors_numbers(published: Path, tmp_path: Path,
-                                                                    subset: str) -> None:
+def test_extracted_answers_of_five_models_give_the_authors_numbers(
+    published: Path, tmp_path: Path, subset: str
+) -> None:
     metric, numbers, scale = PUBLISHED[subset]
     source = published / "responses" / f"{subset}-responses.tsv"
     for model, number in zip(MODELS, numbers):
         summary = imported(published, tmp_path / model, subset, source, column=model)
-        assert summary.metrics[metric].value * scale == pytest.approx(number, abs=0.005 if scale == 100 else 5e-5), \
-            (subset, model)
+        assert summary.metrics[metric].value * scale == pytest.approx(number, abs=0.005 if scale == 100 else 5e-5), (
+            subset,
+            model,
+        )
         if subset == "cti-taa":
             plausible = TAA_PLAUSIBLE[MODELS.index(model)]
             assert summary.metrics["plausible_accuracy"].value * 100 == pytest.approx(plausible), model
 
 
-def test_the_paper_denominators_refusals_kept_for_mcq_non_cwe_answers_dropped_for_rcm(published: Path,
-                                                                                    tmp_path: Path) -> None:
-    mcq = imported(published, tmp_path / "mcq", "cti-mcq", published / "responses" / "cti-mcq-responses.tsv",
-                   "Gemini-1.5")
+def test_the_paper_denominators_refusals_kept_for_mcq_non_cwe_answers_dropped_for_rcm(
+    published: Path, tmp_path: Path
+) -> None:
+    mcq = imported(
+        published, tmp_path / "mcq", "cti-mcq", published / "responses" / "cti-mcq-responses.tsv", "Gemini-1.5"
+    )
     assert mcq.counts["unscored"] == 4 and mcq.metrics["accuracy"].n == 2500  # four 'X' refusals count wrong
     assert mcq.metrics["accuracy_scored"].n == 2496
-    rcm = imported(published, tmp_path / "rcm", "cti-rcm", published / "responses" / "cti-rcm-responses.tsv",
-                   "Gemini-1.5")
+    rcm = imported(
+        published, tmp_path / "rcm", "cti-rcm", published / "responses" / "cti-rcm-responses.tsv", "Gemini-1.5"
+    )
     assert rcm.metrics["accuracy"].n == 923 and rcm.metrics["accuracy_all"].n == 1000  # 77 'Error' answers
     assert rcm.metrics["accuracy_all"].value == pytest.approx(615 / 1000)
 
@@ -92,13 +102,20 @@ def test_raw_chatgpt35_logs_reproduce_within_tolerance(published: Path, tmp_path
 
 
 def test_duplicate_prompts_with_conflicting_truth_cap_the_score(published: Path, tmp_path: Path) -> None:
-    rcm = imported(published, tmp_path / "rcm", "cti-rcm", published / "responses" / "cti-rcm-responses.tsv",
-                   "ChatGPT-4")
-    assert rcm.metrics["duplicate_conflict_rows"].value == 4 and rcm.metrics["duplicate_conflict_rows"].method.startswith(
-        "count (1 groups)")
+    rcm = imported(
+        published, tmp_path / "rcm", "cti-rcm", published / "responses" / "cti-rcm-responses.tsv", "ChatGPT-4"
+    )
+    assert rcm.metrics["duplicate_conflict_rows"].value == 4 and rcm.metrics[
+        "duplicate_conflict_rows"
+    ].method.startswith("count (1 groups)")
     assert rcm.metrics["ceiling_accuracy"].value == pytest.approx(998 / 1000)  # CWE-120, -121 x2, -122
-    rcm21 = imported(published, tmp_path / "rcm21", "cti-rcm-2021",
-                     published / "responses" / "cti-rcm-2021-responses.tsv", "ChatGPT-4")
+    rcm21 = imported(
+        published,
+        tmp_path / "rcm21",
+        "cti-rcm-2021",
+        published / "responses" / "cti-rcm-2021-responses.tsv",
+        "ChatGPT-4",
+    )
     assert rcm21.metrics["duplicate_conflict_rows"].value == 9
     assert rcm21.metrics["duplicate_conflict_rows"].method == "count (4 groups)"
     assert rcm21.metrics["ceiling_accuracy"].value == pytest.approx(996 / 1000)
@@ -116,7 +133,8 @@ def test_taa_tables_from_the_pickles_through_the_data_only_unpickler(published: 
     sample = next(iter(task.samples()))
     assert task.relations.tier("APT36", sample.target) in ("correct", "plausible", "incorrect")
     assert task.relations.tier("Rattlesnake", "SideCopy") == FAMILY.resolve("cyber/cti-taa").create(
-        data=str(published)).relations.tier("Rattlesnake", "SideCopy")
+        data=str(published)
+    ).relations.tier("Rattlesnake", "SideCopy")
 
 
 class _Boom:
@@ -124,14 +142,18 @@ class _Boom:
         return (exec, ("raise SystemExit('pickle code ran')",))
 
 
-@pytest.mark.parametrize("payload, message", [
-    (pickle.dumps({"apt28": _Boom()}), r"refused to load builtins\.exec"),
-    (pickle.dumps({"apt28": ["fancy bear", 3]}), "is not a list of strings"),
-    (pickle.dumps(["apt28"]), "expected a mapping"),
-    (b"\x80\x04not a pickle", "not a pickle of plain data"),
-])
-def test_hostile_or_malformed_pickles_are_refused_without_running_code(tmp_path: Path, payload: bytes,
-                                                                       message: str) -> None:
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        (pickle.dumps({"apt28": _Boom()}), r"refused to load builtins\.exec"),
+        (pickle.dumps({"apt28": ["fancy bear", 3]}), "is not a list of strings"),
+        (pickle.dumps(["apt28"]), "expected a mapping"),
+        (b"\x80\x04not a pickle", "not a pickle of plain data"),
+    ],
+)
+def test_hostile_or_malformed_pickles_are_refused_without_running_code(
+    tmp_path: Path, payload: bytes, message: str
+) -> None:
     path = tmp_path / "alias_dict.pickle"
     path.write_bytes(payload)
     with pytest.raises(ConfigError, match=message):
@@ -180,21 +202,26 @@ def test_llm_extractor_is_logged_as_its_own_call_and_reported_apart(published: P
 
     task = FAMILY.resolve("cyber/cti-taa").create(data=str(published))
     samples = list(task.samples())[:4]
-    texts = {0: "Hard to say, but the attribution is to [PLACEHOLDER].", 1: "It was Mustang Panda.",
-             2: "Most likely the Mustang Panda crew.", 3: "This one is the work of someone unknown."}
+    texts = {
+        0: "Hard to say, but the attribution is to [PLACEHOLDER].",
+        1: "It was Mustang Panda.",
+        2: "Most likely the Mustang Panda crew.",
+        3: "This one is the work of someone unknown.",
+    }
     replies = {0: "NONE", 1: "Mustang Panda", 2: "Mustang Panda", 3: "APT41"}
     index_of = {s.input[-1].content: i for i, s in enumerate(samples)}
 
     def responder(body: dict) -> str:
         content = body["messages"][-1]["content"]
         if content.startswith(EXTRACTOR_PROMPT):
-            answer = content[len(EXTRACTOR_PROMPT):]
+            answer = content[len(EXTRACTOR_PROMPT) :]
             return replies[next(i for i, t in texts.items() if t == answer)]
         return texts[index_of[content]]
 
     with OpenAIServer(responder) as server:
-        extracting = FAMILY.resolve("cyber/cti-taa").create(data=str(published),
-                                                           extractor="openai-compatible/x@" + server.base_url)
+        extracting = FAMILY.resolve("cyber/cti-taa").create(
+            data=str(published), extractor="openai-compatible/x@" + server.base_url
+        )
         results = asyncio.run(evaluate(extracting, resolve_adapter("openai-compatible/m@" + server.base_url), limit=4))
     assert [sorted(c.role for c in r.calls) for r in results] == [["extractor", "model"]] * 4
     assert [r.score.details["llm_actor"] for r in results] == [None, "Mustang Panda", "Mustang Panda", "APT41"]
@@ -213,8 +240,9 @@ def test_extractor_replies_and_failures_never_count_as_answers() -> None:
     assert [parse_extraction(t) for t in ("NONE", "", "  \n ", "x" * 500, "'none'.")] == [None] * 5
     from harness.calls import RetryPolicy
 
-    failed = asyncio.run(ask_extractor("openai-compatible/x@http://127.0.0.1:9/v1", "It was APT28.",
-                                       retry=RetryPolicy(max_retries=0)))
+    failed = asyncio.run(
+        ask_extractor("openai-compatible/x@http://127.0.0.1:9/v1", "It was APT28.", retry=RetryPolicy(max_retries=0))
+    )
     assert failed["actor"] is None and "extractor call failed" in str(failed["error"])
 
 
@@ -223,16 +251,25 @@ def test_an_upstream_checkout_layout_is_found_without_further_arguments(publishe
     (tmp_path / "evaluation" / "responses").mkdir(parents=True)
     (tmp_path / "data" / "cti-taa.tsv").write_bytes((published / "data" / "cti-taa.tsv").read_bytes())
     (tmp_path / "evaluation" / "responses" / "cti-taa-responses.tsv").write_bytes(
-        (published / "responses" / "cti-taa-responses.tsv").read_bytes())
+        (published / "responses" / "cti-taa-responses.tsv").read_bytes()
+    )
     for name in ("alias_dict", "related_dict"):
         table = read_table(published / "tables" / f"{name}.json")
         (tmp_path / "evaluation" / f"{name}.pickle").write_bytes(pickle.dumps(table))
-    summary = imported(published, tmp_path / "run", "cti-taa", published / "responses" / "cti-taa-responses.tsv",
-                       "ChatGPT-4")
+    summary = imported(
+        published, tmp_path / "run", "cti-taa", published / "responses" / "cti-taa-responses.tsv", "ChatGPT-4"
+    )
     task = FAMILY.resolve("cyber/cti-taa").create(data=str(tmp_path))
     assert len(list(task.samples())) == 50
     assert task.relations.tier("Fancy Bear", "APT28") == "correct"
-    report = import_outputs(TaskPlan("cyber/cti-taa", {"data": str(tmp_path)}),
-                            published / "responses" / "cti-taa-responses.tsv", tmp_path / "run2", column="ChatGPT-4")
-    assert report.summary.tasks["cyber/cti-taa"].metrics["plausible_accuracy"].value == \
-        summary.metrics["plausible_accuracy"].value == pytest.approx(0.84)
+    report = import_outputs(
+        TaskPlan("cyber/cti-taa", {"data": str(tmp_path)}),
+        published / "responses" / "cti-taa-responses.tsv",
+        tmp_path / "run2",
+        column="ChatGPT-4",
+    )
+    assert (
+        report.summary.tasks["cyber/cti-taa"].metrics["plausible_accuracy"].value
+        == summary.metrics["plausible_accuracy"].value
+        == pytest.approx(0.84)
+    )

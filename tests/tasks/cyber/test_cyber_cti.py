@@ -63,8 +63,10 @@ def test_mcq_prompt_is_the_original_and_lowercase_gt_is_handled(cti: Path, tmp_p
     task = make("cyber/cti-mcq", data=str(cti))
     samples = list(task.samples())
     assert prompt_text(samples[0]).startswith("You are given a multiple-choice question (MCQ)")
-    assert make("cyber/cti-mcq", data=str(cti), system_prompt=False).rows()[0]["Prompt"].strip() \
+    assert (
+        make("cyber/cti-mcq", data=str(cti), system_prompt=False).rows()[0]["Prompt"].strip()
         == next(iter(make("cyber/cti-mcq", data=str(cti), system_prompt=False).samples())).input
+    )
     lines = (cti / "cti-mcq.tsv").read_text(encoding="utf-8").splitlines()
     assert lines[1].endswith("\tB")
     (tmp_path / "cti-mcq.tsv").write_text("\n".join([lines[0], lines[1][:-1] + "b"]) + "\n", encoding="utf-8")
@@ -77,11 +79,21 @@ def test_mcq_prompt_is_the_original_and_lowercase_gt_is_handled(cti: Path, tmp_p
 
 
 @pytest.mark.parametrize("name", CTI_TASKS)
-@pytest.mark.parametrize("text", ["", "   ", "I am not sure.", "x" * 300_000, "\n".join(["?"] * 50_000),
-                                  " \n" * 100_000, "Answer: " + "(" * 10_000, "Answer:" + " " * 100_000 + "x",
-                                  "CWE" + " " * 100_000 + "-1"],
-                         ids=["empty", "blank", "prose", "huge", "questions", "blank-lines", "parens", "spaces",
-                              "cwe-spaces"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "I am not sure.",
+        "x" * 300_000,
+        "\n".join(["?"] * 50_000),
+        " \n" * 100_000,
+        "Answer: " + "(" * 10_000,
+        "Answer:" + " " * 100_000 + "x",
+        "CWE" + " " * 100_000 + "-1",
+    ],
+    ids=["empty", "blank", "prose", "huge", "questions", "blank-lines", "parens", "spaces", "cwe-spaces"],
+)
 def test_empty_malformed_and_huge_answers_are_unscored(cti: Path, name: str, text: str) -> None:
     task = make(name, data=str(cti))
     sample = next(iter(task.samples()))
@@ -136,8 +148,9 @@ def test_taa_alias_table_and_final_line_instruction(cti: Path, tmp_path: Path) -
     aliases.write_text('{"MUSTANG PANDA": ["TA416", "RedDelta"]}')
     task = make("cyber/cti-taa", data=str(cti), aliases=str(aliases), final_line=True)
     sample = list(task.samples())[1]
-    assert prompt_text(sample).endswith("'Threat actor: <name>' naming the single threat actor you attribute the "
-                                        "incident to.")
+    assert prompt_text(sample).endswith(
+        "'Threat actor: <name>' naming the single threat actor you attribute the incident to."
+    )
     assert score(task, sample, "Analysis...\nThreat actor: RedDelta").value == 1.0
     assert score(task, sample, "Analysis...\nThreat actor: APT41").value == 0.0
     bad = tmp_path / "bad.json"
@@ -147,7 +160,8 @@ def test_taa_alias_table_and_final_line_instruction(cti: Path, tmp_path: Path) -
 
 
 def test_data_may_be_one_file_and_no_default_depends_on_the_working_directory(
-        cti: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cti: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert len(list(make("cyber/cti-rcm", data=str(cti / "cti-rcm.tsv")).samples())) == 40
     checkout = tmp_path / "main"
     checkout.mkdir()

@@ -11,24 +11,55 @@ from harness.errors import ConfigError
 from harness.types import Output
 from tasks.cyber import FAMILY
 
-CYBERMETRIC = {"questions": [
-    {"question": "In cryptography, what is the purpose of using a key-derivation function (KDF)?",
-     "answers": {"A": "Generate public keys", "B": "Authenticate digital signatures",
-                 "C": "Encrypt data using a password",
-                 "D": "KDF are algorithms used to transform a secret into crucial parameters like keys and Initialization Vectors (IVs)"},
-     "solution": "D"},
-    {"question": "What is the proper sequence of the TCP three-way-handshake?",
-     "answers": {"A": "SYN-ACK, ACK, ACK", "B": "SYN, SYN-ACK, ACK", "C": "SYN-SYN, SYN-ACK, SYN", "D": "ACK, SYN-ACK, SYN"},
-     "solution": "B"},
-]}
+CYBERMETRIC = {
+    "questions": [
+        {
+            "question": "In cryptography, what is the purpose of using a key-derivation function (KDF)?",
+            "answers": {
+                "A": "Generate public keys",
+                "B": "Authenticate digital signatures",
+                "C": "Encrypt data using a password",
+                "D": "KDF are algorithms used to transform a secret into crucial parameters like keys and Initialization Vectors (IVs)",
+            },
+            "solution": "D",
+        },
+        {
+            "question": "What is the proper sequence of the TCP three-way-handshake?",
+            "answers": {
+                "A": "SYN-ACK, ACK, ACK",
+                "B": "SYN, SYN-ACK, ACK",
+                "C": "SYN-SYN, SYN-ACK, SYN",
+                "D": "ACK, SYN-ACK, SYN",
+            },
+            "solution": "B",
+        },
+    ]
+}
 
 SECEVAL = [
-    {"id": "f1a2", "source": "cwe", "question": "Which practices mitigate NULL pointer dereferences? Choose all that apply.",
-     "choices": ["A: Check return values before use.", "B: Initialize all pointers.", "C: Disable compiler warnings.",
-                 "D: Use static analysis tools."], "answer": "ABD", "topics": ["SystemSecurity"], "keyword": "null"},
-    {"id": "f1a3", "source": "owasp", "question": "Which header limits framing of a page?",
-     "choices": ["A: X-Frame-Options", "B: X-Powered-By", "C: Server", "D: ETag"], "answer": "A",
-     "topics": ["WebSecurity"], "keyword": "clickjacking"},
+    {
+        "id": "f1a2",
+        "source": "cwe",
+        "question": "Which practices mitigate NULL pointer dereferences? Choose all that apply.",
+        "choices": [
+            "A: Check return values before use.",
+            "B: Initialize all pointers.",
+            "C: Disable compiler warnings.",
+            "D: Use static analysis tools.",
+        ],
+        "answer": "ABD",
+        "topics": ["SystemSecurity"],
+        "keyword": "null",
+    },
+    {
+        "id": "f1a3",
+        "source": "owasp",
+        "question": "Which header limits framing of a page?",
+        "choices": ["A: X-Frame-Options", "B: X-Powered-By", "C: Server", "D: ETag"],
+        "answer": "A",
+        "topics": ["WebSecurity"],
+        "keyword": "clickjacking",
+    },
 ]
 
 
@@ -66,17 +97,26 @@ def test_seceval_multi_letter_answers_are_all_or_nothing(tmp_path: Path) -> None
     assert task.score(second, Output(text="Answer: A")).value == 1.0
 
 
-@pytest.mark.parametrize("name, data, message", [
-    ("cyber/cybermetric", [1, 2], "'questions' list"),
-    ("cyber/cybermetric", {"questions": [{"question": "q", "answers": {"A": "x", "B": "y"}, "solution": "C"}]},
-     "question 0: solution 'C'"),
-    ("cyber/cybermetric", {"questions": [{"question": "", "answers": {"A": "x"}, "solution": "A"}]}, "'question'"),
-    ("cyber/cybermetric", {"questions": [{"question": "q", "answers": {"Z": "x", "A": "y"}, "solution": "A"}]},
-     "'answers' must map letters"),
-    ("cyber/seceval", {"a": 1}, "JSON list"),
-    ("cyber/seceval", [{"question": "q", "choices": ["A: x", "B: y"], "answer": "C"}], "answer 'C'"),
-    ("cyber/seceval", [{"question": "q", "choices": "A: x", "answer": "A"}], "'choices'"),
-])
+@pytest.mark.parametrize(
+    "name, data, message",
+    [
+        ("cyber/cybermetric", [1, 2], "'questions' list"),
+        (
+            "cyber/cybermetric",
+            {"questions": [{"question": "q", "answers": {"A": "x", "B": "y"}, "solution": "C"}]},
+            "question 0: solution 'C'",
+        ),
+        ("cyber/cybermetric", {"questions": [{"question": "", "answers": {"A": "x"}, "solution": "A"}]}, "'question'"),
+        (
+            "cyber/cybermetric",
+            {"questions": [{"question": "q", "answers": {"Z": "x", "A": "y"}, "solution": "A"}]},
+            "'answers' must map letters",
+        ),
+        ("cyber/seceval", {"a": 1}, "JSON list"),
+        ("cyber/seceval", [{"question": "q", "choices": ["A: x", "B: y"], "answer": "C"}], "answer 'C'"),
+        ("cyber/seceval", [{"question": "q", "choices": "A: x", "answer": "A"}], "'choices'"),
+    ],
+)
 def test_malformed_files_are_named(tmp_path: Path, name: str, data: object, message: str) -> None:
     task = FAMILY.resolve(name).create(data=write(tmp_path, "data.json", data))
     with pytest.raises(ConfigError, match=message):

@@ -28,9 +28,14 @@ def result(sample_target: object, score: Score) -> SampleResult:
     return SampleResult(sample_id="x", task="t", input="q", target=sample_target, output=Output(), score=score)
 
 
-@pytest.mark.parametrize("name, args", [
-    ("cyber-gen/cvss", {"n": 40}), ("cyber-gen/cwe", {"n": 40}), ("cyber-gen/mcq", {"n": 40}),
-])
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("cyber-gen/cvss", {"n": 40}),
+        ("cyber-gen/cwe", {"n": 40}),
+        ("cyber-gen/mcq", {"n": 40}),
+    ],
+)
 def test_oracle_is_perfect_and_random_is_not(name: str, args: dict) -> None:
     task = FAMILY.resolve(name).create(**args)
     oracle = run(task, "builtin/oracle")
@@ -47,13 +52,23 @@ def test_vsp_metrics_mad_exact_and_invalid(shared_data: Path) -> None:
     assert oracle["mad"].value == 0.0 and oracle["mad"].n == 40
     assert oracle["exact_vector"].value == 1.0 and oracle["invalid_rate"].value == 0.0
     truth = "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:N/I:N/A:H"
-    scores = [task.score(s, Output(text=t)) for s, t in zip(
-        list(task.samples())[:1] * 4,
-        [truth, "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H", "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:N/I:N/A:L",
-         "garbage"])]
+    scores = [
+        task.score(s, Output(text=t))
+        for s, t in zip(
+            list(task.samples())[:1] * 4,
+            [
+                truth,
+                "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H",
+                "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:N/I:N/A:L",
+                "garbage",
+            ],
+        )
+    ]
     metrics = task.aggregate([result(truth, s) for s in scores] + [result(truth, Score.error("boom"))])
     assert metrics["mad"].value == pytest.approx((0.0 + 4.3 + 2.2) / 3) and metrics["mad"].n == 3
-    assert metrics["mad"].method == "bootstrap" and metrics["mad"].ci_low <= metrics["mad"].value <= metrics["mad"].ci_high
+    assert (
+        metrics["mad"].method == "bootstrap" and metrics["mad"].ci_low <= metrics["mad"].value <= metrics["mad"].ci_high
+    )
     assert metrics["exact_vector"].value == pytest.approx(1 / 4) and metrics["exact_vector"].n == 4
     assert metrics["invalid_rate"].value == pytest.approx(1 / 4)
 

@@ -17,15 +17,18 @@ def test_problems_are_seeded_and_answers_consistent() -> None:
     assert all(solve_arith(str(s.input)) == s.target for s in samples)
 
 
-@pytest.mark.parametrize("text,outcome,value", [
-    ("ANSWER: {t}", "scored", 1.0),
-    ("Let me think.\n**Answer:** {t}", "scored", 1.0),
-    ("ANSWER: {t1}", "scored", 0.0),
-    ("The answer is {t}", "unscored", None),
-    ("ANSWER: seven", "unscored", None),
-    ("ANSWER: " + "9" * 10_000, "unscored", None),
-    ("", "unscored", None),
-])
+@pytest.mark.parametrize(
+    "text,outcome,value",
+    [
+        ("ANSWER: {t}", "scored", 1.0),
+        ("Let me think.\n**Answer:** {t}", "scored", 1.0),
+        ("ANSWER: {t1}", "scored", 0.0),
+        ("The answer is {t}", "unscored", None),
+        ("ANSWER: seven", "unscored", None),
+        ("ANSWER: " + "9" * 10_000, "unscored", None),
+        ("", "unscored", None),
+    ],
+)
 def test_scorer_both_ways(text: str, outcome: str, value: float | None) -> None:
     task = resolve_task("demo/arith").create(n=1)
     sample = next(iter(task.samples()))

@@ -14,11 +14,29 @@ from tasks.longcot.verify import KNOWN_TEMPLATES, verify
 
 README_TEMPLATES = {
     "chemistry": {"easy1", "easy2", "hard1", "hard2", "hard3", "hard4", "med1", "med2", "med3", "med4"},
-    "chess": {"best_3_moves", "best_move", "forced_checkmate", "knight_game", "knight_path", "knight_path_enemy",
-              "max_rooks", "piece_combinations", "reconstruct_moves", "uci_to_fen"},
+    "chess": {
+        "best_3_moves",
+        "best_move",
+        "forced_checkmate",
+        "knight_game",
+        "knight_path",
+        "knight_path_enemy",
+        "max_rooks",
+        "piece_combinations",
+        "reconstruct_moves",
+        "uci_to_fen",
+    },
     "cs": {"Backprop", "DistMem", "HM", "MCM", "MFMC", "Scheduling", "TM", "VLIW"},
-    "logic": {"BlocksWorld", "Dungeon", "PackagingMinWaste", "RandomHanoi", "Sokoban", "Sudoku",
-              "TrapezoidCounting", "WizardsTotalStrength"},
+    "logic": {
+        "BlocksWorld",
+        "Dungeon",
+        "PackagingMinWaste",
+        "RandomHanoi",
+        "Sokoban",
+        "Sudoku",
+        "TrapezoidCounting",
+        "WizardsTotalStrength",
+    },
     "math": {"backtracking", "conditional", "dag", "dag_first", "linear"},
 }
 
@@ -62,8 +80,11 @@ def test_other_questions_answers_fail(by_template):
         for (q, payload), (other, other_payload) in zip(items, items[1:] + items[:1]):
             if other_payload is None or payload is None or q is other or other_payload == payload:
                 continue
-            if q.domain == "logic" and q.template in ("Dungeon", "TrapezoidCounting") and \
-                    q.problem["solution"] == other.problem["solution"]:
+            if (
+                q.domain == "logic"
+                and q.template in ("Dungeon", "TrapezoidCounting")
+                and q.problem["solution"] == other.problem["solution"]
+            ):
                 continue
             if q.domain == "math" and [a.strip() for a in q.answer] == [a.strip() for a in other.answer]:
                 continue
@@ -76,14 +97,24 @@ def test_other_questions_answers_fail(by_template):
 def _bump_first_digit(text: str) -> str:
     for i, ch in enumerate(text):
         if ch.isdigit():
-            return text[:i] + str((int(ch) + 1) % 10) + text[i + 1:]
+            return text[:i] + str((int(ch) + 1) % 10) + text[i + 1 :]
     raise AssertionError(f"no digit in {text!r}")
 
 
 def test_changed_number_fails(by_template):
-    for key in ("cs/Scheduling", "cs/Backprop", "cs/VLIW", "chemistry/med1", "chemistry/hard1", "chemistry/hard2",
-                "chess/piece_combinations", "logic/Dungeon", "logic/WizardsTotalStrength", "math/linear",
-                "math/dag"):
+    for key in (
+        "cs/Scheduling",
+        "cs/Backprop",
+        "cs/VLIW",
+        "chemistry/med1",
+        "chemistry/hard1",
+        "chemistry/hard2",
+        "chess/piece_combinations",
+        "logic/Dungeon",
+        "logic/WizardsTotalStrength",
+        "math/linear",
+        "math/dag",
+    ):
         for q, payload in by_template[key][:5]:
             if q.domain == "chemistry" and key.endswith("hard2"):
                 answer = list(q.answer)
@@ -162,15 +193,23 @@ def test_reconstruct_moves_replays_real_games():
             move = rng.choice(legal)
             sans.append(board.san(move))
             board.push(move)
-        moves = {str(i // 2 + 1): " ".join(sans[i:i + 2]) for i in range(0, len(sans), 2)}
+        moves = {str(i // 2 + 1): " ".join(sans[i : i + 2]) for i in range(0, len(sans), 2)}
         forced = {k: moves[k] for k in ("5", "9")}
-        question = Question("g", "chess", "medium", "reconstruct_moves", "FEN: " + board.fen(),
-                            {"template": "reconstruct_moves", "final_fen": board.fen(), "forced_moves": forced}, "")
+        question = Question(
+            "g",
+            "chess",
+            "medium",
+            "reconstruct_moves",
+            "FEN: " + board.fen(),
+            {"template": "reconstruct_moves", "final_fen": board.fen(), "forced_moves": forced},
+            "",
+        )
         assert verify(question, f"solution = {json.dumps(moves)}").status == "correct"
         truncated = dict(moves)
         truncated.pop(str(len(moves)))
         assert verify(question, f"solution = {json.dumps(truncated)}").status == "wrong"
         wrong_forced = dict(forced, **{"5": "a4 a5"})
-        question_b = Question("g", "chess", "medium", "reconstruct_moves", "", dict(question.problem,
-                              forced_moves=wrong_forced), "")
+        question_b = Question(
+            "g", "chess", "medium", "reconstruct_moves", "", dict(question.problem, forced_moves=wrong_forced), ""
+        )
         assert verify(question_b, f"solution = {json.dumps(moves)}").status == "wrong"

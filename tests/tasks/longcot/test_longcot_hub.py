@@ -49,17 +49,23 @@ def _mirror(tmp_path: Path, longcot_dir: Path, as_records: bool, per_domain: int
     rows = {split: _rows(longcot_dir, split, per_domain) for split in SPLITS}
     ext = "parquet" if as_records else "jsonl"
     if as_records:
-        table = datasets.Dataset.from_list([
-            {**{k: v for k, v in row.items() if k != "domain"}, "answer": json.dumps(row["answer"])}
-            for split in SPLITS for row in rows[split]])
+        table = datasets.Dataset.from_list(
+            [
+                {**{k: v for k, v in row.items() if k != "domain"}, "answer": json.dumps(row["answer"])}
+                for split in SPLITS
+                for row in rows[split]
+            ]
+        )
         start = 0
         for split in SPLITS:
             table.select(range(start, start + len(rows[split]))).to_parquet(str(repo / "data" / f"{split}.{ext}"))
             start += len(rows[split])
     else:
         for split in SPLITS:
-            lines = [json.dumps({**row, "problem": json.dumps(row["problem"]), "answer": json.dumps(row["answer"])})
-                     for row in rows[split]]
+            lines = [
+                json.dumps({**row, "problem": json.dumps(row["problem"]), "answer": json.dumps(row["answer"])})
+                for row in rows[split]
+            ]
             (repo / "data" / f"{split}.{ext}").write_text("\n".join(lines) + "\n", encoding="utf-8")
     files = "\n".join(f"  - split: {split}\n    path: data/{split}.{ext}" for split in SPLITS)
     (repo / "README.md").write_text(CARD.format(files=files), encoding="utf-8")
@@ -69,8 +75,15 @@ def _mirror(tmp_path: Path, longcot_dir: Path, as_records: bool, per_domain: int
 def _key(question: Question) -> tuple:
     """What a question is, with null-valued problem keys left out (Arrow records cannot tell them
     from absent ones; the verifiers read both as absent)."""
-    return (question.domain, question.split, question.question_id, question.template, question.prompt,
-            json.dumps(without_nulls(question.problem), sort_keys=True), json.dumps(question.answer, sort_keys=True))
+    return (
+        question.domain,
+        question.split,
+        question.question_id,
+        question.template,
+        question.prompt,
+        json.dumps(without_nulls(question.problem), sort_keys=True),
+        json.dumps(question.answer, sort_keys=True),
+    )
 
 
 @pytest.mark.parametrize("as_records", [False, True], ids=["json-strings+domain-column", "nested-records"])
@@ -93,7 +106,8 @@ async def test_oracle_scores_one_on_the_mirror(tmp_path: Path, longcot_dir: Path
     results = await evaluate(task, resolve_adapter("builtin/oracle"), concurrency=4)
     assert len(results) == 15
     assert all(r.score is not None and r.score.value == 1.0 for r in results), [
-        (r.sample_id, r.score) for r in results if r.score is None or r.score.value != 1.0]
+        (r.sample_id, r.score) for r in results if r.score is None or r.score.value != 1.0
+    ]
 
 
 def test_hub_failures_say_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, longcot_dir: Path) -> None:
@@ -105,8 +119,9 @@ def test_hub_failures_say_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyP
         list(load_questions(f"hub:{repo}", DOMAINS, ("hard",)))
     broken = tmp_path / "broken"
     (broken / "data").mkdir(parents=True)
-    (broken / "data" / "easy.jsonl").write_text(json.dumps({"question_id": 1, "prompt": "p",
-                                                            "problem": {"template": "unknown"}}) + "\n")
+    (broken / "data" / "easy.jsonl").write_text(
+        json.dumps({"question_id": 1, "prompt": "p", "problem": {"template": "unknown"}}) + "\n"
+    )
     (broken / "README.md").write_text(CARD.format(files="  - split: easy\n    path: data/easy.jsonl"))
     with pytest.raises(LongCotDataError, match="row 0: no 'domain' column and template 'unknown'"):
         list(load_questions(f"hub:{broken}", DOMAINS, ("easy",)))

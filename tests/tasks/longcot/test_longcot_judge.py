@@ -22,8 +22,9 @@ def _responder(body: dict) -> Reply:
 
 def test_an_undecided_answer_is_judged_and_reported_separately(shared_data: Path) -> None:
     with OpenAIServer(_responder) as server:
-        task = resolve_task("longcot/math-easy").create(data=str(shared_data / "longcot"),
-                                                        judge=f"openai-compatible/judge@{server.base_url}")
+        task = resolve_task("longcot/math-easy").create(
+            data=str(shared_data / "longcot"), judge=f"openai-compatible/judge@{server.base_url}"
+        )
         results = asyncio.run(evaluate(task, resolve_adapter(f"openai-compatible/m@{server.base_url}"), limit=1))
     [result] = results
     assert result.score.outcome == "scored" and result.score.value == 0.0

@@ -25,60 +25,77 @@ HARD3 = Question("h3", "chemistry", "hard", "hard3", "p", {"template": "hard3"},
 MIXED = Question("h4", "chemistry", "hard", "hard2", "p", {"template": "hard2"}, ["CCO", 1.005, 2.0])
 CS_INT = Question("c1", "cs", "easy", "VLIW", "p", {"template": "VLIW"}, 42)
 CS_LIST = Question("c2", "cs", "easy", "Backprop", "p", {"template": "Backprop"}, [3, 1, 2])
-MCM = Question("c3", "cs", "hard", "MCM", "p", {"template": "MCM"},
-               {"Q1": "(" * 70 + "M_1*M_2" + ")" * 70, "Q2": 31})
+MCM = Question("c3", "cs", "hard", "MCM", "p", {"template": "MCM"}, {"Q1": "(" * 70 + "M_1*M_2" + ")" * 70, "Q2": 31})
 CHESS_INT = Question("k1", "chess", "easy", "knight_path", "p", {"template": "knight_path"}, "7")
 BEST3 = Question("k2", "chess", "easy", "best_3_moves", "p", {"template": "best_3_moves"}, ["e4", "Nf3", "Bb5+"])
-SOKOBAN = Question("s1", "logic", "easy", "Sokoban", "p", {"template": "Sokoban", "instance": {
-    "width": 5, "height": 3, "walls": [], "goals": [[1, 3]], "boxes": [[1, 2]], "player": [1, 1]}}, None)
-DUNGEON = Question("d1", "logic", "easy", "Dungeon", "p", {"template": "Dungeon", "solution": 12, "instance": {}},
-                   None)
+SOKOBAN = Question(
+    "s1",
+    "logic",
+    "easy",
+    "Sokoban",
+    "p",
+    {
+        "template": "Sokoban",
+        "instance": {"width": 5, "height": 3, "walls": [], "goals": [[1, 3]], "boxes": [[1, 2]], "player": [1, 1]},
+    },
+    None,
+)
+DUNGEON = Question("d1", "logic", "easy", "Dungeon", "p", {"template": "Dungeon", "solution": 12, "instance": {}}, None)
 
 
-@pytest.mark.parametrize("question, response", [
-    (CS_INT, "After all steps the register holds 42."),
-    (CS_INT, "\\boxed{42}"),
-    (CS_LIST, "The order is [3, 1, 2]."),
-    (CS_LIST, "solution: 3, 1, 2"),
-    (CHESS_INT, "So the knight needs 7 moves."),
-    (BEST3, "The line is [e4, Nf3, Bb5+]."),
-    (DUNGEON, "solution: 12"),
-    (SOKOBAN, "The moves are R."),
-    (MATH, "Final: [16, 3*3^n - 1, 2013^4025]"),
-    (CHEM, "The product is CC(=O)Oc1ccccc1C(=O)O"),
-    (MIXED, "Final: [CCO, 1.0049, 2]"),
-])
+@pytest.mark.parametrize(
+    "question, response",
+    [
+        (CS_INT, "After all steps the register holds 42."),
+        (CS_INT, "\\boxed{42}"),
+        (CS_LIST, "The order is [3, 1, 2]."),
+        (CS_LIST, "solution: 3, 1, 2"),
+        (CHESS_INT, "So the knight needs 7 moves."),
+        (BEST3, "The line is [e4, Nf3, Bb5+]."),
+        (DUNGEON, "solution: 12"),
+        (SOKOBAN, "The moves are R."),
+        (MATH, "Final: [16, 3*3^n - 1, 2013^4025]"),
+        (CHEM, "The product is CC(=O)Oc1ccccc1C(=O)O"),
+        (MIXED, "Final: [CCO, 1.0049, 2]"),
+    ],
+)
 def test_label_less_answers_are_read_as_upstream_reads_them(question, response):
     assert verify_official(question, response).status == "correct"
     assert verify(question, response).status == "unparsed"
 
 
-@pytest.mark.parametrize("question, response", [
-    (CHEM, "**solution = CC(=O)Oc1ccccc1C(=O)O**"),
-    (RING, "solution = c1ccc(-c2ccccc2)cc1"),
-    (RING, "solution = c1ccc(cc1)-c1ccccc1"),
-    (SOKOBAN, 'solution = "R"'),
-    (SOKOBAN, "solution = `R`"),
-    (TEXT_MATH, "solution = [60, 3 and 4]"),
-    (MATH, "solution = [16, 3 \\cdot 3^n - 1, 2013^{4025}]"),
-])
+@pytest.mark.parametrize(
+    "question, response",
+    [
+        (CHEM, "**solution = CC(=O)Oc1ccccc1C(=O)O**"),
+        (RING, "solution = c1ccc(-c2ccccc2)cc1"),
+        (RING, "solution = c1ccc(cc1)-c1ccccc1"),
+        (SOKOBAN, 'solution = "R"'),
+        (SOKOBAN, "solution = `R`"),
+        (TEXT_MATH, "solution = [60, 3 and 4]"),
+        (MATH, "solution = [16, 3 \\cdot 3^n - 1, 2013^{4025}]"),
+    ],
+)
 def test_upstream_bugs_are_decided_as_a_careful_reader(question, response):
     assert verify_official(question, response).status == "correct"
 
 
-@pytest.mark.parametrize("question, response", [
-    (CS_INT, "solution = 41"),
-    (CS_INT, "The register holds 41."),
-    (CS_LIST, "The order is [3, 2, 1]."),
-    (CHESS_INT, "solution = 8"),
-    (BEST3, "solution = e4, Nf3, Bc4"),
-    (SOKOBAN, "solution = L"),
-    (MATH, "solution = [16, 3^n - 1, 2013^4025]"),
-    (TEXT_MATH, "solution = [60, 3 or 4]"),
-    (MIXED, "solution = [CCO, 1.02, 2]"),
-    (CHEM, "solution = CCO"),
-    (HARD3, "solution = O=N(O)C1:C:C:C(C:C:CC):C:C:1"),
-])
+@pytest.mark.parametrize(
+    "question, response",
+    [
+        (CS_INT, "solution = 41"),
+        (CS_INT, "The register holds 41."),
+        (CS_LIST, "The order is [3, 2, 1]."),
+        (CHESS_INT, "solution = 8"),
+        (BEST3, "solution = e4, Nf3, Bc4"),
+        (SOKOBAN, "solution = L"),
+        (MATH, "solution = [16, 3^n - 1, 2013^4025]"),
+        (TEXT_MATH, "solution = [60, 3 or 4]"),
+        (MIXED, "solution = [CCO, 1.02, 2]"),
+        (CHEM, "solution = CCO"),
+        (HARD3, "solution = O=N(O)C1:C:C:C(C:C:CC):C:C:1"),
+    ],
+)
 def test_wrong_answers_are_not_accepted(question, response):
     assert verify_official(question, response).status != "correct"
     assert verify(question, response).status != "correct"
@@ -89,12 +106,15 @@ def test_float_rounding_is_pythons_round():
     assert verify(MIXED, "solution = [CCO, 1.0, 2.0]").status == "wrong"
 
 
-@pytest.mark.parametrize("question, response", [
-    (HARD3, "solution = O=N(O)C1:C:C:C(C:C:CO):C:C:1"),
-    (MCM, "solution = " + json.dumps(MCM.answer)),
-    (CHEM, "solution = The major product is OC(=O)c1ccccc1OC(C)=O."),
-    (MATH, "solution = [16, 3*3^n - 1, 2013^{4025}]"),
-])
+@pytest.mark.parametrize(
+    "question, response",
+    [
+        (HARD3, "solution = O=N(O)C1:C:C:C(C:C:CO):C:C:1"),
+        (MCM, "solution = " + json.dumps(MCM.answer)),
+        (CHEM, "solution = The major product is OC(=O)c1ccccc1OC(C)=O."),
+        (MATH, "solution = [16, 3*3^n - 1, 2013^{4025}]"),
+    ],
+)
 def test_defects_fixed_in_both_modes(question, response):
     assert verify(question, response).status == "correct"
     assert verify_official(question, response).status == "correct"
@@ -124,35 +144,64 @@ def test_both_decisions_are_recorded_and_reported(longcot_dir):
         scores = [task.score(sample, Output(text=text)) for text in outputs]
         assert [s.details["official"] for s in scores] == ["correct", "correct", "wrong"]
         assert [s.details["strict"] for s in scores] == ["correct", "unparsed", "wrong"]
-        results = [SampleResult(sample_id=sample.id, task=task.name, input=sample.input, score=score,
-                                metadata=sample.metadata) for score in scores]
+        results = [
+            SampleResult(sample_id=sample.id, task=task.name, input=sample.input, score=score, metadata=sample.metadata)
+            for score in scores
+        ]
         summary = task.aggregate(results)
         assert summary["accuracy"].value == pytest.approx(accuracy)
         assert summary["accuracy_official"].value == pytest.approx(2 / 3)
         assert summary["accuracy_strict"].value == pytest.approx(1 / 3) and summary["accuracy_strict"].n == 3
 
 
-@pytest.mark.parametrize("template, answer", [
-    ("forced_checkmate", "Qh5"), ("knight_path", ""), ("MCM", [1, 2]), ("Backprop", "abc"), ("VLIW", "x"),
-    ("med1", "CCO"), ("hard2", "CCO"), ("easy1", ["CCO"]),
-])
+@pytest.mark.parametrize(
+    "template, answer",
+    [
+        ("forced_checkmate", "Qh5"),
+        ("knight_path", ""),
+        ("MCM", [1, 2]),
+        ("Backprop", "abc"),
+        ("VLIW", "x"),
+        ("med1", "CCO"),
+        ("hard2", "CCO"),
+        ("easy1", ["CCO"]),
+    ],
+)
 def test_a_stored_answer_of_the_wrong_shape_is_a_data_error(template, answer):
-    domain = next(d for d, ts in {"chess": ("forced_checkmate", "knight_path"), "cs": ("MCM", "Backprop", "VLIW"),
-                                  "chemistry": ("med1", "hard2", "easy1")}.items() if template in ts)
+    domain = next(
+        d
+        for d, ts in {
+            "chess": ("forced_checkmate", "knight_path"),
+            "cs": ("MCM", "Backprop", "VLIW"),
+            "chemistry": ("med1", "hard2", "easy1"),
+        }.items()
+        if template in ts
+    )
     question = Question("q", domain, "easy", template, "p", {"template": template}, answer)
     with pytest.raises(ValueError):
         verify_official(question, "solution = 1")
     task = MiniTask("longcot/mini", data="unused")
-    sample = Sample(id=question.uid, input="p", target=answer, metadata={
-        "question_id": "q", "domain": domain, "split": "easy", "template": template, "problem": question.problem})
+    sample = Sample(
+        id=question.uid,
+        input="p",
+        target=answer,
+        metadata={
+            "question_id": "q",
+            "domain": domain,
+            "split": "easy",
+            "template": template,
+            "problem": question.problem,
+        },
+    )
     score = task.score(sample, Output(text="solution = 1"))
     assert score.outcome == "error" and "malformed question" in score.explanation
 
 
 def test_deeply_nested_data_file_is_a_clear_error(tmp_path):
     deep = "[" * 100_000 + "]" * 100_000
-    (tmp_path / "cs-easy.json").write_text('{"questions": [{"question_id": "a", "prompt": "p", '
-                                           '"problem": {"template": "HM"}, "answer": ' + deep + "}]}")
+    (tmp_path / "cs-easy.json").write_text(
+        '{"questions": [{"question_id": "a", "prompt": "p", "problem": {"template": "HM"}, "answer": ' + deep + "}]}"
+    )
     with pytest.raises(LongCotDataError, match="nested too deeply"):
         list(load_questions(str(tmp_path), ("cs",), ("easy",)))
 
@@ -164,8 +213,7 @@ def test_score_of_keeps_unresolved_scored_wrong():
     assert score.outcome == "scored" and score.correct is False and score.details["unresolved"] is True
 
 
-def test_no_data_given_is_an_error_naming_the_options_even_beside_a_shared_folder(monkeypatch, tmp_path,
-                                                                                  longcot_dir):
+def test_no_data_given_is_an_error_naming_the_options_even_beside_a_shared_folder(monkeypatch, tmp_path, longcot_dir):
     import shutil
 
     (tmp_path / "shared" / "data" / "longcot").mkdir(parents=True)
@@ -175,13 +223,16 @@ def test_no_data_given_is_an_error_naming_the_options_even_beside_a_shared_folde
     monkeypatch.delenv("FRONTIER_LONGCOT_DATA", raising=False)
     with pytest.raises(LongCotDataError) as caught:
         list(FAMILY.resolve("longcot/full").create().samples())
-    for option in ("-T data=PATH", "-T data=hub:LongHorizonReasoning/longcot", "-T data=hub:PATH",
-                   "$FRONTIER_LONGCOT_DATA"):
+    for option in (
+        "-T data=PATH",
+        "-T data=hub:LongHorizonReasoning/longcot",
+        "-T data=hub:PATH",
+        "$FRONTIER_LONGCOT_DATA",
+    ):
         assert option in str(caught.value)
 
 
-async def test_oracle_scores_one_on_every_split_and_the_summary_counts_questions_per_split(longcot_dir,
-                                                                                       monkeypatch):
+async def test_oracle_scores_one_on_every_split_and_the_summary_counts_questions_per_split(longcot_dir, monkeypatch):
     from harness.adapters import resolve_adapter
     from harness.runner import evaluate
     from tasks.longcot.render import RECONSTRUCT_BUDGET_VAR
@@ -209,9 +260,17 @@ def test_last_json_object_is_found_behind_many_latex_braces():
     assert verify_official(hm, response).status == "correct"
 
 
-@pytest.mark.parametrize("response", ["9" * 1_000_000, "solution = " + "9" * 1_000_000, "1," * 100_000 + "1",
-                                      "solution = [" + "1," * 100_000 + "]", "-1" * 100_000],
-                         ids=["digits", "labelled_digits", "csv", "labelled_list", "minus_run"])
+@pytest.mark.parametrize(
+    "response",
+    [
+        "9" * 1_000_000,
+        "solution = " + "9" * 1_000_000,
+        "1," * 100_000 + "1",
+        "solution = [" + "1," * 100_000 + "]",
+        "-1" * 100_000,
+    ],
+    ids=["digits", "labelled_digits", "csv", "labelled_list", "minus_run"],
+)
 def test_integers_of_a_million_digits_are_rejected_cleanly(response):
     for question in (CS_INT, CS_LIST, CHESS_INT, DUNGEON, MATH):
         assert verify_official(question, response).status != "correct"
@@ -219,8 +278,12 @@ def test_integers_of_a_million_digits_are_rejected_cleanly(response):
 
 def test_an_unknown_template_is_an_error_officially_and_scored_by_shape_strictly():
     problem = {"template": "NewTemplate"}
-    sample = Sample(id="cs/easy/n", input="p", target=7, metadata={
-        "question_id": "n", "domain": "cs", "split": "easy", "template": "NewTemplate", "problem": problem})
+    sample = Sample(
+        id="cs/easy/n",
+        input="p",
+        target=7,
+        metadata={"question_id": "n", "domain": "cs", "split": "easy", "template": "NewTemplate", "problem": problem},
+    )
     official = MiniTask("longcot/mini", data="unused").score(sample, Output(text="solution = 7"))
     strict = MiniTask("longcot/mini", data="unused", verifier="strict").score(sample, Output(text="solution = 7"))
     assert official.outcome == "error" and "unknown cs template" in official.explanation

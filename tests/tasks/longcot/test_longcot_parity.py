@@ -51,7 +51,7 @@ def _hyphen_ring_closure(question: Question, case: Case) -> bool:
 
 
 def _wrapped_sokoban(question: Question, case: Case) -> bool:
-    return question.template == "Sokoban" and _payload(case)[:1] in ("\"", "'", "`", "$")
+    return question.template == "Sokoban" and _payload(case)[:1] in ('"', "'", "`", "$")
 
 
 def _textual_math(question: Question, case: Case) -> bool:
@@ -65,17 +65,41 @@ def _latex_math(question: Question, case: Case) -> bool:
 
 
 UPSTREAM_BUGS = (
-    UpstreamBug("bold_smiles", "`**solution = SMILES**`: upstream's SMILES regex reads the markdown `**` as two "
-                "wildcard atoms, so the molecule differs", 150, _bold_smiles),
-    UpstreamBug("hyphen_before_ring_closure", "a `-` bond before a ring-closure digit (`cc-21`, `n-4`): upstream's "
-                "anchored SMILES regex ends the token at the `-`, truncating it", 3, _hyphen_ring_closure),
-    UpstreamBug("wrapped_sokoban_moves", "Sokoban moves in quotes, backticks or `$`: upstream reads moves from the "
-                "payload's first character and stops at the wrapper, reading none", 40, _wrapped_sokoban),
-    UpstreamBug("textual_math_component", "a component with words or an inequality (`3 and 4`, `Integers with ...`): "
-                "upstream with its LLM fallback off rejects before comparing, even the reference itself", 329,
-                _textual_math),
-    UpstreamBug("latex_math_component", "`\\cdot`, `\\times` or `\\sqrt{}` in a component: upstream tests for words "
-                "before it normalises (`cdot` is a word) and has no reader for `\\sqrt{}`", 49, _latex_math),
+    UpstreamBug(
+        "bold_smiles",
+        "`**solution = SMILES**`: upstream's SMILES regex reads the markdown `**` as two "
+        "wildcard atoms, so the molecule differs",
+        150,
+        _bold_smiles,
+    ),
+    UpstreamBug(
+        "hyphen_before_ring_closure",
+        "a `-` bond before a ring-closure digit (`cc-21`, `n-4`): upstream's "
+        "anchored SMILES regex ends the token at the `-`, truncating it",
+        3,
+        _hyphen_ring_closure,
+    ),
+    UpstreamBug(
+        "wrapped_sokoban_moves",
+        "Sokoban moves in quotes, backticks or `$`: upstream reads moves from the "
+        "payload's first character and stops at the wrapper, reading none",
+        40,
+        _wrapped_sokoban,
+    ),
+    UpstreamBug(
+        "textual_math_component",
+        "a component with words or an inequality (`3 and 4`, `Integers with ...`): "
+        "upstream with its LLM fallback off rejects before comparing, even the reference itself",
+        329,
+        _textual_math,
+    ),
+    UpstreamBug(
+        "latex_math_component",
+        "`\\cdot`, `\\times` or `\\sqrt{}` in a component: upstream tests for words "
+        "before it normalises (`cdot` is a word) and has no reader for `\\sqrt{}`",
+        49,
+        _latex_math,
+    ),
 )
 
 
@@ -92,8 +116,16 @@ def _decide_chunk(args: tuple[str, list[Case]]) -> list[tuple[Case, bool]]:
     folder, cases = args
     if not _QUESTIONS:
         _QUESTIONS.update({(q.domain, q.split, q.question_id): q for q in load_questions(folder, DOMAINS, SPLITS)})
-    return [(case, verify_official(_QUESTIONS[(str(case["domain"]), str(case["split"]), str(case["question_id"]))],
-                                   str(case["response"])).status == "correct") for case in cases]
+    return [
+        (
+            case,
+            verify_official(
+                _QUESTIONS[(str(case["domain"]), str(case["split"]), str(case["question_id"]))], str(case["response"])
+            ).status
+            == "correct",
+        )
+        for case in cases
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -109,8 +141,9 @@ def decisions(shared_data: Path) -> list[tuple[Case, bool]]:
 
 
 def test_official_agrees_with_upstream_outside_documented_bugs(decisions, shared_data):
-    questions = {(q.domain, q.split, q.question_id): q
-                 for q in load_questions(str(shared_data / "longcot"), DOMAINS, SPLITS)}
+    questions = {
+        (q.domain, q.split, q.question_id): q for q in load_questions(str(shared_data / "longcot"), DOMAINS, SPLITS)
+    }
     assert len(decisions) == 28023
     covered: Counter[str] = Counter()
     unexplained = []
@@ -138,12 +171,19 @@ def test_parity_cases_imported_through_frontier_import_score_as_upstream(shared_
     by_sample: dict[str, Case] = {}
     for case in _cases(path):
         sample_id = f"cs/easy/{case['question_id']}"
-        if case["domain"] == "cs" and case["split"] == "easy" and sample_id not in by_sample and len(by_sample) < 12 \
-                and case["variant"] == ("no_label", "perturb")[len(by_sample) % 2]:
+        if (
+            case["domain"] == "cs"
+            and case["split"] == "easy"
+            and sample_id not in by_sample
+            and len(by_sample) < 12
+            and case["variant"] == ("no_label", "perturb")[len(by_sample) % 2]
+        ):
             by_sample[sample_id] = case
     source = tmp_path / "responses.jsonl"
-    source.write_text("".join(json.dumps({"sample_id": sid, "text": c["response"]}) + "\n"
-                              for sid, c in by_sample.items()), encoding="utf-8")
+    source.write_text(
+        "".join(json.dumps({"sample_id": sid, "text": c["response"]}) + "\n" for sid, c in by_sample.items()),
+        encoding="utf-8",
+    )
     plan = TaskPlan("longcot/cs-easy", {"data": str(shared_data / "longcot")})
     report = import_outputs(plan, source, tmp_path / "run", label="parity", allow_missing=True)
     metrics = report.summary.tasks["longcot/cs-easy"].metrics

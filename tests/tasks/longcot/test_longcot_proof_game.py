@@ -46,7 +46,7 @@ def _random_game(seed: int, plies: int) -> tuple[str, dict[str, str]]:
         move = rng.choice(legal)
         sans.append(board.san(move))
         board.push(move)
-    moves = {str(i // 2 + 1): " ".join(sans[i:i + 2]) for i in range(0, len(sans) - 1, 2)}
+    moves = {str(i // 2 + 1): " ".join(sans[i : i + 2]) for i in range(0, len(sans) - 1, 2)}
     numbers = rng.sample(sorted(moves, key=int)[2:], 2)
     return board.fen(), {n: moves[n] for n in numbers}
 
@@ -54,8 +54,11 @@ def _random_game(seed: int, plies: int) -> tuple[str, dict[str, str]]:
 @pytest.mark.slow
 @pytest.mark.timeout(240)
 def test_real_questions_solved_and_verified(shared_data: Path) -> None:
-    questions = {q.question_id: q for q in load_questions(str(shared_data / "longcot"), ("chess",), ("medium",))
-                 if q.template == "reconstruct_moves"}
+    questions = {
+        q.question_id: q
+        for q in load_questions(str(shared_data / "longcot"), ("chess",), ("medium",))
+        if q.template == "reconstruct_moves"
+    }
     for qid in REAL_IDS:
         question = questions[qid]
         fen, forced = question.problem["final_fen"], question.problem["forced_moves"]
@@ -96,20 +99,23 @@ def test_solver_game_fails_when_target_changes() -> None:
 
 
 @pytest.mark.timeout(60)
-@pytest.mark.parametrize("fen, forced", [
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNP b - - 0 25", {}),           # pawn on its own first rank
-    ("QQQQkQQQ/QQQQQQQQ/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 0 25", {}),          # more pieces than a side has
-    (f"{START} b KQkq - 0 1", {}),                                           # one ply that must change nothing
-    (f"{START} b - - 0 3", {"1": "Ke2 e5"}),                                 # forced move illegal at once
-    (f"{START} b - - 0 25", {"30": "e4 e5"}),                                # forced move after the game ends
-    ("not a fen", {}),
-    (f"{START} b - - 0 25", "e4 e5"),                                        # forced moves not a dict
-    (f"{START} b - - 0 25", {"one": "e4 e5"}),
-    (f"{START} b - - 0 25", {"12": "Zz9 e5"}),
-    (f"{START} b - - 0 25", {"12": "e4 e5 Nf3"}),
-    (f"{START} b - - 0 25", {str(i): "a3 a6" for i in range(1, 200)}),
-    (f"{START} w - - 0 1", {}),                                              # zero plies: nothing to play
-])
+@pytest.mark.parametrize(
+    "fen, forced",
+    [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNP b - - 0 25", {}),  # pawn on its own first rank
+        ("QQQQkQQQ/QQQQQQQQ/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 0 25", {}),  # more pieces than a side has
+        (f"{START} b KQkq - 0 1", {}),  # one ply that must change nothing
+        (f"{START} b - - 0 3", {"1": "Ke2 e5"}),  # forced move illegal at once
+        (f"{START} b - - 0 25", {"30": "e4 e5"}),  # forced move after the game ends
+        ("not a fen", {}),
+        (f"{START} b - - 0 25", "e4 e5"),  # forced moves not a dict
+        (f"{START} b - - 0 25", {"one": "e4 e5"}),
+        (f"{START} b - - 0 25", {"12": "Zz9 e5"}),
+        (f"{START} b - - 0 25", {"12": "e4 e5 Nf3"}),
+        (f"{START} b - - 0 25", {str(i): "a3 a6" for i in range(1, 200)}),
+        (f"{START} w - - 0 1", {}),  # zero plies: nothing to play
+    ],
+)
 def test_impossible_or_malformed_input_gives_none(fen: str, forced: object) -> None:
     assert reconstruct_game(fen, forced, time_limit_s=30.0) is None  # type: ignore[arg-type]
 
@@ -194,5 +200,9 @@ def test_finish_completes_a_game_from_its_last_plies(seed: int) -> None:
     for move in games[0]:
         replay.push(move)
     assert replay.board_fen() == board.board_fen()
-    assert search.finish(12, [State(chess.Board(), (), piece_codes(chess.Board(), True),
-                                    piece_codes(chess.Board(), False))]) == []
+    assert (
+        search.finish(
+            12, [State(chess.Board(), (), piece_codes(chess.Board(), True), piece_codes(chess.Board(), False))]
+        )
+        == []
+    )

@@ -72,8 +72,12 @@ def test_metrics_count_unscored_as_wrong(longcot_dir):
     task = FAMILY.resolve("longcot/math-easy").create(data=str(longcot_dir), per_template=2)
     samples = list(task.samples())
     outputs = [task.reference_output(samples[0], None), "no answer", "solution = [0]"]
-    results = [SampleResult(sample_id=s.id, task=task.name, input=s.input, score=task.score(s, Output(text=o)),
-                            metadata=s.metadata) for s, o in zip(samples, outputs)]
+    results = [
+        SampleResult(
+            sample_id=s.id, task=task.name, input=s.input, score=task.score(s, Output(text=o)), metadata=s.metadata
+        )
+        for s, o in zip(samples, outputs)
+    ]
     summary = task.aggregate(results)
     assert summary["accuracy"].value == pytest.approx(1 / 3)
     assert summary["accuracy_scored"].value == pytest.approx(1 / 2) and summary["accuracy_scored"].n == 2

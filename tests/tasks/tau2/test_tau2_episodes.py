@@ -58,8 +58,9 @@ async def test_every_mock_task_scores_as_tau2_scores_it_message_histories_includ
     assert result.sample_id == history.id and result.output.data["tau2_messages"][0]["role"] == "user"
 
 
-@pytest.mark.parametrize("name, limit", [("tau2/mock", None), ("tau2/retail", 12), ("tau2/telecom", 12),
-                                         ("tau2/airline", 4)])
+@pytest.mark.parametrize(
+    "name, limit", [("tau2/mock", None), ("tau2/retail", 12), ("tau2/telecom", 12), ("tau2/airline", 4)]
+)
 async def test_oracle_gets_official_one_and_idle_agent_strict_zero(name: str, limit: int | None) -> None:
     task = _task(name)
     oracle = await evaluate(task, resolve_adapter("builtin/oracle"), limit=limit)
@@ -86,9 +87,12 @@ async def test_rescoring_a_logged_episode_needs_no_model_and_tampering_is_unscor
     tool = next(i for i, m in enumerate(messages) if m["role"] == "tool")
     forged = [dict(m) for m in messages]
     forged[tool]["content"] = "something the tool never said"
-    for data in ({**result.output.data, "tau2_messages": forged}, {**result.output.data, "tau2_messages": "x"},
-                 {**result.output.data, "tau2_messages": [{"role": "wizard"}]},
-                 {**result.output.data, "nl_met": "yes"}):
+    for data in (
+        {**result.output.data, "tau2_messages": forged},
+        {**result.output.data, "tau2_messages": "x"},
+        {**result.output.data, "tau2_messages": [{"role": "wizard"}]},
+        {**result.output.data, "nl_met": "yes"},
+    ):
         score = task.score(sample, Output(data=data))
         assert score.outcome == "unscored", score
     assert task.score(sample, Output(data={"termination": "max_steps", "tau2_messages": messages})).value == 0.0
@@ -100,11 +104,18 @@ def _loopback_responder(tasks: list) -> Any:
     by_opening = {opening_text(t): t for t in tasks}
 
     def respond(body: dict[str, Any]) -> Reply:
-        messages = tuple(Message(role=m["role"], content=m.get("content"), tool_call_id=m.get("tool_call_id"),
-                                 tool_calls=tuple({"id": c["id"], "name": c["function"]["name"],
-                                                   "arguments": c["function"]["arguments"]}
-                                                  for c in m.get("tool_calls") or []))
-                         for m in body["messages"])
+        messages = tuple(
+            Message(
+                role=m["role"],
+                content=m.get("content"),
+                tool_call_id=m.get("tool_call_id"),
+                tool_calls=tuple(
+                    {"id": c["id"], "name": c["function"]["name"], "arguments": c["function"]["arguments"]}
+                    for c in m.get("tool_calls") or []
+                ),
+            )
+            for m in body["messages"]
+        )
         system = messages[0].content or ""
         if system.endswith("</scenario>"):
             task = next(t for s, t in by_scenario.items() if s in system)
@@ -113,8 +124,9 @@ def _loopback_responder(tasks: list) -> Any:
             assert "<policy>" in system and {t["function"]["name"] for t in body["tools"]} >= {"cancel_pending_order"}
             task = by_opening[messages[2].content]
             generation = oracle_reply(task, messages)
-        return Reply(text=generation.text, tool_calls=[{"name": c.name, "arguments": c.arguments}
-                                                       for c in generation.tool_calls])
+        return Reply(
+            text=generation.text, tool_calls=[{"name": c.name, "arguments": c.arguments} for c in generation.tool_calls]
+        )
 
     return respond
 
@@ -123,9 +135,28 @@ def test_frontier_run_on_real_retail_tasks_against_a_loopback_server(tmp_path: P
     tasks = _task("tau2/retail").tau2_tasks()[:5]
     with OpenAIServer(_loopback_responder(tasks)) as server:
         run = tmp_path / "run"
-        done = subprocess.run([sys.executable, "-m", "harness", "run", "--task", "tau2/retail", "--model",
-                               f"openai-compatible/m@{server.base_url}", "--limit", "5", "--out", str(run),
-                               "--no-cache", "--no-progress"], capture_output=True, text=True, env=ENV, timeout=300)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "harness",
+                "run",
+                "--task",
+                "tau2/retail",
+                "--model",
+                f"openai-compatible/m@{server.base_url}",
+                "--limit",
+                "5",
+                "--out",
+                str(run),
+                "--no-cache",
+                "--no-progress",
+            ],
+            capture_output=True,
+            text=True,
+            env=ENV,
+            timeout=300,
+        )
     assert done.returncode == 0, done.stderr[-2000:]
     lines = [json.loads(line) for line in (run / "samples.jsonl").read_text().splitlines()]
     assert len(lines) == 5 and all(line["score"]["value"] == 1.0 for line in lines)
@@ -183,8 +214,9 @@ def test_nl_assertions_are_judged_over_http_and_count_only_in_the_strict_reward(
         judged.append(body["messages"][1]["content"])
         outcomes = body["messages"][1]["content"].split("expectedOutcomes:")[1]
         count = outcomes.count("', '") + 1
-        return Reply(text=json.dumps({"results": [{"expectedOutcome": "x", "reasoning": "no", "metExpectation": False}]
-                                      * count}))
+        return Reply(
+            text=json.dumps({"results": [{"expectedOutcome": "x", "reasoning": "no", "metExpectation": False}] * count})
+        )
 
     with OpenAIServer(respond) as server:
         task = _task("tau2/airline", judge_model=f"openai-compatible/j@{server.base_url}")
@@ -223,10 +255,12 @@ def test_splits_are_tau2_splits_and_trials_give_pass_k() -> None:
     assert metrics["pass^2"].value == 1.0 and metrics["pass^2"].n == 2 and metrics["strict/pass^2"].n == 2
 
 
-@pytest.mark.parametrize("tool, max_steps, termination", [("get_user_details", 8, "max_steps"),
-                                                           ("no_such_tool", 200, "too_many_errors")])
-async def test_step_and_error_limits_end_the_episode_with_reward_zero(tool: str, max_steps: int,
-                                                                      termination: str) -> None:
+@pytest.mark.parametrize(
+    "tool, max_steps, termination", [("get_user_details", 8, "max_steps"), ("no_such_tool", 200, "too_many_errors")]
+)
+async def test_step_and_error_limits_end_the_episode_with_reward_zero(
+    tool: str, max_steps: int, termination: str
+) -> None:
     def respond(body: dict[str, Any]) -> Reply:
         return Reply(tool_calls=[{"name": tool, "arguments": '{"user_id": "nobody"}'}])
 

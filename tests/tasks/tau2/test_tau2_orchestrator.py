@@ -34,8 +34,9 @@ def _tau2_participants(task):
 
     class OracleAgent(LocalAgent):
         def get_init_state(self, message_history=None):
-            return LLMAgentState(system_messages=[SystemMessage(role="system", content="agent")],
-                                 messages=list(message_history or []))
+            return LLMAgentState(
+                system_messages=[SystemMessage(role="system", content="agent")], messages=list(message_history or [])
+            )
 
         def generate_next_message(self, message, state):
             received(message, state.messages)
@@ -45,8 +46,9 @@ def _tau2_participants(task):
 
     class ScriptedUser(UserSimulator):
         def get_init_state(self, message_history=None):
-            return UserState(system_messages=[SystemMessage(role="system", content="user")],
-                             messages=list(message_history or []))
+            return UserState(
+                system_messages=[SystemMessage(role="system", content="user")], messages=list(message_history or [])
+            )
 
         def generate_next_message(self, message, state):
             received(message, state.messages)
@@ -63,13 +65,19 @@ def test_our_loop_gives_tau2_orchestrators_trajectory(name: str) -> None:
     from tau2.registry import registry
 
     domain = load_domain(name, resolve_data_root(None))
-    for task in domain.tasks("base")[:CASES[name]]:
+    for task in domain.tasks("base")[: CASES[name]]:
         agent_class, user_class = _tau2_participants(task)
         environment = registry.get_env_constructor(name)()
         user_tools = environment.get_user_tools() if environment.user_tools is not None else None
-        theirs = Orchestrator(domain=name, agent=agent_class(tools=environment.get_tools(), domain_policy="p"),
-                              user=user_class(tools=user_tools, instructions=str(task.user_scenario)),
-                              environment=environment, task=task, max_steps=200, max_errors=10).run()
+        theirs = Orchestrator(
+            domain=name,
+            agent=agent_class(tools=environment.get_tools(), domain_policy="p"),
+            user=user_class(tools=user_tools, instructions=str(task.user_scenario)),
+            environment=environment,
+            task=task,
+            max_steps=200,
+            max_errors=10,
+        ).run()
         ours = asyncio.run(scripted_episode(domain, task, gold_actions(task)))
         assert ours.termination == theirs.termination_reason.value, task.id
         assert ours.trajectory == theirs.messages, task.id

@@ -40,7 +40,7 @@ def _cases(name: str) -> list[tuple[str, object, str, list, str]]:
     """(variant, task, termination, trajectory, first write error) for the domain's first tasks with gold actions."""
     domain = _domain(name)
     tasks = domain.tasks("base")
-    chosen = [t for t in tasks if t.evaluation_criteria and t.evaluation_criteria.actions][:TASKS_PER_DOMAIN[name]]
+    chosen = [t for t in tasks if t.evaluation_criteria and t.evaluation_criteria.actions][: TASKS_PER_DOMAIN[name]]
     vacuous = next((t for t in tasks if t.evaluation_criteria and not t.evaluation_criteria.actions), None)
     chosen += [vacuous] if vacuous is not None else []
     cases = []
@@ -102,7 +102,9 @@ def test_official_reward_equals_tau2_on_at_least_60_trajectories(parity_table: d
     assert all(a == t and t >= 10 for a, t in parity_table.values())
 
 
-def test_episodes_and_evaluations_leave_the_loaded_databases_untouched(parity_table: dict[str, tuple[int, int]]) -> None:
+def test_episodes_and_evaluations_leave_the_loaded_databases_untouched(
+    parity_table: dict[str, tuple[int, int]],
+) -> None:
     """Copy-on-access tables: after every episode and replay above, fresh environments still hash as τ²'s."""
     from tau2.registry import registry
 
@@ -112,5 +114,11 @@ def test_episodes_and_evaluations_leave_the_loaded_databases_untouched(parity_ta
 
 
 def test_variants_cover_every_kind(parity_table: dict[str, tuple[int, int]]) -> None:
-    assert set(KINDS) == {"gold", "idle", "minus_last_write", "changed_argument", "plus_harmful_write",
-                          "wrong_user_action"}, KINDS
+    assert set(KINDS) == {
+        "gold",
+        "idle",
+        "minus_last_write",
+        "changed_argument",
+        "plus_harmful_write",
+        "wrong_user_action",
+    }, KINDS

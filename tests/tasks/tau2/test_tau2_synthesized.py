@@ -34,7 +34,9 @@ async def test_oracle_scores_one_as_tau2_scores_it_and_idle_agent_strict_zero(li
 
     raw = json.loads((library_folder / "tasks.json").read_text())
     assert raw and all(t["evaluation_criteria"]["actions"] for t in raw)
-    assert [Tau2Task.model_validate(t).id for t in raw] == json.loads((library_folder / "split_tasks.json").read_text())["base"]
+    assert [Tau2Task.model_validate(t).id for t in raw] == json.loads(
+        (library_folder / "split_tasks.json").read_text()
+    )["base"]
     task = FAMILY.resolve(f"tau2-synth/{library_folder}").create()
     oracle = await evaluate(task, resolve_adapter("builtin/oracle"))
     assert len(oracle) == len(raw) and all(r.score.value == 1.0 for r in oracle), [r.score.explanation for r in oracle]
@@ -43,8 +45,12 @@ async def test_oracle_scores_one_as_tau2_scores_it_and_idle_agent_strict_zero(li
     with tau2_registry_over(task.domain()):
         for result in oracle:
             trajectory = load_trajectory(result.output.data["tau2_messages"])
-            theirs = tau2_reward(task.domain().name, task.task_of(samples[result.sample_id]), trajectory,
-                                 result.output.data["termination"])
+            theirs = tau2_reward(
+                task.domain().name,
+                task.task_of(samples[result.sample_id]),
+                trajectory,
+                result.output.data["termination"],
+            )
             assert theirs == result.score.value
     idle = await evaluate(task, resolve_adapter("builtin/random", seed=0))
     assert all(r.score.value == 0.0 and r.score.details["reward_strict"] == 0.0 for r in idle)
@@ -53,14 +59,46 @@ async def test_oracle_scores_one_as_tau2_scores_it_and_idle_agent_strict_zero(li
 def test_synthesize_writes_tau2_format_that_frontier_runs(tmp_path: Path) -> None:
     env = {**os.environ, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     out = tmp_path / "out"
-    made = subprocess.run([sys.executable, "-m", "harness", "tools", "synthesize", str(SPECS / "clinic.yaml"),
-                           "--tasks", "3", "-o", str(out)], capture_output=True, text=True, env=env, timeout=300)
+    made = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "tools",
+            "synthesize",
+            str(SPECS / "clinic.yaml"),
+            "--tasks",
+            "3",
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert made.returncode == 0, made.stderr
     folder = next((out / "domains").iterdir())
     assert {p.name for p in folder.iterdir()} >= {"db.json", "tasks.json", "split_tasks.json", "policy.md", "spec.json"}
-    run = subprocess.run([sys.executable, "-m", "harness", "run", "--task", f"tau2-synth/{folder}", "--model",
-                          "builtin/oracle", "--out", str(tmp_path / "run"), "--no-progress"],
-                         capture_output=True, text=True, env=env, timeout=300)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "run",
+            "--task",
+            f"tau2-synth/{folder}",
+            "--model",
+            "builtin/oracle",
+            "--out",
+            str(tmp_path / "run"),
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     lines = [json.loads(line) for line in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()]
     assert len(lines) == 3 and all(line["score"]["value"] == 1.0 for line in lines)

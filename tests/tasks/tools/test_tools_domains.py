@@ -37,8 +37,12 @@ def test_every_task_gold_one_nothing_zero_wrong_zero(name: str) -> None:
 
 def test_telecom_needs_both_sides() -> None:
     domain = get_domain("telecom")
-    task = next(t for t in domain.tasks() if any(a.requestor == "user" for a in t.gold_actions())
-                and any(a.name in ("refuel_data", "resume_line", "set_line_roaming") for a in t.gold_actions()))
+    task = next(
+        t
+        for t in domain.tasks()
+        if any(a.requestor == "user" for a in t.gold_actions())
+        and any(a.name in ("refuel_data", "resume_line", "set_line_roaming") for a in t.gold_actions())
+    )
     agent_only = [c for c in gold_call_dicts(task) if c["side"] == "assistant"]
     verdict = judge(domain, task, agent_only)
     assert verdict.reward == 0.0

@@ -25,12 +25,22 @@ def _task(name: str, **args: Any):
     return FAMILY.resolve(name).create(**args)
 
 
-@pytest.mark.parametrize("name, limit", [("toolsim/retail", None), ("toolsim/airline", None), ("toolsim/telecom", None),
-                                         ("tools-synth/library", 6), ("tools-synth/clinic", 6)])
+@pytest.mark.parametrize(
+    "name, limit",
+    [
+        ("toolsim/retail", None),
+        ("toolsim/airline", None),
+        ("toolsim/telecom", None),
+        ("tools-synth/library", 6),
+        ("tools-synth/clinic", 6),
+    ],
+)
 async def test_oracle_scores_one_and_random_zero(name: str, limit: int | None) -> None:
     task = _task(name)
     oracle = await evaluate(task, resolve_adapter("builtin/oracle"), limit=limit)
-    assert oracle and all(r.score.value == 1.0 for r in oracle), [r.score.explanation for r in oracle if r.score.value != 1.0]
+    assert oracle and all(r.score.value == 1.0 for r in oracle), [
+        r.score.explanation for r in oracle if r.score.value != 1.0
+    ]
     assert all(r.output.data["termination"] == "user_stop" for r in oracle)
     randoms = await evaluate(task, resolve_adapter("builtin/random", seed=0), limit=limit)
     assert all(r.score.value == 0.0 and r.score.outcome == "scored" for r in randoms)
@@ -180,7 +190,9 @@ def test_nl_assertions_need_a_judge() -> None:
 async def test_llm_judge_over_http() -> None:
     from tasks.tools.judge import judge_assertions, parse_judgement
 
-    with OpenAIServer(lambda body: Reply(text='Sure: {"results": [{"index": 1, "met": true, "justification": "yes"}]}')) as server:
+    with OpenAIServer(
+        lambda body: Reply(text='Sure: {"results": [{"index": 1, "met": true, "justification": "yes"}]}')
+    ) as server:
         judge = resolve_adapter(f"openai-compatible/j@{server.base_url}")
         verdicts = await judge_assertions(judge, (), ["Agent refused."])
         await judge.aclose()

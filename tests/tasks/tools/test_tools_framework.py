@@ -52,21 +52,37 @@ def test_schema_from_hints_and_docstring() -> None:
 
 
 def test_docstring_parser() -> None:
-    summary, params = parse_docstring("Do it.\n\nArgs:\n    x: first\n        continued\n    y (int): second\nReturns:\n    z")
+    summary, params = parse_docstring(
+        "Do it.\n\nArgs:\n    x: first\n        continued\n    y (int): second\nReturns:\n    z"
+    )
     assert summary == "Do it." and params == {"x": "first continued", "y": "second"}
 
 
-@pytest.mark.parametrize("arguments, fragment", [
-    ("{not json", "not valid JSON"),
-    ("[1, 2]", "must be a JSON object"),
-    ('{"amount": "5"}', "amount: Input should be a valid integer"),
-    ("{}", "amount: Field required"),
-    ('{"amount": 1, "extra": 2}', "extra: Extra inputs are not permitted"),
-    ('{"amount": 1, "label": "c"}', "label"),
-    ('{"amount": ' + "1" * (MAX_ARGUMENT_CHARS + 10) + "}", "too large"),
-    ("[" * 100_000, "too large"),
-    ("[" * 20_000, "not valid JSON"),
-], ids=["invalid-json", "not-object", "wrong-type", "missing", "extra", "bad-enum", "huge", "huge-nesting", "deep-nesting"])
+@pytest.mark.parametrize(
+    "arguments, fragment",
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "must be a JSON object"),
+        ('{"amount": "5"}', "amount: Input should be a valid integer"),
+        ("{}", "amount: Field required"),
+        ('{"amount": 1, "extra": 2}', "extra: Extra inputs are not permitted"),
+        ('{"amount": 1, "label": "c"}', "label"),
+        ('{"amount": ' + "1" * (MAX_ARGUMENT_CHARS + 10) + "}", "too large"),
+        ("[" * 100_000, "too large"),
+        ("[" * 20_000, "not valid JSON"),
+    ],
+    ids=[
+        "invalid-json",
+        "not-object",
+        "wrong-type",
+        "missing",
+        "extra",
+        "bad-enum",
+        "huge",
+        "huge-nesting",
+        "deep-nesting",
+    ],
+)
 def test_malformed_calls_are_errors(arguments: str, fragment: str) -> None:
     kit = Counter({})
     result = kit.call("add", arguments)
@@ -98,14 +114,17 @@ def test_reference_tau2_files_load(shared_data) -> None:
     assert retail[0].gold_actions()[-1].name == "exchange_delivered_order_items"
 
 
-@pytest.mark.parametrize("mutate, fragment", [
-    (lambda t: t.pop("user_scenario"), "user_scenario: Field required"),
-    (lambda t: t.update(bogus=1), "bogus: Extra inputs are not permitted"),
-    (lambda t: t["evaluation_criteria"].update(reward_basis=["DB", "DB"]), "repeats"),
-    (lambda t: t["evaluation_criteria"].update(reward_basis=["MAGIC"]), "reward_basis"),
-    (lambda t: t["evaluation_criteria"].update(reward_basis=[]), "empty"),
-    (lambda t: t["evaluation_criteria"]["actions"][0].update(requestor="robot"), "requestor"),
-])
+@pytest.mark.parametrize(
+    "mutate, fragment",
+    [
+        (lambda t: t.pop("user_scenario"), "user_scenario: Field required"),
+        (lambda t: t.update(bogus=1), "bogus: Extra inputs are not permitted"),
+        (lambda t: t["evaluation_criteria"].update(reward_basis=["DB", "DB"]), "repeats"),
+        (lambda t: t["evaluation_criteria"].update(reward_basis=["MAGIC"]), "reward_basis"),
+        (lambda t: t["evaluation_criteria"].update(reward_basis=[]), "empty"),
+        (lambda t: t["evaluation_criteria"]["actions"][0].update(requestor="robot"), "requestor"),
+    ],
+)
 def test_bad_tasks_fail_with_clear_errors(mutate, fragment: str) -> None:
     raw = json.loads(json.dumps(get_domain("retail").tasks()[0].model_dump(mode="json")))
     mutate(raw)

@@ -31,14 +31,23 @@ def test_pass_metrics_over_tasks() -> None:
 
 
 def _result(sample_id: str, ok: bool, termination: str, errors: int) -> SampleResult:
-    return SampleResult(sample_id=sample_id, task="tools/retail", input="x", score=Score.of(ok),
-                        output=Output(data={"termination": termination, "tool_errors": errors, "user_cost_usd": 0.5}),
-                        cost_usd=1.0)
+    return SampleResult(
+        sample_id=sample_id,
+        task="tools/retail",
+        input="x",
+        score=Score.of(ok),
+        output=Output(data={"termination": termination, "tool_errors": errors, "user_cost_usd": 0.5}),
+        cost_usd=1.0,
+    )
 
 
 def test_episode_metrics() -> None:
-    results = [_result("retail-0#0", True, "user_stop", 0), _result("retail-0#1", False, "max_steps", 2),
-               _result("retail-1#0", True, "user_stop", 1), _result("retail-1#1", True, "user_stop", 0)]
+    results = [
+        _result("retail-0#0", True, "user_stop", 0),
+        _result("retail-0#1", False, "max_steps", 2),
+        _result("retail-1#0", True, "user_stop", 1),
+        _result("retail-1#1", True, "user_stop", 0),
+    ]
     metrics = episode_metrics(results)
     assert base_task_id("retail-0#12") == "retail-0"
     assert metrics["pass^2"].value == pytest.approx(0.5)

@@ -64,13 +64,16 @@ def test_faulty_tools_are_dropped_and_reported() -> None:
     assert result.tasks
 
 
-@pytest.mark.parametrize("mutate, fragment", [
-    (lambda d: d["tools"][0].update(lookup={"entity": "member", "field": "name"}), "unique field"),
-    (lambda d: d["tools"][4].update(pre=["__import__('os')"]), "Call"),
-    (lambda d: d["tools"][4]["params"]["member_id"].update(ref="ghost"), "unknown entity"),
-    (lambda d: d["tools"][4].pop("instruction"), "instruction"),
-    (lambda d: d.update(name="Bad Name"), "name"),
-])
+@pytest.mark.parametrize(
+    "mutate, fragment",
+    [
+        (lambda d: d["tools"][0].update(lookup={"entity": "member", "field": "name"}), "unique field"),
+        (lambda d: d["tools"][4].update(pre=["__import__('os')"]), "Call"),
+        (lambda d: d["tools"][4]["params"]["member_id"].update(ref="ghost"), "unknown entity"),
+        (lambda d: d["tools"][4].pop("instruction"), "instruction"),
+        (lambda d: d.update(name="Bad Name"), "name"),
+    ],
+)
 def test_bad_specs_fail_clearly(mutate, fragment: str) -> None:
     data = _library()
     mutate(data)
@@ -86,8 +89,9 @@ def test_expression_language_is_closed() -> None:
 
 def test_cli_synthesize(tmp_path: Path) -> None:
     out = tmp_path / "lib"
-    result = CliRunner().invoke(tools_group, ["synthesize", str(SPEC_DIR / "library.yaml"), "--seed", "1",
-                                              "--tasks", "6", "-o", str(out)])
+    result = CliRunner().invoke(
+        tools_group, ["synthesize", str(SPEC_DIR / "library.yaml"), "--seed", "1", "--tasks", "6", "-o", str(out)]
+    )
     assert result.exit_code == 0, result.output
     assert "tasks: 6" in result.output
     assert len(load_tasks(out / "tasks.json")) == 6
