@@ -25,11 +25,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness.methods.clear.baselines import proportional, uniform  # noqa: E402
-from harness.methods.clear.calibrate import fit_surge  # noqa: E402
-from harness.methods.clear.solver import Curves, allocate  # noqa: E402
-from harness.methods.clear.stream import allocate_stream  # noqa: E402
-from harness.methods.clear.utility import ShiftedSurge  # noqa: E402
+from harness.methods.clear.baselines import proportional, uniform
+from harness.methods.clear.calibrate import fit_surge
+from harness.methods.clear.solver import Curves, allocate
+from harness.methods.clear.stream import allocate_stream
+from harness.methods.clear.utility import ShiftedSurge
 
 TRUE_CEILING, TRUE_SCALE = 0.92, 400.0
 TAU_MEDIAN, TAU_SPREAD = 1500.0, 0.9

@@ -21,10 +21,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("FRONTIER_LONGCOT_RECONSTRUCT_S", "0")
 
-from tasks.longcot.data import DOMAINS, SPLITS, Question, load_questions  # noqa: E402
-from tasks.longcot.official import verify_official  # noqa: E402
-from tasks.longcot.render import reference_payload  # noqa: E402
-from tasks.longcot.verify import verify  # noqa: E402
+from tasks.longcot.data import DOMAINS, SPLITS, Question, load_questions
+from tasks.longcot.official import verify_official
+from tasks.longcot.render import reference_payload
+from tasks.longcot.verify import verify
 
 
 def parity_throughput(data: str, cases_path: Path) -> dict[str, float]:

@@ -23,10 +23,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness.executors.local_pool import LocalPoolScoring  # noqa: E402
-from harness.executors.scoring import TaskRef  # noqa: E402
-from harness.registry import resolve_task  # noqa: E402
-from harness.types import GenerateRequest, Output, Sample, Score  # noqa: E402
+from harness.executors.local_pool import LocalPoolScoring
+from harness.executors.scoring import TaskRef
+from harness.registry import resolve_task
+from harness.types import GenerateRequest, Output, Sample, Score
 
 Case = tuple[Sample, Output]
 
@@ -83,8 +83,8 @@ def run_local(workers: int, task: Any, cases: list[Case], warmup: list[Case]) ->
 
 def run_ray(cpus: int, task: Any, cases: list[Case], warmup: list[Case]) -> float:
     """Seconds on a fresh local Ray of ``cpus`` CPUs (one scoring task per CPU at a time)."""
-    from harness.executors.ray_session import ray_session
     from harness.executors.ray_scoring import RayScoring
+    from harness.executors.ray_session import ray_session
 
     with ray_session(None, num_cpus=cpus):
         return timed(RayScoring(), task, cases, warmup)

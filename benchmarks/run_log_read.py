@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness.store import RunStore  # noqa: E402
-from harness.types import CallRecord, Generation, Output, SampleResult, Score, Usage  # noqa: E402
+from harness.store import RunStore
+from harness.types import CallRecord, Generation, Output, SampleResult, Score, Usage
 
 
 def _record(index: int, text: str) -> SampleResult:

@@ -50,7 +50,7 @@ def inspect_rate(samples: int, workdir: Path) -> float:
 
     @modelapi(name="instant")
     class InstantAPI(ModelAPI):
-        async def generate(self, input, tools, tool_choice, config):  # noqa: A002 - inspect's signature
+        async def generate(self, input, tools, tool_choice, config):
             return ModelOutput.from_content(model="instant", content=answers[str(input[-1].content)])
 
     @scorer(metrics=[accuracy()])

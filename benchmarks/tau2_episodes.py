@@ -24,11 +24,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from tasks.tau2.domains import load_domain  # noqa: E402
-from tasks.tau2.library import import_tau2, resolve_data_root  # noqa: E402
-from tasks.tau2.parity import scripted_episode, tau2_reward  # noqa: E402
-from tasks.tau2.scripted import gold_actions  # noqa: E402
-from tasks.tau2.task import evaluator_for  # noqa: E402
+from tasks.tau2.domains import load_domain
+from tasks.tau2.library import import_tau2, resolve_data_root
+from tasks.tau2.parity import scripted_episode, tau2_reward
+from tasks.tau2.scripted import gold_actions
+from tasks.tau2.task import evaluator_for
 
 DOMAINS = ("airline", "retail")
 

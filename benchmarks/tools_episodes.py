@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tasks.tools.domains.registry import DOMAIN_NAMES, get_domain  # noqa: E402
-from tasks.tools.solvability import judge_episode, run_scripted, run_sync  # noqa: E402
+from tasks.tools.domains.registry import DOMAIN_NAMES, get_domain
+from tasks.tools.solvability import judge_episode, run_scripted, run_sync
 
 ROUNDS = 4
 

@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from harness.types import Generation, GenerateRequest
+from harness.types import GenerateRequest, Generation
 
 log = logging.getLogger(__name__)
 

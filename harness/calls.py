@@ -11,7 +11,7 @@ from harness.cache import ResponseCache, request_key
 from harness.context import active_sample, call_role
 from harness.errors import AdapterError, TransientError
 from harness.failures import is_permanent
-from harness.types import CallRecord, Generation, GenerateRequest
+from harness.types import CallRecord, GenerateRequest, Generation
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class CallingAdapter:
                 if self.timeout_s is None:
                     return await self.inner.generate(request), attempt
                 return await asyncio.wait_for(self.inner.generate(request), self.timeout_s), attempt
-            except (TransientError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, TransientError) as exc:
                 reason = str(exc) or f"no answer within {self.timeout_s} s"
                 if is_permanent(reason):
                     raise AdapterError(reason) from None

@@ -118,7 +118,7 @@ def _fetch(url: str, target: Path, timeout_s: float) -> int:
     partial = target.with_name(target.name + ".part")
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
-        with urllib.request.urlopen(url, timeout=timeout_s) as response, partial.open("wb") as sink:  # noqa: S310
+        with urllib.request.urlopen(url, timeout=timeout_s) as response, partial.open("wb") as sink:
             size = 0
             while chunk := response.read(1 << 20):
                 size += len(chunk)

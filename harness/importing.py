@@ -18,14 +18,14 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError
 from harness.import_formats import ImportedText, ImportFormat, guess_format, read_outputs
 from harness.plan import PreparedTask, RunPlan, TaskPlan
-from harness.types import CallRecord, Generation, GenerateRequest, Output, RunSummary, Sample, SampleResult, Score
+from harness.types import CallRecord, GenerateRequest, Generation, Output, RunSummary, Sample, SampleResult, Score
 
 IMPORT_ROLE = "import"
 
@@ -186,7 +186,7 @@ def import_outputs(
     config = import_config(loaded.config, origin)
     store = RunStore(out_dir)
     done = store.open(config)
-    started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    started_at = datetime.now(UTC).isoformat(timespec="seconds")
     todo = [s for s in samples if result_key(entry.task.name, s.id) not in done]
     complete = False
     try:

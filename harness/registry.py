@@ -151,7 +151,7 @@ def describe(entry: Registered) -> str:
         return entry.description
     try:
         return _first_doc_line(entry.load())
-    except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, not fatal
+    except Exception as exc:
         return f"(cannot load {entry.target}: {type(exc).__name__}: {exc})"
 
 
@@ -166,7 +166,7 @@ def task_index() -> dict[str, Any]:
     for name, registered in sorted(_plugins(TASK_GROUP).items()):
         try:
             obj = registered.load()
-        except Exception as exc:  # noqa: BLE001 - one broken family must not hide the others
+        except Exception as exc:
             broken[name] = f"{type(exc).__name__}: {exc}"
             log.debug("task family %s failed to load: %s", name, exc)
             continue
@@ -227,6 +227,6 @@ def resolve_method(spec: str) -> Callable[[Any], Any]:
         raise ConfigError(f"unknown method {name!r}{hint}")
     try:
         factory = entries[name].load()
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         raise ConfigError(f"method {name!r} failed to load: {type(exc).__name__}: {exc}") from None
     return lambda inner: factory(inner, **params)

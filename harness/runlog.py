@@ -29,7 +29,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from harness.errors import ConfigError
 from harness.types import SampleResult
 
-
 MAX_JSON_DEPTH = 100
 """The deepest nesting accepted in an untrusted JSON document (run files, submissions): far beyond
 any real one, far below the depth at which a recursive reader would raise ``RecursionError``."""

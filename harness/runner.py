@@ -14,7 +14,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -68,7 +68,7 @@ async def solve_sample(
         raise
     except AdapterError as exc:
         score = Score.error(f"model call failed: {exc}", stage="model")
-    except Exception as exc:  # noqa: BLE001 - a solver bug is an error outcome, not a crash
+    except Exception as exc:
         score = Score.error(f"solver failed: {type(exc).__name__}: {exc}", traceback=traceback.format_exc(limit=5))
     finally:
         current_sample.reset(token)
@@ -220,7 +220,7 @@ def summarize_run(
         config_hash=config_hash,
         tasks={p.task.name: summarize_task(p.task, store.results, plan.seed) for p in prepared},
         started_at=started_at,
-        finished_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
         complete=complete,
     )
 
@@ -255,7 +255,7 @@ async def execute(plan: RunPlan, out_dir: Path, options: RunOptions = RunOptions
     except BaseException:
         await _close(model)
         raise
-    started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    started_at = datetime.now(UTC).isoformat(timespec="seconds")
     complete = False
     try:
         for entry in prepared:

@@ -84,7 +84,7 @@ class OpenAIApp:
             return _error(503, str(exc), "server_error")
         except FrontierError as exc:
             return _error(400, str(exc), "invalid_request_error")
-        except Exception as exc:  # noqa: BLE001 - the server must answer, not die
+        except Exception as exc:
             return _error(500, f"{type(exc).__name__}: {exc}", "server_error")
 
     async def chat(self, request: Any) -> Any:
@@ -254,7 +254,7 @@ class AdapterServer:
             site = web.TCPSite(runner, self.host, self.port)
             loop.run_until_complete(site.start())
             self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        except BaseException as exc:  # noqa: BLE001 - reported to start()
+        except BaseException as exc:
             self._failure = exc
             self._ready.set()
             loop.close()

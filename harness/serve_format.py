@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from harness.types import Generation, GenerateRequest, Message, ToolCall
+from harness.types import GenerateRequest, Generation, Message, ToolCall
 
 ROLE_ALIASES = {"developer": "system", "function": "tool"}
 LOCAL_EXTRAS = ("top_k", "min_p", "repeat_penalty")

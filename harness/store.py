@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from harness.errors import ConfigError, FrontierError
-from harness.runlog import iter_results, result_key, winning_lines
 from harness.run_lock import RunLock
+from harness.runlog import iter_results, result_key, winning_lines
 from harness.types import RunSummary, SampleResult
 
 log = logging.getLogger(__name__)

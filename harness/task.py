@@ -19,8 +19,8 @@ from harness.adapters.base import ModelAdapter
 from harness.errors import ConfigError
 from harness.stats import MetricKind
 from harness.types import (
-    Generation,
     GenerateRequest,
+    Generation,
     Message,
     MetricValue,
     Output,

@@ -120,7 +120,6 @@ class PlotCanvas:
 
     def _plot(self, points: Sequence[Point]) -> None:
         from matplotlib.collections import LineCollection
-        from matplotlib.lines import Line2D
         from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
         ax = self._ax

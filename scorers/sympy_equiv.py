@@ -17,9 +17,9 @@ import select
 import subprocess
 import sys
 import threading
-from pathlib import Path
-from decimal import Decimal, InvalidOperation, ROUND_HALF_UP
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from fractions import Fraction
+from pathlib import Path
 from typing import Literal
 
 from scorers.math_text import normalize, to_plain

@@ -30,7 +30,7 @@ def shared_data() -> Path:
 
 
 @pytest.fixture
-def openai_server() -> Iterator["OpenAIServer"]:  # noqa: F821
+def openai_server() -> Iterator[OpenAIServer]:  # noqa: F821
     """A loopback OpenAI-compatible server that echoes the last user message."""
     from harness.testing.openai_server import OpenAIServer
 

@@ -20,7 +20,6 @@ import re
 import secrets
 import selectors
 import shutil
-import subprocess
 import tempfile
 import threading
 import time
@@ -35,7 +34,6 @@ from coins_rocq.backends.base import (
     check_assumptions,
     classify_failure,
     command_timeout,
-    limit_process,
     run_job,
 )
 from coins_rocq.backends.spawn import spawn
@@ -348,7 +346,7 @@ class CoqtopPool:
                         return
                     slot.start_job()
                     results[index] = run_job(jobs[index], CoqtopSession(slot, jobs[index].limits))
-            except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            except BaseException as exc:
                 errors.append(exc)
             finally:
                 self._free.put(slot)

@@ -35,7 +35,7 @@ def _serve() -> None:
                     preexec_fn=lambda: limit_process(memory_mb),
                 )
             )
-        except BaseException as exc:  # noqa: BLE001 - handed back to the caller
+        except BaseException as exc:
             future.set_exception(exc)
 
 

@@ -22,6 +22,6 @@ def resolve_adapter(spec: str, **options: Any) -> ModelAdapter:
         return LITELLM_ENTRY.load()(spec, **options)
     try:
         factory = entry.load()
-    except Exception as exc:  # noqa: BLE001 - report a broken plugin by name
+    except Exception as exc:
         raise ConfigError(f"adapter {prefix!r} failed to load ({entry.target}): {type(exc).__name__}: {exc}") from None
     return factory(rest, **options)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from harness.errors import MissingCapability
-from harness.types import Generation, GenerateRequest, Message
+from harness.types import GenerateRequest, Generation, Message
 
 CAPABILITIES = ("chat", "tools", "logprobs", "prompt_logprobs", "reasoning_budget")
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from harness.context import active_sample
 from harness.errors import AdapterError, ConfigError
-from harness.types import Generation, GenerateRequest, Usage
+from harness.types import GenerateRequest, Generation, Usage
 
 
 def _whitespace_tokens(request: GenerateRequest) -> int:

@@ -13,7 +13,7 @@ from typing import Any
 
 from harness.adapters.openai_format import enforce_max_tokens, generation_from_openai, request_to_openai
 from harness.errors import AdapterError, ConfigError, TransientError
-from harness.types import Generation, GenerateRequest
+from harness.types import GenerateRequest, Generation
 
 
 def import_litellm() -> Any:
@@ -53,7 +53,7 @@ class LiteLLMAdapter:
         litellm = self._litellm
         try:
             cost = litellm.completion_cost(completion_response=response, model=self.model)
-        except Exception:  # noqa: BLE001 - litellm raises many kinds for an unmapped model
+        except Exception:
             return None
         if not cost and self.model not in litellm.model_cost and self.model.split("/", 1)[-1] not in litellm.model_cost:
             return None
@@ -78,7 +78,7 @@ class LiteLLMAdapter:
             if status is not None and (status == 429 or status >= 500):
                 raise TransientError(f"{type(exc).__name__} ({status}): {str(exc)[:300]}") from None
             raise AdapterError(f"{type(exc).__name__}: {str(exc)[:500]}") from None
-        except Exception as exc:  # noqa: BLE001 - anything else from litellm is a permanent failure
+        except Exception as exc:
             raise AdapterError(f"{type(exc).__name__}: {str(exc)[:500]}") from None
         body = response.model_dump() if hasattr(response, "model_dump") else dict(response)
         generation = generation_from_openai(

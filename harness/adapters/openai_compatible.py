@@ -6,7 +6,6 @@ construction, so thousands of concurrent requests cost little CPU.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import time
@@ -15,7 +14,7 @@ from typing import Any
 from harness.adapters.base import PROMPT_LOGPROBS_FLAG
 from harness.adapters.openai_format import enforce_max_tokens, generation_from_openai, request_to_openai
 from harness.errors import AdapterError, ConfigError, TransientError
-from harness.types import Generation, GenerateRequest, Message, TokenLogprob, Usage
+from harness.types import GenerateRequest, Generation, Message, TokenLogprob, Usage
 
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
 API_KEY_ENV = "OPENAI_COMPATIBLE_API_KEY"
@@ -173,7 +172,7 @@ class OpenAICompatibleAdapter:
             async with self._client().post(f"{self.base_url}/{path}", data=json.dumps(payload)) as response:
                 raw = await read_capped(response, self.max_body_bytes, self.base_url)
                 status = response.status
-        except (aiohttp.ClientConnectionError, aiohttp.ClientPayloadError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, aiohttp.ClientConnectionError, aiohttp.ClientPayloadError) as exc:
             raise TransientError(f"connection to {self.base_url} failed: {type(exc).__name__}: {exc}") from None
         latency = time.perf_counter() - started
         text = raw.decode("utf-8", errors="replace")

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from harness.errors import AdapterError
-from harness.types import Generation, GenerateRequest, Message, TokenLogprob, ToolCall, Usage
+from harness.types import GenerateRequest, Generation, Message, TokenLogprob, ToolCall, Usage
 
 
 def message_to_openai(message: Message) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 from harness.cache import request_key
 from harness.errors import AdapterError, ConfigError
 from harness.store import iter_results
-from harness.types import Generation, GenerateRequest
+from harness.types import GenerateRequest, Generation
 
 
 class ReplayAdapter:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
@@ -68,7 +68,7 @@ def import_command(
 
     plan = TaskPlan(task_name, parse_key_values(task_arg, "-T"), limit)
     if out is None:
-        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S")
+        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S")
         out = Path("runs") / f"{stamp}_{_slug(task_name)}_import-{_slug(label or source.stem)}"
     report = import_outputs(
         plan,

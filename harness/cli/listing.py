@@ -71,7 +71,7 @@ def list_command(what: str, name: str | None) -> None:
         for name in available_suites():
             try:
                 rows.append((name, load_suite(name).description))
-            except Exception as exc:  # noqa: BLE001 - list the suite with its problem
+            except Exception as exc:
                 rows.append((name, f"(invalid: {exc})"))
     width = max((len(name) for name, _ in rows), default=0)
     for name, description in rows:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +107,7 @@ def build_plan(
 
 def default_out_dir(plan: Any) -> Path:
     """``runs/<UTC time>_<suite or task>_<model>``."""
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S")
+    stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S")
     what = plan.suite or (plan.tasks[0].name if len(plan.tasks) == 1 else f"{len(plan.tasks)}-tasks")
     return Path("runs") / f"{stamp}_{_slug(what)}_{_slug(plan.model)}"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -120,7 +120,7 @@ def sweep_command(
 
     points = parse_budgets(budgets)
     overrides = {"temperature": temperature} if temperature is not None else {}
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S")
+    stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S")
     out_dir = out or Path("runs") / f"sweep_{stamp}_{_slug(tasks[0])}"
     options = RunOptions(concurrency=concurrency, cache_path=default_cache_path() if cache else None, progress=progress)
     task_args = parse_key_values(task_arg, "-T")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +69,7 @@ class RayWorker:
 
         try:
             await asyncio.wait_for(self.actor.close.remote(), timeout=10)
-        except Exception:  # noqa: BLE001 - a dead or stuck actor is killed below anyway
+        except Exception:
             pass
         ray.kill(self.actor)
 
@@ -118,7 +118,7 @@ async def execute_on_ray(
     await _close(build_model(plan, options))
     store = RunStore(out_dir)
     done = store.open(config, retry_errors=options.retry_errors)
-    started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    started_at = datetime.now(UTC).isoformat(timespec="seconds")
     complete = False
     try:
         items, skipped = _pending(prepared, done, loaded.samples)

@@ -76,7 +76,7 @@ async def score_safely(task: Task, sample: Sample, output: Output) -> Score:
         if task.cpu_heavy:
             return await score_off_loop(task, sample, output)
         return task.score(sample, output)
-    except Exception as exc:  # noqa: BLE001 - a scorer bug is an error outcome, not a crash
+    except Exception as exc:
         return scorer_failure(exc)
 
 
@@ -84,7 +84,7 @@ async def score_in_thread(task: Task, sample: Sample, output: Output) -> Score:
     """Score in a thread; a scorer exception becomes an ``error`` score."""
     try:
         return await asyncio.to_thread(task.score, sample, output)
-    except Exception as exc:  # noqa: BLE001 - a scorer bug is an error outcome
+    except Exception as exc:
         return scorer_failure(exc)
 
 
@@ -111,7 +111,7 @@ class TaskRef:
         args = task.args.model_dump(mode="json")
         try:
             rebuilt = resolve_task(task.name).create(**args)
-        except Exception as exc:  # noqa: BLE001 - any failure means: score this task in a thread
+        except Exception as exc:
             log.info("task %s cannot be rebuilt from the registry (%s); scoring it in a thread", task.name, exc)
             return None
         if _class_name(rebuilt) != _class_name(task) or rebuilt.fingerprint() != task.fingerprint():
@@ -153,7 +153,7 @@ def score_in_worker(ref: TaskRef, sample: Sample, output: Output) -> Score:
         _WORKER_TASKS[ref.key] = task
     try:
         return task.score(sample, output)
-    except Exception as exc:  # noqa: BLE001 - a scorer bug is an error outcome
+    except Exception as exc:
         return scorer_failure(exc)
 
 

@@ -20,7 +20,7 @@ from harness.interop.inspect_convert import (
     to_inspect_tools,
 )
 from harness.task import GenerationSettings
-from harness.types import Generation, GenerateRequest
+from harness.types import GenerateRequest, Generation
 
 if TYPE_CHECKING:
     from inspect_ai.model import Model
@@ -91,7 +91,7 @@ def create(rest: str, **options: Any) -> InspectModelAdapter:
         raise ConfigError("the inspect/ adapter needs inspect-ai: pip install 'frontier-evals[interop]'") from None
     try:
         model = get_model(name, **connection, **model_args)
-    except Exception as exc:  # noqa: BLE001 - inspect raises many kinds for an unusable provider
+    except Exception as exc:
         raise ConfigError(f"inspect model {name!r} cannot be created: {type(exc).__name__}: {exc}") from None
     where = f"@{connection['base_url']}" if "base_url" in connection else ""
     return InspectModelAdapter(model, f"inspect/{name}{where}")

@@ -124,7 +124,7 @@ async def score_output(task: Task, sample: Sample, output: Output) -> Score:
         if task.cpu_heavy:
             return await asyncio.to_thread(task.score, sample, output)
         return task.score(sample, output)
-    except Exception as exc:  # noqa: BLE001 - a scorer bug is an error outcome, not a crash
+    except Exception as exc:
         return Score.error(f"scorer failed: {type(exc).__name__}: {exc}", traceback=traceback.format_exc(limit=5))
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.errors import ConfigError
 from harness.task import GenerationSettings
-from harness.types import Generation, GenerateRequest, JsonDict, Message, TokenLogprob, ToolCall, Usage
+from harness.types import GenerateRequest, Generation, JsonDict, Message, TokenLogprob, ToolCall, Usage
 
 if TYPE_CHECKING:
     from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput

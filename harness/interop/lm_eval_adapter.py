@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from harness.errors import AdapterError, ConfigError, MissingCapability
-from harness.types import Generation, GenerateRequest, Message
+from harness.types import GenerateRequest, Generation, Message
 
 
 def _plain_prompt(messages: tuple[Message, ...]) -> str:
@@ -65,7 +65,7 @@ class LmEvalAdapter:
         async with self._lock:
             try:
                 texts = await asyncio.to_thread(self.lm.generate_until, [instance], True)
-            except Exception as exc:  # noqa: BLE001 - any backend failure is a failed model call
+            except Exception as exc:
                 raise AdapterError(f"{self.name}: {type(exc).__name__}: {exc}") from exc
         text = texts[0] if texts and isinstance(texts[0], str) else ""
         return Generation(text=text, latency_s=time.perf_counter() - started, model=self.name)
@@ -82,7 +82,7 @@ def create(rest: str, **options: Any) -> LmEvalAdapter:
         raise ConfigError("the lm-eval/ adapter needs lm-eval: pip install 'frontier-evals[interop]'") from None
     try:
         lm = get_model(model_type).create_from_arg_string(model_args)
-    except Exception as exc:  # noqa: BLE001 - lm-eval raises many kinds for an unusable model
+    except Exception as exc:
         raise ConfigError(
             f"lm-eval model {model_type!r} ({model_args!r}) cannot be created: {type(exc).__name__}: {exc}"
         ) from None

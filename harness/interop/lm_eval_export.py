@@ -27,7 +27,7 @@ from harness.errors import ConfigError
 from harness.interop.inspect_tasks import inspect_name
 from harness.interop.lm_eval_runtime import PARTS, SAMPLE_FIELD
 from harness.task import GenerationSettings, SolveContext, Task
-from harness.types import Generation, GenerateRequest, Output, Sample, SampleResult, Score
+from harness.types import GenerateRequest, Generation, Output, Sample, SampleResult, Score
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def single_turn_request(task: Task, sample: Sample) -> GenerateRequest | str:
     probe = _RecordingModel(task, sample)
     try:
         output = asyncio.run(task.solve(sample, SolveContext(probe, task.settings, seed=0)))
-    except Exception as exc:  # noqa: BLE001 - any failure means the task cannot be exported as is
+    except Exception as exc:
         return f"solve() failed on a probe: {type(exc).__name__}: {exc}"
     if len(probe.requests) != 1:
         return f"solve() makes {len(probe.requests)} model calls"

@@ -33,7 +33,7 @@ def score_text(task: Task, sample: Sample, text: str) -> Score:
     """``task.score`` on a generated text; a scorer bug is an error outcome, never an exception."""
     try:
         return task.score(sample, Output(text=text))
-    except Exception as exc:  # noqa: BLE001 - lm-eval must not crash on one bad scorer call
+    except Exception as exc:
         return Score.error(f"scorer failed: {type(exc).__name__}: {exc}", traceback=traceback.format_exc(limit=5))
 
 

@@ -16,7 +16,7 @@ from harness.methods.notes import note, sample_seed
 from harness.methods.params import MethodParams
 from harness.methods.sampling import sample_candidates
 from harness.methods.selectors import MajoritySelector, Selector, VerifierSelector
-from harness.types import Generation, GenerateRequest
+from harness.types import GenerateRequest, Generation
 
 SELECTORS = ("majority", "verifier", "rear", "prm")
 MAX_N = 256

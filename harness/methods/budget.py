@@ -18,7 +18,7 @@ from harness.methods.controls import reasoning_control
 from harness.methods.logged import logged
 from harness.methods.notes import method_data, note
 from harness.methods.params import MethodParams
-from harness.types import Generation, GenerateRequest, Message, Usage
+from harness.types import GenerateRequest, Generation, Message, Usage
 
 FORCE_PROMPT = (
     "Your token budget is used up. Stop reasoning now and give your final answer, "

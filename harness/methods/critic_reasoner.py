@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from harness.adapters.base import MethodAdapter, ModelAdapter
 from harness.context import labelled_calls
 from harness.errors import ConfigError
-from harness.types import Generation, GenerateRequest, Message
+from harness.types import GenerateRequest, Generation, Message
 
 DEFAULT_CRITIC_PROMPT = (
     "You are a critic checking the evidence given for a question. Some statements in it may have been "

@@ -20,7 +20,7 @@ from harness.methods.answers import candidate_scores, majority, normalised_answe
 from harness.methods.best_of_n import BestOfN
 from harness.methods.params import MethodParams
 from harness.methods.selectors import Selection, Selector
-from harness.types import Generation, GenerateRequest, Message
+from harness.types import GenerateRequest, Generation, Message
 
 StepScores = list[float | None]
 MAX_STEPS = 64

@@ -17,14 +17,13 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from harness.adapters.base import ModelAdapter, require_capability
-from harness.adapters.base import prompt_logprobs_request
+from harness.adapters.base import ModelAdapter, prompt_logprobs_request, require_capability
 from harness.context import labelled_calls
 from harness.errors import ConfigError
 from harness.methods.best_of_n import BestOfN
 from harness.methods.params import MethodParams
 from harness.methods.selectors import Selection, Selector
-from harness.types import Generation, GenerateRequest, Message
+from harness.types import GenerateRequest, Generation, Message
 
 DEFAULT_LAMBDA = 20.0
 

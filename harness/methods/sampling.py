@@ -6,7 +6,7 @@ import asyncio
 
 from harness.adapters.base import ModelAdapter
 from harness.methods.notes import derived_seed
-from harness.types import Generation, GenerateRequest
+from harness.types import GenerateRequest, Generation
 
 DEFAULT_TEMPERATURE = 0.7
 

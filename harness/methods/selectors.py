@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from harness.context import active_sample
 from harness.errors import AdapterError
 from harness.methods.answers import candidate_scores, majority, normalised_answer
-from harness.types import Generation, GenerateRequest
+from harness.types import GenerateRequest, Generation
 
 
 @dataclass(frozen=True)

@@ -134,7 +134,7 @@ class SpecGenTask(Task):
             report = check_spec(
                 source, signature, cases, self._backend(), Limits(goal_timeout_s=args.goal_timeout_s), args.mutants
             )
-        except Exception as exc:  # noqa: BLE001 - a scorer must never raise
+        except Exception as exc:
             return Score.error(f"checker failed: {type(exc).__name__}: {exc}")
         counts = report.counts()
         return Score.of(

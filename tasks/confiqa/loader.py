@@ -102,7 +102,7 @@ def _hub_file(hub_id: str, subset: Subset) -> Path:
         return Path(hf_hub_download(hub_id, file_name(subset), repo_type="dataset", local_files_only=offline))
     except LocalEntryNotFoundError:
         raise ConfigError(f"ConFiQA data {hub_id} is not available offline (no cached copy); {hint}") from None
-    except Exception as exc:  # noqa: BLE001 - network, auth and missing-file errors all end here
+    except Exception as exc:
         raise ConfigError(
             f"cannot fetch {file_name(subset)} from the hub dataset {hub_id}: "
             f"{type(exc).__name__}: {str(exc)[:200]}; {hint}"

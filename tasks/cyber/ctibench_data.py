@@ -137,7 +137,7 @@ def read_hub(name: str, required: Sequence[str], dataset: str = HUB_ID) -> list[
 
     try:
         table = datasets.load_dataset(dataset, name, split="test")
-    except Exception as exc:  # noqa: BLE001 - any download or parse failure becomes one clear error
+    except Exception as exc:
         raise ConfigError(f"CTI-Bench: loading {dataset} subset {name} failed ({exc}); {_hint()}") from None
     return _checked(table.to_list(), table.column_names, required, f"{dataset}:{name}")
 

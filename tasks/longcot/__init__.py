@@ -25,7 +25,7 @@ def _full(name: str, **args: object) -> object:
     return FullTask(name, **args)
 
 
-def _split(domain: str, split: str):  # noqa: ANN202 - a factory of factories
+def _split(domain: str, split: str):
     def create(name: str, **args: object) -> object:
         from tasks.longcot.task import split_task
 
@@ -34,7 +34,7 @@ def _split(domain: str, split: str):  # noqa: ANN202 - a factory of factories
     return create
 
 
-def _generated(domain: str):  # noqa: ANN202 - a factory of factories
+def _generated(domain: str):
     def create(name: str, **args: object) -> object:
         from tasks.longcot.gen.task import generator_task
 

@@ -88,7 +88,7 @@ def hub_split(repo: str, split: str) -> dict[str, list[Question]]:
                 rows = datasets.load_dataset(repo, split=split, cache_dir=cache).to_list()
         else:
             rows = datasets.load_dataset(repo, split=split).to_list()
-    except Exception as exc:  # noqa: BLE001 - any loading failure gets the same actionable message
+    except Exception as exc:
         raise LongCotDataError(
             f"loading the {split!r} split of {repo} failed ({type(exc).__name__}: {exc}); {hint}"
         ) from None

@@ -176,9 +176,9 @@ def reconstruct_game(
 
 
 def _initial_bounds(goal: Any) -> tuple[int, int]:
-    from tasks.longcot.proof_game_search import BeamSearch, piece_codes
-
     import chess
+
+    from tasks.longcot.proof_game_search import BeamSearch, piece_codes
 
     board = chess.Board()
     white, black = piece_codes(board, True), piece_codes(board, False)

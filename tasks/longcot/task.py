@@ -13,8 +13,8 @@ from harness.task import GenerationSettings, SolveContext, Task, TaskArgs
 from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
 from tasks.longcot.data import DOMAINS, Question, load_questions
 from tasks.longcot.metrics import aggregate_results
-from tasks.longcot.render import random_payload, reference_payload, reference_text
 from tasks.longcot.official import verify_official
+from tasks.longcot.render import random_payload, reference_payload, reference_text
 from tasks.longcot.verdict import Verdict
 from tasks.longcot.verify import verify
 

@@ -41,7 +41,7 @@ def import_tau2() -> ModuleType:
     dotenv.load_dotenv = _no_dotenv  # type: ignore[assignment]
     try:
         import tau2
-        import tau2.utils.utils  # noqa: F401  (the module that calls load_dotenv)
+        import tau2.utils.utils
     except ImportError as exc:
         raise ConfigError(f"τ²-bench is not importable ({exc}): {INSTALL_HINT}") from None
     finally:

@@ -152,7 +152,7 @@ class Evaluator:
         for action in actions:
             try:
                 env.make_tool_call(tool_name=action.name, requestor=action.requestor, **action.arguments)
-            except Exception:  # noqa: BLE001 - τ² logs a failing gold action (a warning) and goes on
+            except Exception:
                 continue
         return initial, digest(env) if actions else initial
 

@@ -92,7 +92,7 @@ class _Schema:
 class SynthesizedDomain(DomainData):
     """A synthesized domain folder (``write_tau2_domain``) as τ² domain data."""
 
-    def __init__(self, folder: Path) -> None:  # noqa: D107 - documented on the class
+    def __init__(self, folder: Path) -> None:
         from tasks.tools.synth.engine import SynthDB, build_toolkit
         from tasks.tools.synth.spec import DomainSpec
 

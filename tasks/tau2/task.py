@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field, ValidationError
 
 from harness.task import GenerationSettings, Metric, SolveContext, Task, TaskArgs, accuracy_over_answered
-from harness.types import Generation, GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
+from harness.types import GenerateRequest, Generation, MetricValue, Output, Sample, SampleResult, Score
 from tasks.tau2.domains import DEFAULT_SPLIT, DomainData, load_domain
 from tasks.tau2.episode import (
     EpisodeRunner,

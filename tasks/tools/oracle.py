@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from harness.types import Generation, GenerateRequest, ToolCall
+from harness.types import GenerateRequest, Generation, ToolCall
 from tasks.tools.taskformat import TauTask
 
 

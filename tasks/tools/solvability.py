@@ -10,14 +10,13 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from harness.types import Generation, GenerateRequest, Message
+from harness.types import GenerateRequest, Generation, Message
 from tasks.tools.evaluator import Verdict, evaluate, replay_gold
 from tasks.tools.framework.environment import Domain, Environment
 from tasks.tools.oracle import reference_generation
 from tasks.tools.orchestrator import Episode, run_episode
 from tasks.tools.taskformat import TauTask
 from tasks.tools.users import ScriptedUser, default_script
-
 
 T = TypeVar("T")
 

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from harness.task import GenerationSettings, SolveContext, Task, TaskArgs
-from harness.types import Generation, GenerateRequest, Message, MetricValue, Output, Sample, SampleResult, Score
+from harness.types import GenerateRequest, Generation, Message, MetricValue, Output, Sample, SampleResult, Score
 from tasks.tools.evaluator import evaluate
 from tasks.tools.framework.environment import Domain, Environment
 from tasks.tools.metrics import episode_metrics

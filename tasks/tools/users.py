@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from harness.types import Generation, GenerateRequest, Message, ToolCall, Usage
+from harness.types import GenerateRequest, Generation, Message, ToolCall, Usage
 from tasks.tools.framework.environment import Environment
 from tasks.tools.taskformat import StructuredInstructions, TauTask
 

@@ -62,7 +62,7 @@ def by_prelude(specs: list[CuratedSpec]) -> list[CuratedSpec]:
 def test_the_curated_set_is_large_and_covers_every_type() -> None:
     specs = curated_specs()
     numbers = {int(s.task_id.rsplit("/", 1)[1]) for s in specs}
-    assert len(specs) >= 40 and REQUIRED <= numbers
+    assert len(specs) >= 40 and numbers >= REQUIRED
     text = " ".join(str(s.signature) for s in specs)
     for rocq_type in ("Z", "nat", "bool", "string", "list", "option", " * ", "Q", "R"):
         assert rocq_type in text

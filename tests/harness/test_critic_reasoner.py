@@ -15,7 +15,7 @@ from harness.methods.critic_reasoner import CriticReasoner
 from harness.plan import RunPlan, TaskPlan
 from harness.runner import RunOptions, execute
 from harness.testing.openai_server import OpenAIServer, Reply
-from harness.types import Generation, GenerateRequest, Message, SampleResult, Usage
+from harness.types import GenerateRequest, Generation, Message, SampleResult, Usage
 
 
 class FakeModel:

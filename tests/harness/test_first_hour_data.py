@@ -35,7 +35,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args: object) -> None:
         pass
 
-    def do_GET(self) -> None:  # noqa: N802 - the handler's protocol name
+    def do_GET(self) -> None:
         if self.path.lstrip("/") in self.truncate:  # promise more bytes than are sent, then hang up
             self.send_response(200)
             self.send_header("Content-Length", "100000")

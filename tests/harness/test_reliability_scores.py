@@ -182,9 +182,8 @@ def test_a_response_nested_too_deeply_is_a_clear_adapter_error() -> None:
             app.router.add_post("/v1/chat/completions", deep)
             return app
 
-    with DeepServer() as server:
-        with pytest.raises(AdapterError, match="nested too deeply"):
-            asyncio.run(_generate(resolve_adapter("openai-compatible/m@" + server.base_url), _request()))
+    with DeepServer() as server, pytest.raises(AdapterError, match="nested too deeply"):
+        asyncio.run(_generate(resolve_adapter("openai-compatible/m@" + server.base_url), _request()))
 
 
 def test_max_tokens_enforcement_leaves_honest_and_multi_choice_answers_alone() -> None:

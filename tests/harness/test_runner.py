@@ -6,11 +6,11 @@ import asyncio
 import json
 from pathlib import Path
 
+from harness.adapters import resolve_adapter
 from harness.calls import RetryPolicy
 from harness.plan import RunPlan, TaskPlan
-from harness.runner import RunOptions, evaluate, execute
 from harness.registry import resolve_task
-from harness.adapters import resolve_adapter
+from harness.runner import RunOptions, evaluate, execute
 from harness.store import RunStore
 from harness.testing.openai_server import FaultPlan, OpenAIServer
 from harness.testing.responders import arith_responder

@@ -7,8 +7,8 @@ from pydantic import ValidationError
 
 from harness.types import (
     CallRecord,
-    Generation,
     GenerateRequest,
+    Generation,
     Message,
     MetricValue,
     Output,

@@ -13,9 +13,8 @@ from click.testing import CliRunner
 from conftest import PAYLOAD_MODEL, binary, build_board
 
 from leaderboard.cli import leaderboard_group, report_command
-from leaderboard.plots import pareto_plot
 from leaderboard.pareto import Point
-from leaderboard.site import build_site
+from leaderboard.plots import pareto_plot
 from leaderboard.submission import build_submission, write_submission
 
 

@@ -29,7 +29,7 @@ from harness.methods.budget import BudgetEnforcer
 from harness.methods.logged import logged
 from harness.methods.notes import note
 from harness.methods.params import MethodParams
-from harness.types import Generation, GenerateRequest, Sample
+from harness.types import GenerateRequest, Generation, Sample
 
 DEFAULT_ALPHA, DEFAULT_BETA = 0.9 / 500**2, 1 / 500
 

@@ -100,7 +100,7 @@ class SaturatingExponential:
     name: str = "exponential"
 
     def __post_init__(self) -> None:
-        if not (0 < self.ceiling and 0 < self.rate):
+        if not (self.ceiling > 0 and self.rate > 0):
             raise ValueError(f"saturating exponential needs ceiling > 0 and rate > 0, got {self.ceiling}, {self.rate}")
 
     def utility(self, x: ArrayLike) -> FloatArray:

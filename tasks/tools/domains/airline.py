@@ -9,12 +9,12 @@ from tasks.tools.domains.airline_db import (
     BAG_FEE,
     CERTIFICATE_PER_PASSENGER,
     INSURANCE_FEE,
+    NOW,
     AirlineDB,
     Cabin,
     Flight,
     FlightDate,
     FlightRef,
-    NOW,
     Passenger,
     Payment,
     PaymentMethod,
@@ -22,7 +22,7 @@ from tasks.tools.domains.airline_db import (
     Segment,
     User,
 )
-from tasks.tools.framework.toolkit import Toolkit, ToolError, ToolKind, tool
+from tasks.tools.framework.toolkit import ToolError, ToolKind, Toolkit, tool
 
 POLICY = f"""# Airline agent policy
 The current time is {NOW:%Y-%m-%d %H:%M}.

@@ -16,7 +16,7 @@ from tasks.tools.domains.retail_db import (
     Variant,
     round_money,
 )
-from tasks.tools.framework.toolkit import Toolkit, ToolError, ToolKind, tool
+from tasks.tools.framework.toolkit import ToolError, ToolKind, Toolkit, tool
 
 POLICY = """# Retail agent policy
 - Authenticate the user first: find their user id by email, or by first name, last name and zip code,

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from tasks.tools.domains.names import FIRST_NAMES, LAST_NAMES
-from tasks.tools.framework.toolkit import Toolkit, ToolError, ToolKind, tool
+from tasks.tools.framework.toolkit import ToolError, ToolKind, Toolkit, tool
 
 DEFAULT_APN = "internet"
 POLICY = """# Telecom technical support policy

@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from tasks.tools.framework.environment import Domain, Environment, state_hash
-from tasks.tools.framework.toolkit import Toolkit, ToolError, ToolKind, ToolSpec, _strip_titles
+from tasks.tools.framework.toolkit import ToolError, ToolKind, Toolkit, ToolSpec, _strip_titles
 from tasks.tools.synth.spec import DomainSpec, ToolSpecDecl, compile_expression, evaluate_expression
 
 PY_TYPES: dict[str, type] = {"str": str, "int": int, "bool": bool, "float": float}

@@ -171,7 +171,7 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(
 ) -> None:
     n = 24
     plan_for = lambda url: RunPlan(
-        model=f"openai-compatible/test-model@{url}",  # noqa: E731
+        model=f"openai-compatible/test-model@{url}",
         tasks=(TaskPlan("demo/arith", {"n": n}),),
     )
     with OpenAIServer(arith_responder(), latency=0.4) as server:

@@ -11,7 +11,7 @@ from typing import Any
 from harness.task import Task
 from harness.testing.openai_server import Reply
 from harness.testing.responders import arith_responder
-from harness.types import Generation, GenerateRequest, Message, Sample, ToolCall
+from harness.types import GenerateRequest, Generation, Message, Sample, ToolCall
 
 SERVER_NAME = "loop"
 INSPECT_MODEL = f"openai-api/{SERVER_NAME}/test-model"

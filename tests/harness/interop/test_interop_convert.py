@@ -6,18 +6,18 @@ import pytest
 
 pytest.importorskip("inspect_ai")
 
-from inspect_ai.tool import ToolFunction  # noqa: E402
+from inspect_ai.tool import ToolFunction
 
-from harness.errors import ConfigError  # noqa: E402
-from harness.interop.inspect_convert import (  # noqa: E402
+from harness.errors import ConfigError
+from harness.interop.inspect_convert import (
     from_inspect_messages,
     to_inspect_config,
     to_inspect_messages,
     to_inspect_tool_choice,
     to_inspect_tools,
 )
-from harness.task import GenerationSettings  # noqa: E402
-from harness.types import GenerateRequest, Message, ToolCall  # noqa: E402
+from harness.task import GenerationSettings
+from harness.types import GenerateRequest, Message, ToolCall
 
 CONVERSATION = (
     Message(role="system", content="policy"),

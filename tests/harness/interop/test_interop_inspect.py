@@ -11,19 +11,19 @@ import pytest
 
 pytest.importorskip("inspect_ai")
 
-from inspect_ai import eval as inspect_eval  # noqa: E402
-from inspect_ai._util.registry import registry_info, registry_lookup  # noqa: E402
-from interop_helpers import INSPECT_MODEL, inspect_env, mixed_arith_responder, oracle_responder  # noqa: E402
+from inspect_ai import eval as inspect_eval
+from inspect_ai._util.registry import registry_info, registry_lookup
+from interop_helpers import INSPECT_MODEL, inspect_env, mixed_arith_responder, oracle_responder
 
-from harness.adapters import resolve_adapter  # noqa: E402
-from harness.interop.inspect_bridge import RESULT_KEY, inspect_task, metric_values  # noqa: E402
-from harness.interop.inspect_tasks import REGISTERED, inspect_name  # noqa: E402
-from harness.registry import resolve_task  # noqa: E402
-from harness.runner import evaluate  # noqa: E402
-from harness.task import Task  # noqa: E402
-from harness.testing.openai_server import OpenAIServer  # noqa: E402
-from harness.types import Sample, SampleResult  # noqa: E402
-from tasks.tools.users import default_script  # noqa: E402
+from harness.adapters import resolve_adapter
+from harness.interop.inspect_bridge import RESULT_KEY, inspect_task, metric_values
+from harness.interop.inspect_tasks import REGISTERED, inspect_name
+from harness.registry import resolve_task
+from harness.runner import evaluate
+from harness.task import Task
+from harness.testing.openai_server import OpenAIServer
+from harness.types import Sample, SampleResult
+from tasks.tools.users import default_script
 
 
 def _metrics_of(log: Any) -> dict[str, float]:

@@ -15,18 +15,18 @@ import yaml
 
 pytest.importorskip("lm_eval")
 
-from click.testing import CliRunner  # noqa: E402
-from interop_helpers import mixed_arith_responder  # noqa: E402
+from click.testing import CliRunner
+from interop_helpers import mixed_arith_responder
 
-from harness.adapters import resolve_adapter  # noqa: E402
-from harness.cli.export import export_group  # noqa: E402
-from harness.errors import ConfigError, MissingCapability  # noqa: E402
-from harness.interop.lm_eval_export import export_tasks  # noqa: E402
-from harness.interop.lm_eval_runtime import aggregation, process_results  # noqa: E402
-from harness.registry import resolve_task  # noqa: E402
-from harness.runner import evaluate  # noqa: E402
-from harness.testing.openai_server import OpenAIServer  # noqa: E402
-from harness.types import GenerateRequest, Message  # noqa: E402
+from harness.adapters import resolve_adapter
+from harness.cli.export import export_group
+from harness.errors import ConfigError, MissingCapability
+from harness.interop.lm_eval_export import export_tasks
+from harness.interop.lm_eval_runtime import aggregation, process_results
+from harness.registry import resolve_task
+from harness.runner import evaluate
+from harness.testing.openai_server import OpenAIServer
+from harness.types import GenerateRequest, Message
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -155,9 +155,8 @@ def test_rear_refuses_an_adapter_without_prompt_logprobs_before_any_call() -> No
 
 
 def test_rear_needs_a_stated_preference() -> None:
-    with OpenAIServer(noisy_arith) as server:
-        with pytest.raises(ConfigError, match="preference"):
-            _run(server, Rear, n="2")
+    with OpenAIServer(noisy_arith) as server, pytest.raises(ConfigError, match="preference"):
+        _run(server, Rear, n="2")
 
 
 @pytest.mark.parametrize("separate_judge", [False, True])

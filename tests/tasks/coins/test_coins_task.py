@@ -11,7 +11,7 @@ from tasks.coins.task import extract_spec
 ARGS = {"problems": "HumanEval/53,HumanEval/23", "max_cases": 2, "mutants": 3}
 
 
-def _task():  # noqa: ANN202 - the task type comes from the family
+def _task():
     return FAMILY.resolve("coins/spec-gen").create(**ARGS)
 
 

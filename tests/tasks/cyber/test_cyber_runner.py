@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from harness.adapters import resolve_adapter
+from harness.plan import build_task
 from harness.runner import evaluate
 from harness.suites import load_suite
 from harness.testing.openai_server import OpenAIServer, Reply
 from harness.types import Output, SampleResult, Score
 from tasks.cyber import FAMILY
-from harness.plan import build_task
 from tasks.cyber.cti import PUBLISHED_SETTINGS, prompt_text
 from tasks.cyber.prompts import CTI_SYSTEM_PROMPT
 

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 
 from tasks.longcot.data import Question
-from tasks.longcot.render import RECONSTRUCT_BUDGET_VAR, reference_payload
 from tasks.longcot.official import verify_official
+from tasks.longcot.render import RECONSTRUCT_BUDGET_VAR, reference_payload
 from tasks.longcot.verify import KNOWN_TEMPLATES, verify
 
 README_TEMPLATES = {

@@ -19,7 +19,7 @@ from harness.testing.openai_server import OpenAIServer, Reply
 from harness.types import Message, Output
 from tasks.tau2 import FAMILY
 from tasks.tau2.library import resolve_data_root
-from tasks.tau2.scripted import oracle_reply, opening_text, scripted_user_reply
+from tasks.tau2.scripted import opening_text, oracle_reply, scripted_user_reply
 
 ENV = {**os.environ, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 

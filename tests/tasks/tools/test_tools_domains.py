@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from tools_helpers import candidate_writes, gold_call_dicts, judge, wrong_write
 
 from tasks.tools.domains.build import generate, render
 from tasks.tools.domains.registry import DOMAIN_NAMES, get_domain, task_file
 from tasks.tools.framework.environment import Environment
 from tasks.tools.framework.toolkit import ToolKind
 from tasks.tools.solvability import judge_episode, run_scripted, run_sync
-from tools_helpers import candidate_writes, gold_call_dicts, judge, wrong_write
 
 
 @pytest.mark.parametrize("name", DOMAIN_NAMES)

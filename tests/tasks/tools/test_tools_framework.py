@@ -10,7 +10,7 @@ import pytest
 from tasks.tools.domains.registry import get_domain
 from tasks.tools.domains.retail import RetailTools
 from tasks.tools.domains.retail_db import RetailDB, build_db
-from tasks.tools.framework.toolkit import MAX_ARGUMENT_CHARS, Toolkit, ToolKind, parse_docstring, tool
+from tasks.tools.framework.toolkit import MAX_ARGUMENT_CHARS, ToolKind, Toolkit, parse_docstring, tool
 from tasks.tools.taskformat import TaskFormatError, check_against_domain, load_tasks, parse_tasks
 
 

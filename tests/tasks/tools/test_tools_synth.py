@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from tools_helpers import candidate_writes, gold_call_dicts, judge, wrong_write
 
 from tasks.tools.cli import tools_group
 from tasks.tools.solvability import check_task
@@ -15,7 +16,6 @@ from tasks.tools.synth.generate import synthesize
 from tasks.tools.synth.spec import SpecError, compile_expression, load_spec, parse_spec
 from tasks.tools.synth_task import SPEC_DIR, shipped_specs
 from tasks.tools.taskformat import load_tasks
-from tools_helpers import candidate_writes, gold_call_dicts, judge, wrong_write
 
 
 @pytest.fixture(scope="module", params=["library", "clinic"])
