@@ -94,12 +94,12 @@ BUILTIN_METHODS = {
     "rear": Registered(
         "rear",
         "REAR realignment-reward best-of-N: rear:n=8,lam=20 (needs prompt_logprobs)",
-        "harness.methods.rear:Rear",
+        "harness.methods.best_of_n:Rear",
     ),
     "prm": Registered(
         "prm",
         "PRM reranking: prm:n=8,aggregate=min|mean|last|product,weighted=true[,judge=SPEC]",
-        "harness.methods.prm:PrmRerank",
+        "harness.methods.best_of_n:PrmRerank",
     ),
     "clear": Registered(
         "clear",

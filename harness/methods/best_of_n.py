@@ -1,9 +1,11 @@
-"""``best_of_n`` and ``self_consistency``: draw N candidates, return the one a selector picks.
+"""``best_of_n``, ``self_consistency``, ``rear`` and ``prm``: draw N candidates, return the one a selector picks.
 
 ``--method best_of_n:n=8,selector=majority`` (or ``verifier``, an explicitly labelled
 upper bound that reads the reference answer; ``rear``; ``prm``). ``self_consistency:n=8``
-is majority vote over normalised answers with ties broken by the seed. Every candidate
-and every reward-model call is a separate logged call of the inner adapter.
+is majority vote over normalised answers with ties broken by the seed; ``rear:...`` and
+``prm:...`` are best-of-N with that selector and its parameters at the top level. The
+selectors live in their own modules (``selectors``, ``rear``, ``prm``) and import no method.
+Every candidate and every reward-model call is a separate logged call of the inner adapter.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from harness.adapters.base import MethodAdapter, ModelAdapter
 from harness.methods.logged import logged
 from harness.methods.notes import note, sample_seed
 from harness.methods.params import MethodParams
+from harness.methods.prm import PrmSelector
+from harness.methods.rear import RearSelector
 from harness.methods.sampling import sample_candidates
 from harness.methods.selectors import MajoritySelector, Selector, VerifierSelector
 from harness.types import GenerateRequest, Generation
@@ -29,11 +33,7 @@ def build_selector(name: str, inner: ModelAdapter, params: MethodParams) -> Sele
     if name == "verifier":
         return VerifierSelector()
     if name == "rear":
-        from harness.methods.rear import RearSelector
-
         return RearSelector.from_params(inner, params)
-    from harness.methods.prm import PrmSelector
-
     return PrmSelector.from_params(inner, params)
 
 
@@ -91,3 +91,21 @@ class SelfConsistency(BestOfN):
 
     def _selector(self, inner: ModelAdapter, reader: MethodParams) -> Selector:
         return MajoritySelector()
+
+
+class Rear(BestOfN):
+    """REAR: best-of-N with the realignment reward as the selector (``rear:n=8,lam=20``)."""
+
+    method_name = "rear"
+
+    def _selector(self, inner: ModelAdapter, reader: MethodParams) -> Selector:
+        return RearSelector.from_params(inner, reader)
+
+
+class PrmRerank(BestOfN):
+    """PRM reranking: best-of-N by aggregated process rewards (``prm:n=8,aggregate=min,weighted=true``)."""
+
+    method_name = "prm"
+
+    def _selector(self, inner: ModelAdapter, reader: MethodParams) -> Selector:
+        return PrmSelector.from_params(inner, reader)

@@ -17,9 +17,8 @@ from typing import Protocol
 from harness.adapters.base import ModelAdapter
 from harness.context import labelled_calls
 from harness.methods.answers import candidate_scores, majority, normalised_answer
-from harness.methods.best_of_n import BestOfN
 from harness.methods.params import MethodParams
-from harness.methods.selectors import Selection, Selector
+from harness.methods.selectors import Selection
 from harness.types import GenerateRequest, Generation, Message
 
 StepScores = list[float | None]
@@ -180,12 +179,3 @@ class PrmSelector:
         close = getattr(self.prm, "aclose", None)
         if self.owns_prm and close is not None:
             await close()
-
-
-class PrmRerank(BestOfN):
-    """PRM reranking: best-of-N by aggregated process rewards (``prm:n=8,aggregate=min,weighted=true``)."""
-
-    method_name = "prm"
-
-    def _selector(self, inner: ModelAdapter, reader: MethodParams) -> Selector:
-        return PrmSelector.from_params(inner, reader)

@@ -20,9 +20,8 @@ from pathlib import Path
 from harness.adapters.base import ModelAdapter, prompt_logprobs_request, require_capability
 from harness.context import labelled_calls
 from harness.errors import ConfigError
-from harness.methods.best_of_n import BestOfN
 from harness.methods.params import MethodParams
-from harness.methods.selectors import Selection, Selector
+from harness.methods.selectors import Selection
 from harness.types import GenerateRequest, Generation, Message
 
 DEFAULT_LAMBDA = 20.0
@@ -102,12 +101,3 @@ class RearSelector:
         rewards = [rear_reward(scored[2 * i], scored[2 * i + 1], self.lam) for i in range(len(candidates))]
         index = max(range(len(rewards)), key=lambda i: (rewards[i], -i))
         return Selection(index, {"rewards": [r if math.isfinite(r) else None for r in rewards], "lam": self.lam})
-
-
-class Rear(BestOfN):
-    """REAR: best-of-N with the realignment reward as the selector (``rear:n=8,lam=20``)."""
-
-    method_name = "rear"
-
-    def _selector(self, inner: ModelAdapter, reader: MethodParams) -> Selector:
-        return RearSelector.from_params(inner, reader)

@@ -13,9 +13,9 @@ import pytest
 from harness.adapters import resolve_adapter
 from harness.adapters.openai_compatible import render_chatml
 from harness.errors import ConfigError, MissingCapability
-from harness.methods.best_of_n import BestOfN, SelfConsistency
-from harness.methods.prm import JUDGE_INSTRUCTIONS, PrmRerank
-from harness.methods.rear import Rear, rear_reward
+from harness.methods.best_of_n import BestOfN, PrmRerank, Rear, SelfConsistency
+from harness.methods.prm import JUDGE_INSTRUCTIONS
+from harness.methods.rear import rear_reward
 from harness.registry import resolve_task
 from harness.runner import run_items
 from harness.testing.openai_server import OpenAIServer, Reply, _token_logprobs
