@@ -132,7 +132,13 @@ def _submission_draws(
     kinds: set[str] = set()
     binary_rows, binary_n, binary_k = [], [], []
     for index, (task, score, low, high) in enumerate(
-        zip(rows["task"].tolist(), rows["score"].tolist(), rows["score_low"].tolist(), rows["score_high"].tolist())
+        zip(
+            rows["task"].tolist(),
+            rows["score"].tolist(),
+            rows["score_low"].tolist(),
+            rows["score_high"].tolist(),
+            strict=True,
+        )
     ):
         entry = data["tasks"][task]
         name, method = entry["primary_metric"], entry["metrics"][entry["primary_metric"]]["method"]
@@ -156,8 +162,8 @@ def _submission_draws(
     if binary_rows:
         n = np.asarray(binary_n)
         means = _binomial_draws(rng, n, np.asarray(binary_k), resamples) / n[:, None]
-        index, zero, one = (np.asarray(column) for column in zip(*binary_rows))
-        draws[index] = zero[:, None] + (one - zero)[:, None] * means
+        rows_at, zeros, ones = (np.asarray(column) for column in zip(*binary_rows, strict=True))
+        draws[rows_at] = zeros[:, None] + (ones - zeros)[:, None] * means
     return draws, kinds
 
 
@@ -226,7 +232,7 @@ def overall_rows(
         family_draws = np.stack([draws[mask].mean(axis=0) for mask in masks])
         family_scores = [float(scores[mask].mean()) for mask in masks]
         lows, highs = np.percentile(family_draws, [2.5, 97.5], axis=1)
-        for family, mask, score, low, high in zip(names, masks, family_scores, lows, highs):
+        for family, mask, score, low, high in zip(names, masks, family_scores, lows, highs, strict=True):
             family_rows.append(
                 {
                     "submission": sid,

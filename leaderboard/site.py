@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -291,7 +292,7 @@ def _export(
 def build_site(
     submissions: list[dict[str, Any]],
     out_dir: str | Path,
-    runs: list[RunDir] = (),
+    runs: Sequence[RunDir] = (),
     page_size: int = PAGE_SIZE,
     workers: int = 1,
 ) -> SiteSummary:
@@ -346,7 +347,7 @@ def _swap_in(staging: Path, target: Path) -> None:
 
 
 def _build_into(
-    out: Path, submissions: list[dict[str, Any]], runs: list[RunDir], page_size: int, workers: int
+    out: Path, submissions: list[dict[str, Any]], runs: Sequence[RunDir], page_size: int, workers: int
 ) -> SiteSummary:
     """Write every page, plot and the JSON export into the fresh folder ``out``."""
     for sub in ("tasks", "models", "samples", "plots"):
@@ -382,7 +383,12 @@ def _build_into(
 
 
 def _write_samples(
-    env: Any, out: Path, common: dict[str, Any], submissions: list[dict[str, Any]], runs: list[RunDir], page_size: int
+    env: Any,
+    out: Path,
+    common: dict[str, Any],
+    submissions: list[dict[str, Any]],
+    runs: Sequence[RunDir],
+    page_size: int,
 ) -> tuple[dict[tuple[str, str], str], int]:
     """The sample browser's pages; returns each (submission, task)'s first page and how many tasks have one."""
     samples_links: dict[tuple[str, str], str] = {}

@@ -74,6 +74,17 @@ def _validator() -> Any:
     return cls(schema(), format_checker=cls.FORMAT_CHECKER)
 
 
+def _repeated_keys(pairs: list[tuple[str, Any]]) -> list[str]:
+    """The keys of one JSON object that appear again after their first occurrence, in order."""
+    seen: set[str] = set()
+    repeated = []
+    for key, _ in pairs:
+        if key in seen:
+            repeated.append(key)
+        seen.add(key)
+    return repeated
+
+
 class _StrictDecoder:
     """Parses JSON, remembering objects with duplicate keys (NaN/Infinity parse to floats)."""
 
@@ -84,8 +95,7 @@ class _StrictDecoder:
     def hook(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out = dict(pairs)
         if len(out) != len(pairs):
-            seen: set[str] = set()
-            self.duplicates[id(out)] = [key for key, _ in pairs if key in seen or seen.add(key)]
+            self.duplicates[id(out)] = _repeated_keys(pairs)
         return out
 
     def constant(self, text: str) -> float:
@@ -389,13 +399,11 @@ def validate_files(
     ``workers`` > 1 parses and validates the files in that many processes.
     """
     paths = list(paths)
-    if workers > 1 and len(paths) > 1:
-        loaded = _load_parallel(paths, min(workers, len(paths)))
-    else:
-        loaded = _load_many(paths)
+    parallel = workers > 1 and len(paths) > 1
+    loaded = _load_parallel(paths, min(workers, len(paths))) if parallel else _load_many(paths)
     valid: list[tuple[str, dict[str, Any]]] = []
     issues: list[Issue] = []
-    for path, (data, found) in zip(paths, loaded):
+    for path, (data, found) in zip(paths, loaded, strict=True):
         issues += found
         if data is not None:
             valid.append((str(path), data))

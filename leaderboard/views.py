@@ -31,9 +31,9 @@ def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
         series = frame[name]
         values = series.tolist()
         if series.hasnans:
-            values = [None if missing else value for value, missing in zip(values, series.isna().tolist())]
+            values = [None if missing else value for value, missing in zip(values, series.isna().tolist(), strict=True)]
         columns.append(values)
-    return [dict(zip(names, row)) for row in zip(*columns)]
+    return [dict(zip(names, row, strict=True)) for row in zip(*columns, strict=True)]
 
 
 def point_label(model: str, method: str) -> str:
@@ -89,7 +89,9 @@ def suite_sections(
         group = group.sort_values(["score", "model", "method"], ascending=[False, True, True], na_position="last")
         family_names = sorted(families[families["submission"].isin(group["submission"])]["family"].unique())
         fam = {(r["submission"], r["family"]): r for r in records(families)}
-        rows, token_points, usd_points = [], [], []
+        rows: list[dict[str, Any]] = []
+        token_points: list[Point] = []
+        usd_points: list[Point] = []
         for row in records(group):
             data = by_id[row["submission"]]
             row["rank"] = band_label(
@@ -203,9 +205,9 @@ def model_sections(submissions: list[dict[str, Any]], overall: pd.DataFrame) -> 
         models.setdefault(data["model"], []).append(data)
     sections = []
     for model, subs in sorted(models.items()):
-        entries = []
+        entries: list[dict[str, Any]] = []
         for data in sorted(subs, key=lambda d: (d["suite"]["name"], d["method"]["label"])):
-            tasks = []
+            tasks: list[dict[str, Any]] = []
             for name, entry in sorted(data["tasks"].items()):
                 metrics = [{"name": m, **v} for m, v in entry["metrics"].items()]
                 tasks.append(
