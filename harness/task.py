@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -96,8 +96,17 @@ class SolveContext:
         return await self.model.generate(self.request(messages, **overrides))
 
 
-class Task:
-    """Base class of every task. Subclasses set ``description``, ``Args``, ``samples`` and ``score``."""
+ArgsT = TypeVar("ArgsT", bound=TaskArgs, covariant=True)
+"""The argument model of a task: ``class ArithTask(Task[ArithArgs])`` makes ``self.args`` an ``ArithArgs``."""
+
+
+class Task(Generic[ArgsT]):
+    """Base class of every task. Subclasses set ``description``, the argument model, ``samples`` and ``score``.
+
+    The type parameter names the argument model (``class ArithTask(Task[ArithArgs])``): ``Args``,
+    which validates ``-T`` arguments at run time, follows from it unless the class sets one, and a
+    class that sets an ``Args`` other than (a subclass of) its parameter is refused when defined.
+    """
 
     description: ClassVar[str] = ""
     version: ClassVar[str] = "1"
@@ -105,10 +114,21 @@ class Task:
     settings: ClassVar[GenerationSettings] = GenerationSettings()
     cpu_heavy: ClassVar[bool] = False
 
+    args: ArgsT
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        parameter = _args_parameter(cls)
+        if parameter is None or issubclass(cls.Args, parameter):
+            return
+        if "Args" in cls.__dict__:
+            raise TypeError(f"{cls.__qualname__}.Args is {cls.Args.__name__}, not its parameter {parameter.__name__}")
+        cls.Args = parameter
+
     def __init__(self, name: str, **args: Any) -> None:
         self.name = name
         try:
-            self.args = self.Args.model_validate(args)
+            self.args = cast(ArgsT, self.Args.model_validate(args))
         except ValidationError as exc:
             problems = "; ".join(
                 f"-T {'.'.join(str(p) for p in err['loc']) or '?'}: {err['msg']}" for err in exc.errors()
@@ -162,6 +182,21 @@ class Task:
         return {"name": self.name, "version": self.version, "args": self.args.model_dump(mode="json")}
 
 
+def _args_parameter(cls: type[Task[TaskArgs]]) -> type[TaskArgs] | None:
+    """The concrete argument model ``cls`` binds in its bases (``Task[X]``, ``LetterChoiceTask[X]``), if any."""
+    for base in cls.__dict__.get("__orig_bases__", ()):
+        origin = get_origin(base)
+        if isinstance(origin, type) and issubclass(origin, Task):
+            for parameter in get_args(base):
+                if isinstance(parameter, type) and issubclass(parameter, TaskArgs):
+                    return parameter
+    return None
+
+
+AnyTask = Task[TaskArgs]
+"""A task whatever its arguments (``ArgsT`` is covariant, so every ``Task[X]`` is one)."""
+
+
 @dataclass(frozen=True)
 class TaskEntry:
     """A registered task name, its one-line description and how to build it.
@@ -173,10 +208,10 @@ class TaskEntry:
 
     name: str
     description: str
-    factory: Callable[..., Task]
+    factory: Callable[..., AnyTask]
     args_model: Callable[[], type[TaskArgs]] | None = None
 
-    def create(self, **args: Any) -> Task:
+    def create(self, **args: Any) -> AnyTask:
         """Build the task with ``args``."""
         return self.factory(self.name, **args)
 
@@ -197,7 +232,7 @@ class TaskFamily:
     entries: Mapping[str, TaskEntry] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, *classes: tuple[str, type[Task]]) -> TaskFamily:
+    def of(cls, *classes: tuple[str, type[AnyTask]]) -> TaskFamily:
         """A family from ``(name, TaskClass)`` pairs; descriptions come from the classes."""
         return cls({name: TaskEntry(name, klass.description, klass) for name, klass in classes})
 

@@ -46,13 +46,14 @@ def extract_spec(text: str) -> str | None:
 def build_prompt(prompt: str, signature: Any) -> str:
     """The instruction shown to the model for one problem."""
     params = " ".join(f"({p.name} : {p.rtype})" for p in signature.params)
+    type_map = ", ".join(f"{p.name}: {p.rtype.python()} -> {p.rtype}" for p in signature.params)
     return (
         "Write a formal specification in Rocq (Coq 8.16) of the following Python function.\n\n"
         f"```python\n{prompt.strip()}\n```\n\n"
         f"Define `{signature.spec_name} {params} (result : {signature.output}) : Prop`, which must hold exactly "
         f"when `result` is the correct output for the inputs. You may also define `{signature.pre_name}` "
         "over the inputs alone as a precondition, and helper definitions.\n"
-        f"Python types map to Rocq types as follows: {', '.join(f'{p.name}: {p.rtype.python()} -> {p.rtype}' for p in signature.params)}; "
+        f"Python types map to Rocq types as follows: {type_map}; "
         f"result: {signature.output.python()} -> {signature.output}.\n"
         "The file is loaded after `From Coq Require Import ZArith Lia String List Bool Ascii.` Use only "
         "`Require`/`Import` of standard-library modules, `Open Scope`, `Definition`, `Fixpoint`, `Inductive` "
@@ -62,12 +63,11 @@ def build_prompt(prompt: str, signature: Any) -> str:
     )
 
 
-class SpecGenTask(Task):
+class SpecGenTask(Task[SpecGenArgs]):
     """Rocq spec generation for curated HumanEval problems, judged by the Coins checker."""
 
     description = "write Rocq specs of HumanEval problems; judged by proving them on test cases (Coins)"
     version = "1"
-    Args = SpecGenArgs
     cpu_heavy = True
 
     def __init__(self, name: str, **args: Any) -> None:
@@ -79,7 +79,7 @@ class SpecGenTask(Task):
         from coins_rocq.curated import curated_specs
 
         specs = curated_specs()
-        args: SpecGenArgs = self.args  # type: ignore[assignment]
+        args = self.args
         if not args.problems:
             return specs
         wanted = [p.strip() for p in args.problems.split(",") if p.strip()]
@@ -109,7 +109,7 @@ class SpecGenTask(Task):
             if self._pool is None:
                 from coins_rocq.backends import CoqtopPool
 
-                args: SpecGenArgs = self.args  # type: ignore[assignment]
+                args = self.args
                 self._pool = CoqtopPool(args.workers)
                 weakref.finalize(self, self._pool.close)
             return self._pool
@@ -128,7 +128,7 @@ class SpecGenTask(Task):
             from coins_rocq.humaneval import humaneval_cases
             from coins_rocq.rtypes import parse_signature
 
-            args: SpecGenArgs = self.args  # type: ignore[assignment]
+            args = self.args
             signature = parse_signature(sample.metadata["signature"])
             cases = humaneval_cases(sample.id, max_cases=args.max_cases)
             report = check_spec(

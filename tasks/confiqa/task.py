@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import Field
 
@@ -54,12 +54,14 @@ class ConFiQAGenArgs(ConFiQAArgs):
     max_hops: int = Field(4, ge=2, le=4, description="most hops of an MR/MC path")
 
 
-class ConFiQATask(Task):
+ConFiQAArgsT = TypeVar("ConFiQAArgsT", bound=ConFiQAArgs, covariant=True)
+
+
+class ConFiQATask(Task[ConFiQAArgsT]):
     """Shared behaviour: prompts, the control call, official scoring and metrics."""
 
     description: ClassVar[str] = "ConFiQA knowledge-conflict QA"
     version: ClassVar[str] = "1"
-    Args: ClassVar[type[TaskArgs]] = ConFiQAArgs
     settings: ClassVar[GenerationSettings] = GenerationSettings(max_tokens=128, temperature=0.0)
 
     def __init__(self, name: str, **args: Any) -> None:
@@ -67,18 +69,13 @@ class ConFiQATask(Task):
         self.subset: Subset = name.rsplit("/", 1)[-1]  # type: ignore[assignment]
         self.load_problems: list[LoadProblem] = []
 
-    @property
-    def options(self) -> ConFiQAArgs:
-        """The arguments with their concrete type."""
-        return self.args  # type: ignore[return-value]
-
     def items(self) -> Iterable[tuple[str, ConFiQAItem]]:
         """(sample id, item) pairs in a deterministic order."""
         raise NotImplementedError
 
     def samples(self) -> Iterator[Sample]:
         """One sample per item; the prompt uses the counterfactual context."""
-        opts = self.options
+        opts = self.args
         for sample_id, item in self.items():
             metadata: dict[str, Any] = {
                 "subset": self.subset,
@@ -117,7 +114,7 @@ class ConFiQATask(Task):
 
     def score(self, sample: Sample, output: Output) -> Score:
         """Official Pc/Po/EM flags, factual robustness and control; the value follows ``target``."""
-        opts = self.options
+        opts = self.args
         orig, cf = self._answers(sample)
         text = (output.text or "")[:MAX_SCORED_CHARS]
         control_text = output.data.get("control") if isinstance(output.data, dict) else None
@@ -144,7 +141,7 @@ class ConFiQATask(Task):
         last_user = next((m.content for m in reversed(request.messages) if m.role == "user"), None)
         if last_user is not None and last_user == sample.metadata.get("control_prompt"):
             return str(sample.metadata["orig_answer"])
-        key = "cf_answer" if self.options.oracle_target == "counterfactual" else "orig_answer"
+        key = "cf_answer" if self.args.oracle_target == "counterfactual" else "orig_answer"
         return str(sample.metadata[key])
 
     def random_output(self, sample: Sample, request: GenerateRequest, rng: random.Random) -> str:
@@ -156,31 +153,29 @@ class ConFiQATask(Task):
         return aggregate_results(results, seed=seed)
 
 
-class ConFiQAFileTask(ConFiQATask):
+class ConFiQAFileTask(ConFiQATask[ConFiQAFileArgs]):
     """ConFiQA from the upstream files (a path or the hub id ``miii/ConFiQA``)."""
 
     description = "ConFiQA (Context-DPO) knowledge-conflict QA from the upstream files or the hub"
-    Args = ConFiQAFileArgs
 
     def items(self) -> Iterator[tuple[str, ConFiQAItem]]:
         """Items of the subset's file; malformed ones are skipped and kept in ``load_problems``."""
-        result = load_subset(self.options.data, self.subset)  # type: ignore[attr-defined]
+        result = load_subset(self.args.data, self.subset)
         self.load_problems = result.problems
         for index, item in result.items:
             yield f"confiqa-{self.subset}-{index}", item
 
 
-class ConFiQAGenTask(ConFiQATask):
+class ConFiQAGenTask(ConFiQATask[ConFiQAGenArgs]):
     """ConFiQA-format items generated offline from the authored knowledge base."""
 
     description = "ConFiQA-format knowledge-conflict QA generated from an authored knowledge base (offline)"
-    Args = ConFiQAGenArgs
 
     def items(self) -> Iterator[tuple[str, ConFiQAItem]]:
         """Generated items, loaded through the same validating loader as the real files."""
         from tasks.confiqa.generate import generate_items
 
-        opts: ConFiQAGenArgs = self.args  # type: ignore[assignment]
+        opts = self.args
         if opts.min_hops > opts.max_hops:
             from harness.errors import ConfigError
 

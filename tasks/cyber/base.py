@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterable
 from typing import ClassVar
 
-from harness.task import GenerationSettings, Task
+from harness.task import ArgsT, GenerationSettings, Task
 from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
 from scorers.choice import extract_choice
 from scorers.cti_ids import extract_cwe
@@ -57,7 +57,7 @@ COMMON_CWES: tuple[str, ...] = (
 )
 
 
-class LetterChoiceTask(Task):
+class LetterChoiceTask(Task[ArgsT]):
     """A multiple-choice task with one correct letter; the target is that uppercase letter."""
 
     letters: ClassVar[str] = "ABCD"
@@ -79,7 +79,7 @@ class LetterChoiceTask(Task):
         return rng.choice(self.letters)
 
 
-class CweTask(Task):
+class CweTask(Task[ArgsT]):
     """Map a description to its CWE; the target is ``"CWE-<n>"``."""
 
     settings = GenerationSettings(max_tokens=1024, temperature=0.0)
@@ -100,7 +100,7 @@ class CweTask(Task):
         return rng.choice(COMMON_CWES)
 
 
-class CvssVectorTask(Task):
+class CvssVectorTask(Task[ArgsT]):
     """Predict the CVSS v3 base vector; scored by base-score deviation (MAD over the task).
 
     A sample scores 1 when all eight base metrics match; details carry ``abs_deviation``.

@@ -17,7 +17,7 @@ cap any deterministic model. See ``ctibench_data`` for where the TSVs come from.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from pydantic import Field
 
@@ -59,6 +59,9 @@ class CtiArgs(TaskArgs):
     system_prompt: bool = Field(True, description=PROTOCOL_HELP)
 
 
+CtiArgsT = TypeVar("CtiArgsT", bound=CtiArgs, covariant=True)
+
+
 def prompt_text(sample: Sample) -> str:
     """The user prompt of a CTI-Bench sample (its input without the system message)."""
     if isinstance(sample.input, str):
@@ -66,7 +69,7 @@ def prompt_text(sample: Sample) -> str:
     return "\n".join(m.content or "" for m in sample.input if m.role == "user")
 
 
-class CtiRows(Task):
+class CtiRows(Task[CtiArgsT]):
     """Loads one CTI-Bench subset and turns its rows into samples."""
 
     subset: str = ""
@@ -75,7 +78,7 @@ class CtiRows(Task):
 
     def rows(self) -> list[Row]:
         """The subset's rows, checked for the required columns."""
-        args: CtiArgs = self.args  # type: ignore[assignment]
+        args = self.args
         return load_subset(args.data, self.subset, self.required)
 
     def target_of(self, row: Row, index: int) -> object:
@@ -84,7 +87,7 @@ class CtiRows(Task):
 
     def model_input(self, prompt: str) -> str | tuple[Message, ...]:
         """The paper's system prompt then ``prompt`` (or ``prompt`` alone with ``-T system_prompt=false``)."""
-        if not getattr(self.args, "system_prompt", True):
+        if not self.args.system_prompt:
             return prompt
         return (Message(role="system", content=CTI_SYSTEM_PROMPT), Message(role="user", content=prompt))
 
@@ -107,7 +110,7 @@ class CtiRows(Task):
         return ConfigError(f"CTI-Bench {self.subset} row {index}: {message}")
 
 
-class CtiMcqTask(CtiRows, LetterChoiceTask):
+class CtiMcqTask(CtiRows[CtiArgs], LetterChoiceTask[CtiArgs]):
     """CTI-MCQ: ATT&CK, CAPEC and CWE knowledge; one letter A-D on the last line (else the first line).
 
     Published protocol: the row's Prompt after the paper's system prompt, temperature 0,
@@ -123,7 +126,6 @@ class CtiMcqTask(CtiRows, LetterChoiceTask):
         "accuracy_scored: answers with a letter)"
     )
     version = "2"
-    Args = CtiArgs
     subset = "cti-mcq"
 
     def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
@@ -145,7 +147,7 @@ RCM_METRICS: tuple[Metric, ...] = (
 )
 
 
-class CtiRcmTask(CtiRows, CweTask):
+class CtiRcmTask(CtiRows[CtiArgs], CweTask[CtiArgs]):
     """CTI-RCM: map a CVE description to its CWE; the CWE id on the last line, else the last one anywhere.
 
     Published protocol: the row's Prompt after the paper's system prompt, temperature 0,
@@ -160,7 +162,6 @@ class CtiRcmTask(CtiRows, CweTask):
         "accuracy_all: every row)"
     )
     version = "2"
-    Args = CtiArgs
     subset = "cti-rcm"
 
     def metrics(self) -> tuple[Metric, ...]:
@@ -190,7 +191,7 @@ class CtiRcm2021Task(CtiRcmTask):
     subset = "cti-rcm-2021"
 
 
-class CtiVspTask(CtiRows, CvssVectorTask):
+class CtiVspTask(CtiRows[CtiArgs], CvssVectorTask[CtiArgs]):
     """CTI-VSP: predict the CVSS v3.1 vector; mean absolute deviation of base scores.
 
     Published protocol: the row's Prompt after the paper's system prompt, temperature 0,
@@ -203,7 +204,6 @@ class CtiVspTask(CtiRows, CvssVectorTask):
 
     description = "CTI-Bench CTI-VSP: CVSS v3 vector prediction (mad: the paper's MAD of base scores, valid vectors)"
     version = "2"
-    Args = CtiArgs
     subset = "cti-vsp"
 
     def target_of(self, row: Row, index: int) -> str:

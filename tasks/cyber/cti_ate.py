@@ -19,12 +19,11 @@ from tasks.cyber.ctibench_data import Row
 from tasks.cyber.metrics import set_metrics
 
 
-class CtiAteTask(CtiRows):
+class CtiAteTask(CtiRows[CtiArgs]):
     """CTI-ATE: ATT&CK technique extraction, scored by set F1 (macro and micro)."""
 
     description = "CTI-Bench CTI-ATE: ATT&CK technique extraction (set F1, macro and micro)"
     version = "2"
-    Args = CtiArgs
     subset = "cti-ate"
 
     def target_of(self, row: Row, index: int) -> list[str]:

@@ -22,10 +22,10 @@ from pathlib import Path
 from pydantic import Field
 
 from harness.errors import ConfigError
-from harness.task import SolveContext, TaskArgs
+from harness.task import SolveContext
 from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
 from scorers.threat_actor import ActorRelations, AliasTable, extract_actor, table_groups
-from tasks.cyber.cti import DATA_HELP, PROTOCOL_HELP, CtiRows
+from tasks.cyber.cti import CtiArgs, CtiRows
 from tasks.cyber.ctibench_data import data_path, load_taa_truth, locate
 from tasks.cyber.metrics import proportion
 from tasks.cyber.prompts import TAA_FINAL_LINE
@@ -46,11 +46,9 @@ KNOWN_ACTORS: tuple[str, ...] = (
 NO_TABLES = "none"
 
 
-class CtiTaaArgs(TaskArgs):
+class CtiTaaArgs(CtiArgs):
     """Arguments of ``cyber/cti-taa``."""
 
-    data: str | None = Field(None, description=DATA_HELP)
-    system_prompt: bool = Field(True, description=PROTOCOL_HELP)
     responses: str | None = Field(
         None, description="cti-taa-responses.tsv (ground truth in column GT); default: looked for beside the TAA data"
     )
@@ -72,7 +70,7 @@ class CtiTaaArgs(TaskArgs):
     )
 
 
-class CtiTaaTask(CtiRows):
+class CtiTaaTask(CtiRows[CtiTaaArgs]):
     """CTI-TAA: threat actor attribution, the paper's correct and plausible tiers.
 
     Published protocol: the row's Prompt after the paper's system prompt, temperature 0,
@@ -89,13 +87,12 @@ class CtiTaaTask(CtiRows):
         "plausible_accuracy: its plausible tier; authors' alias and related tables)"
     )
     version = "2"
-    Args = CtiTaaArgs
     subset = "cti-taa"
     required = ("Prompt",)
 
     def _table_roots(self) -> list[Path]:
         """Where the authors' tables are looked for: the data folder, and the TAA file's folder and its parent."""
-        args: CtiTaaArgs = self.args  # type: ignore[assignment]
+        args = self.args
         roots: list[Path] = []
         chosen = data_path(args.data)
         if chosen is not None and chosen[0].is_dir():
@@ -108,7 +105,7 @@ class CtiTaaTask(CtiRows):
     @cached_property
     def relations(self) -> ActorRelations:
         """The authors' tables (unless ``-T tables=none``) merged with any ``-T aliases`` table."""
-        args: CtiTaaArgs = self.args  # type: ignore[assignment]
+        args = self.args
         alias_groups: list[list[str]] = []
         related_groups: list[list[str]] = []
         if args.tables != NO_TABLES:
@@ -124,11 +121,11 @@ class CtiTaaTask(CtiRows):
 
     def samples(self) -> Iterator[Sample]:
         """One sample per report, the truth taken from the responses file."""
-        args: CtiTaaArgs = self.args  # type: ignore[assignment]
+        args = self.args
         rows = self.rows()
         truth = load_taa_truth(args.data, args.responses, len(rows))
         _ = self.relations  # read the tables now so that a bad one fails before any model call
-        for index, (row, actor) in enumerate(zip(rows, truth)):
+        for index, (row, actor) in enumerate(zip(rows, truth, strict=True)):
             prompt = row["Prompt"].strip()
             if not prompt:
                 raise self.bad_row(index, "empty Prompt")
@@ -144,7 +141,7 @@ class CtiTaaTask(CtiRows):
     async def solve(self, sample: Sample, ctx: SolveContext) -> Output:
         """One generation; with ``-T extractor``, the extractor model is also asked which actor it names."""
         generation = await ctx.generate(sample.messages())
-        args: CtiTaaArgs = self.args  # type: ignore[assignment]
+        args = self.args
         if not args.extractor:
             return Output(text=generation.text)
         from tasks.cyber.taa_extractor import ask_extractor

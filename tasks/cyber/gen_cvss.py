@@ -48,16 +48,15 @@ def make_item(rng: random.Random) -> tuple[str, str, dict[str, str], dict[str, s
     return description, vector_of(metrics), metrics, phrases
 
 
-class GenCvssTask(CvssVectorTask):
+class GenCvssTask(CvssVectorTask[GenCvssArgs]):
     """Predict the CVSS 3.1 vector of a generated description; exact ground truth."""
 
     description = "generated vulnerability descriptions with exact CVSS 3.1 base vectors (MAD of base scores)"
     version = "1"
-    Args = GenCvssArgs
 
     def samples(self) -> Iterator[Sample]:
         """``n`` seeded items in the CTI-VSP prompt format."""
-        args: GenCvssArgs = self.args  # type: ignore[assignment]
+        args = self.args
         rng = random.Random(f"cyber-gen/cvss:{args.seed}")
         for index in range(args.n):
             description, vector, metrics, phrases = make_item(rng)

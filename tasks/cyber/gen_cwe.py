@@ -92,16 +92,15 @@ def make_item(rng: random.Random, style: Style) -> tuple[str, str, str]:
     return text, used, f"CWE-{templates.cwe}"
 
 
-class GenCweTask(CweTask):
+class GenCweTask(CweTask[GenCweArgs]):
     """Map a generated advisory or bug ticket to its CWE; exact ground truth."""
 
     description = "generated advisories and bug tickets of 46 common CWEs (accuracy)"
     version = "1"
-    Args = GenCweArgs
 
     def samples(self) -> Iterator[Sample]:
         """``n`` seeded write-ups in the CTI-RCM prompt format."""
-        args: GenCweArgs = self.args  # type: ignore[assignment]
+        args = self.args
         rng = random.Random(f"cyber-gen/cwe:{args.seed}:{args.style}")
         for index in range(args.n):
             text, used, target = make_item(rng, args.style)

@@ -113,16 +113,15 @@ def make_question(rng: random.Random) -> tuple[str, list[str], str, dict[str, ob
     return _question(kind, entries[subject_id]), options, letter, metadata
 
 
-class GenMcqTask(LetterChoiceTask):
+class GenMcqTask(LetterChoiceTask[GenMcqArgs]):
     """Multiple-choice questions generated from the CWE catalogue; exact ground truth."""
 
     description = "generated CWE-catalogue multiple-choice questions with related-CWE distractors (accuracy)"
     version = "1"
-    Args = GenMcqArgs
 
     def samples(self) -> Iterator[Sample]:
         """``n`` seeded questions in the CTI-MCQ prompt format."""
-        args: GenMcqArgs = self.args  # type: ignore[assignment]
+        args = self.args
         rng = random.Random(f"cyber-gen/mcq:{args.seed}")
         for index in range(args.n):
             question, options, letter, metadata = make_question(rng)

@@ -63,17 +63,16 @@ def _text(item: dict, key: str, where: str) -> str:
     return value
 
 
-class CyberMetricTask(LetterChoiceTask):
+class CyberMetricTask(LetterChoiceTask[JsonSetArgs]):
     """CyberMetric: one correct letter, answered as 'ANSWER: X' (data from -T data or $FRONTIER_CYBERMETRIC_DATA)."""
 
     description = "CyberMetric multiple-choice cybersecurity knowledge (accuracy)"
     version = "1"
-    Args = JsonSetArgs
     settings = GenerationSettings(max_tokens=256, temperature=0.0)
 
     def samples(self) -> Iterator[Sample]:
         """One sample per question with CyberMetric's system and user prompts."""
-        args: JsonSetArgs = self.args  # type: ignore[assignment]
+        args = self.args
         data = read_json(args.data, CYBERMETRIC_ENV, self.name)
         questions = data.get("questions") if isinstance(data, dict) else None
         if not isinstance(questions, list):
@@ -105,18 +104,17 @@ class CyberMetricTask(LetterChoiceTask):
         return f"ANSWER: {rng.choice(self.letters)}"
 
 
-class SecEvalTask(Task):
+class SecEvalTask(Task[JsonSetArgs]):
     """SecEval: one or more correct letters, all-or-nothing (data from -T data or $FRONTIER_SECEVAL_DATA)."""
 
     description = "SecEval multiple-answer cybersecurity questions (all-or-nothing accuracy)"
     version = "1"
-    Args = JsonSetArgs
     settings = GenerationSettings(max_tokens=256, temperature=0.0)
     letters = "ABCD"
 
     def samples(self) -> Iterator[Sample]:
         """One sample per question with SecEval's chat prompt (instruction and one example)."""
-        args: JsonSetArgs = self.args  # type: ignore[assignment]
+        args = self.args
         data = read_json(args.data, SECEVAL_ENV, self.name)
         if not isinstance(data, list):
             raise ConfigError(f"{self.name}: expected a JSON list of questions")

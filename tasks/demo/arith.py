@@ -39,16 +39,15 @@ def make_problem(rng: random.Random, steps: int) -> tuple[str, int]:
     return " ".join(lines), value
 
 
-class ArithTask(Task):
+class ArithTask(Task[ArithArgs]):
     """Seeded multi-step integer arithmetic; answer on a final 'ANSWER: <integer>' line."""
 
     description = "seeded multi-step integer arithmetic with an exact scorer (demo)"
     version = "1"
-    Args = ArithArgs
 
     def samples(self) -> Iterator[Sample]:
         """``n`` problems from the seeded generator."""
-        args: ArithArgs = self.args  # type: ignore[assignment]
+        args = self.args
         rng = random.Random(f"demo/arith:{args.seed}:{args.steps}")
         for index in range(args.n):
             instructions, answer = make_problem(rng, args.steps)

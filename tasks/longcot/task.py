@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import Field
 
@@ -14,25 +14,16 @@ from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleRe
 from tasks.longcot.data import DOMAINS, Question, load_questions
 from tasks.longcot.metrics import aggregate_results
 from tasks.longcot.official import verify_official
-from tasks.longcot.render import random_payload, reference_payload, reference_text
+from tasks.longcot.oracle.render import random_payload, reference_payload, reference_text
 from tasks.longcot.verdict import Verdict
 from tasks.longcot.verify import verify
 
 VerifierName = Literal["official", "strict"]
 
 
-class LongCotArgs(TaskArgs):
-    """Arguments of the LongCoT tasks."""
+class VerifiedArgs(TaskArgs):
+    """Arguments of every LongCoT-verified task: the optional judge and which verifier decides."""
 
-    data: str | None = Field(
-        None,
-        description="folder of LongCoT JSON files (<domain>/<split>.json or "
-        "<domain>-<split>.json), or hub:<id> for a datasets repository (the hub id "
-        "LongHorizonReasoning/longcot or a local mirror); else $FRONTIER_LONGCOT_DATA; "
-        "no default",
-    )
-    domains: tuple[str, ...] = Field(DOMAINS, description="domains to include")
-    per_template: int = Field(0, ge=0, description="keep at most this many questions per template (0: all)")
     judge: str | None = Field(
         None,
         description="optional adapter spec asked about unresolved math/chemistry "
@@ -45,6 +36,23 @@ class LongCotArgs(TaskArgs):
         "'strict' (a 'solution =' label required); both are reported, as "
         "accuracy_official and accuracy_strict",
     )
+
+
+class LongCotArgs(VerifiedArgs):
+    """Arguments of the LongCoT tasks."""
+
+    data: str | None = Field(
+        None,
+        description="folder of LongCoT JSON files (<domain>/<split>.json or "
+        "<domain>-<split>.json), or hub:<id> for a datasets repository (the hub id "
+        "LongHorizonReasoning/longcot or a local mirror); else $FRONTIER_LONGCOT_DATA; "
+        "no default",
+    )
+    domains: tuple[str, ...] = Field(DOMAINS, description="domains to include")
+    per_template: int = Field(0, ge=0, description="keep at most this many questions per template (0: all)")
+
+
+VerifiedArgsT = TypeVar("VerifiedArgsT", bound=VerifiedArgs, covariant=True)
 
 
 def question_of(sample: Sample) -> Question:
@@ -72,26 +80,16 @@ def reference_for(question: Question) -> str | None:
     return _REFERENCE_CACHE[key]
 
 
-class LongCotTask(Task):
-    """LongCoT questions from the real data, verified per template."""
+class VerifiedTask(Task[VerifiedArgsT]):
+    """Questions in LongCoT's format, verified per template; subclasses say where the questions come from."""
 
-    description = "LongCoT long-horizon reasoning (real data), verified per template"
     version = "2"
-    Args = LongCotArgs
     settings = GenerationSettings(max_tokens=65536, temperature=0.0)
     cpu_heavy = True
-    splits: ClassVar[tuple[str, ...]] = ("easy",)
 
     def questions(self) -> Iterator[Question]:
         """The task's questions in a fixed order."""
-        args: LongCotArgs = self.args  # type: ignore[assignment]
-        counts: Counter[tuple[str, str]] = Counter()
-        for question in load_questions(args.data, tuple(args.domains), self.splits):
-            key = (question.domain, question.template)
-            if args.per_template and counts[key] >= args.per_template:
-                continue
-            counts[key] += 1
-            yield question
+        raise NotImplementedError
 
     def samples(self) -> Iterator[Sample]:
         """One sample per question; metadata carries what the verifier needs."""
@@ -112,7 +110,7 @@ class LongCotTask(Task):
     async def solve(self, sample: Sample, ctx: SolveContext) -> Output:
         """One generation; with ``judge`` set, unresolved math/chemistry answers are also judged."""
         generation = await ctx.generate(sample.messages())
-        args: LongCotArgs = self.args  # type: ignore[assignment]
+        args = self.args
         if not args.judge or sample.metadata.get("domain") not in ("math", "chemistry"):
             return Output(text=generation.text)
         from tasks.longcot.judge import judge_answer
@@ -131,7 +129,7 @@ class LongCotTask(Task):
         except (KeyError, TypeError) as exc:
             return Score.error(f"sample lacks LongCoT metadata: {exc}")
         where: dict[str, Any] = {"domain": question.domain, "template": question.template, "split": question.split}
-        args: LongCotArgs = self.args  # type: ignore[assignment]
+        args = self.args
         verdicts: dict[str, Verdict] = {}
         for name, verifier in (("official", verify_official), ("strict", verify)):
             try:
@@ -157,6 +155,24 @@ class LongCotTask(Task):
     def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
         """Accuracy overall/per domain/per template, unscored and unresolved rates, tokens."""
         return aggregate_results(results, seed=seed)
+
+
+class LongCotTask(VerifiedTask[LongCotArgs]):
+    """LongCoT questions from the real data, verified per template."""
+
+    description = "LongCoT long-horizon reasoning (real data), verified per template"
+    splits: ClassVar[tuple[str, ...]] = ("easy",)
+
+    def questions(self) -> Iterator[Question]:
+        """The task's questions of ``splits`` and ``-T domains`` in a fixed order."""
+        args = self.args
+        counts: Counter[tuple[str, str]] = Counter()
+        for question in load_questions(args.data, tuple(args.domains), self.splits):
+            key = (question.domain, question.template)
+            if args.per_template and counts[key] >= args.per_template:
+                continue
+            counts[key] += 1
+            yield question
 
 
 async def _verify_async(question: Question, text: str, verifier: VerifierName) -> Verdict:
@@ -190,25 +206,17 @@ class FullTask(LongCotTask):
 
 def split_task(domain: str, split: str) -> type[LongCotTask]:
     """A task class for one domain and split (``longcot/<domain>-<split>``)."""
-    return type(
-        f"LongCot_{domain}_{split}",
-        (LongCotTask,),
-        {
-            "description": f"LongCoT {domain} questions of the {split} split",
-            "splits": (split,),
-            "__doc__": f"LongCoT {domain}, {split} split.",
-            "Args": _domain_args(domain),
-        },
-    )
 
+    class DomainArgs(LongCotArgs):
+        __doc__ = f"Arguments of a LongCoT {domain} task."
+        domains: tuple[str, ...] = Field((domain,), description="domains to include")
 
-def _domain_args(domain: str) -> type[LongCotArgs]:
-    return type(
-        f"LongCotArgs_{domain}",
-        (LongCotArgs,),
-        {
-            "__annotations__": {"domains": tuple[str, ...]},
-            "domains": Field((domain,), description="domains to include"),
-            "__doc__": f"Arguments of a LongCoT {domain} task.",
-        },
-    )
+    class SplitTask(LongCotTask):
+        __doc__ = f"LongCoT {domain}, {split} split."
+        description = f"LongCoT {domain} questions of the {split} split"
+        splits = (split,)
+        Args = DomainArgs
+
+    DomainArgs.__name__ = DomainArgs.__qualname__ = f"LongCotArgs_{domain}"
+    SplitTask.__name__ = SplitTask.__qualname__ = f"LongCot_{domain}_{split}"
+    return SplitTask

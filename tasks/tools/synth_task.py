@@ -54,14 +54,13 @@ class SynthArgs(ToolsArgs):
     n_tasks: int = Field(25, ge=1, le=500, description="tasks to synthesize")
 
 
-class SynthTask(ToolsTaskBase):
+class SynthTask(ToolsTaskBase[SynthArgs]):
     """Tool use in an environment synthesized from a declarative spec."""
 
     description = "tool use in an environment synthesized from a declarative spec (look-alike format, NOT τ²-bench)"
-    Args = SynthArgs
 
     def domain(self) -> Domain:
         """The synthesized domain."""
-        args: SynthArgs = self.args  # type: ignore[assignment]
+        args = self.args
         path = spec_path(self.name.split("/", 1)[1])
         return synthesized(str(path.resolve()), args.seed, args.n_tasks).domain

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import Field, ValidationError
 
+from harness.summary import Accumulator, CombinedAccumulator, MetricsAccumulator, fold
 from harness.task import GenerationSettings, SolveContext, Task, TaskArgs
 from harness.types import GenerateRequest, Generation, Message, MetricValue, Output, Sample, SampleResult, Score
 from tasks.tools.evaluator import evaluate
 from tasks.tools.framework.environment import Domain, Environment
-from tasks.tools.metrics import episode_metrics
+from tasks.tools.metrics import EpisodeAccumulator
 from tasks.tools.oracle import reference_generation
 from tasks.tools.orchestrator import Episode, run_episode
 from tasks.tools.taskformat import TauTask
@@ -34,11 +35,13 @@ class ToolsArgs(TaskArgs):
     judge_model: str | None = Field(None, description="adapter spec that judges NL assertions; unset: not evaluated")
 
 
-class ToolsTaskBase(Task):
+ToolsArgsT = TypeVar("ToolsArgsT", bound=ToolsArgs, covariant=True)
+
+
+class ToolsTaskBase(Task[ToolsArgsT]):
     """A conversation in a stateful environment, judged by the state it leaves behind."""
 
     version = "1"
-    Args = ToolsArgs
     settings = GenerationSettings(max_tokens=1024, temperature=0.0)
 
     def domain(self) -> Domain:
@@ -51,7 +54,7 @@ class ToolsTaskBase(Task):
 
     def samples(self) -> Iterator[Sample]:
         """One sample per task and trial, in task order."""
-        args: ToolsArgs = self.args  # type: ignore[assignment]
+        args = self.args
         domain = self.domain()
         for task in self.tau_tasks():
             for trial in range(args.trials):
@@ -72,7 +75,7 @@ class ToolsTaskBase(Task):
         """Run the episode and record what the evaluator needs."""
         from harness.calls import auxiliary_model  # lazily: the adapters pull in HTTP clients
 
-        args: ToolsArgs = self.args  # type: ignore[assignment]
+        args = self.args
         task, domain = self._task_of(sample), self.domain()
         env = Environment(domain, task.initial_state)
         closers: list[Any] = []
@@ -149,12 +152,13 @@ class ToolsTaskBase(Task):
         """A reply that does nothing in the environment (scores 0 on every task)."""
         return rng.choice(("I am sorry, I cannot help with that.", "Could you tell me more?", "Thank you for waiting."))
 
+    def accumulator(self, seed: int = 0) -> Accumulator:
+        """:meth:`aggregate` one result at a time, holding per episode only what its metrics need."""
+        return CombinedAccumulator(MetricsAccumulator(self.metrics(), seed=seed), EpisodeAccumulator(seed))
+
     def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
         """The default accuracy plus pass^k / pass@k, termination shares, tool errors and cost."""
-        materialised = list(results)
-        metrics = super().aggregate(materialised, seed=seed)
-        metrics.update(episode_metrics(materialised, seed=seed))
-        return metrics
+        return fold(self.accumulator(seed), results)
 
 
 def episode_output(
@@ -183,7 +187,7 @@ def episode_output(
     return Output(text=episode.final_text(), trajectory=tuple(episode.messages), data=data)
 
 
-class DomainTask(ToolsTaskBase):
+class DomainTask(ToolsTaskBase[ToolsArgs]):
     """``toolsim/<domain>`` (formerly ``tools/<domain>``): a look-alike domain with its authored tasks, not τ²-bench."""
 
     description = (

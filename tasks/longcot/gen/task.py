@@ -7,30 +7,18 @@ from collections.abc import Iterator
 
 from pydantic import Field
 
-from harness.task import TaskArgs
 from harness.types import Sample
 from tasks.longcot.data import Question
 from tasks.longcot.gen.problems import GENERATORS
-from tasks.longcot.task import LongCotTask, VerifierName
+from tasks.longcot.task import VerifiedArgs, VerifiedTask
 
 
-class GenArgs(TaskArgs):
+class GenArgs(VerifiedArgs):
     """Arguments of the LongCoT generators."""
 
     n: int = Field(20, ge=1, le=100_000, description="number of problems")
     steps: int = Field(16, ge=2, le=5000, description="difficulty: interdependent steps per problem (8 to 1000+)")
     seed: int = Field(0, description="generator seed: same seed, same problems")
-    judge: str | None = Field(
-        None,
-        description="optional adapter spec asked about unresolved math/chemistry "
-        "answers; its verdicts are reported separately as accuracy_with_judge",
-    )
-    verifier: VerifierName = Field(
-        "official",
-        description="which decision each sample's score follows: "
-        "'official' (LongCoT's own verifier's rules) or 'strict' (a 'solution =' label "
-        "required); both are reported, as accuracy_official and accuracy_strict",
-    )
 
 
 def generated_questions(domain: str, n: int, steps: int, seed: int) -> Iterator[Question]:
@@ -41,22 +29,21 @@ def generated_questions(domain: str, n: int, steps: int, seed: int) -> Iterator[
         yield make(rng, steps, index)
 
 
-def generator_task(domain: str) -> type[LongCotTask]:
+def generator_task(domain: str) -> type[VerifiedTask[GenArgs]]:
     """The task class of ``longcot-gen/<domain>``."""
     if domain not in GENERATORS:
         raise KeyError(f"no LongCoT generator for domain {domain!r}")
 
-    class GeneratedTask(LongCotTask):
+    class GeneratedTask(VerifiedTask[GenArgs]):
         __doc__ = f"Seeded long-horizon {domain} problems."
         description = f"seeded long-horizon {domain} problems; difficulty (steps) scales the chain length"
-        Args = GenArgs
 
         def questions(self) -> Iterator[Question]:
-            args: GenArgs = self.args  # type: ignore[assignment]
+            args = self.args
             return generated_questions(domain, args.n, args.steps, args.seed)
 
         def samples(self) -> Iterator[Sample]:
-            args: GenArgs = self.args  # type: ignore[assignment]
+            args = self.args
             for sample in super().samples():
                 yield sample.model_copy(update={"id": f"{sample.id}@seed{args.seed}"})
 
