@@ -29,7 +29,7 @@ from harness.methods.planning import plan_methods
 from harness.plan import PreparedTask, RunPlan, build_task, config_of
 from harness.progress import RunProgress
 from harness.store import RunStore, result_key
-from harness.summary import summarize_task
+from harness.summary import summarize_tasks
 from harness.task import GenerationSettings, SolveContext, Task
 from harness.types import Output, RunSummary, Sample, SampleResult, Score, Usage
 
@@ -218,7 +218,7 @@ def summarize_run(
         seed=plan.seed,
         harness_version=__version__,
         config_hash=config_hash,
-        tasks={p.task.name: summarize_task(p.task, store.results, plan.seed) for p in prepared},
+        tasks=summarize_tasks([p.task for p in prepared], store.results(), plan.seed),
         started_at=started_at,
         finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
         complete=complete,

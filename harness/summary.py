@@ -1,42 +1,163 @@
-"""From a run's logged results to ``summary.json``: metrics with CIs, counts, tokens and cost."""
+"""From a run's logged results to ``summary.json``: metrics with CIs, counts, tokens and cost.
+
+The log is read in **one pass** for the whole run: each result goes to its task's
+:class:`TaskTally` (counts, usage, cost) and to the task's metric accumulator, chosen once
+per task by :func:`accumulator_of`:
+
+* a task that offers an incremental accumulator (:class:`StreamingAggregate`, such as the
+  tools family) is fed result by result and holds only what its metrics need;
+* a task that keeps the base class's per-sample metrics is fed to a :class:`MetricsAccumulator`,
+  which holds one float per sample and metric;
+* any other task's ``aggregate`` is given that task's results, collected during the pass
+  (:class:`CollectedAggregate`), in log order as before.
+"""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Sequence
+from typing import Protocol, runtime_checkable
 
-from harness.task import Task
-from harness.types import OUTCOMES, SampleResult, TaskSummary, Usage
-
-
-def _only(results: Iterable[SampleResult], task: str) -> Iterator[SampleResult]:
-    return (r for r in results if r.task == task)
+from harness.stats import mean_metric
+from harness.task import AnyTask, Metric, Task
+from harness.types import OUTCOMES, MetricValue, SampleResult, TaskSummary, Usage
 
 
-def summarize_task(task: Task, results: Callable[[], Iterable[SampleResult]], seed: int) -> TaskSummary:
-    """One task's summary from a fresh stream of the run's results (read twice, never held whole)."""
-    counts = dict.fromkeys(OUTCOMES, 0)
-    usage = Usage()
-    costs: list[float] = []
-    cost_known, retries, calls, cached_calls = True, 0, 0, 0
-    for result in _only(results(), task.name):
-        counts[result.score.outcome] += 1
-        usage = usage + result.usage
-        retries += result.retries
-        calls += len(result.calls)
-        cached_calls += sum(1 for call in result.calls if call.cached)
+class Accumulator(Protocol):
+    """Task-level metrics built one result at a time."""
+
+    def add(self, result: SampleResult) -> None:
+        """Take one result of the task into account."""
+
+    def finish(self) -> dict[str, MetricValue]:
+        """The task's metrics over every result added."""
+
+
+@runtime_checkable
+class StreamingAggregate(Protocol):
+    """A task whose ``aggregate`` is also offered as an incremental :class:`Accumulator`."""
+
+    def accumulator(self, seed: int = 0) -> Accumulator:
+        """A fresh accumulator equal in its result to ``aggregate`` over the same results."""
+
+
+class MetricsAccumulator:
+    """The base ``Task.aggregate``: the mean of each per-sample metric, samples valued ``None`` left out."""
+
+    def __init__(self, metrics: Sequence[Metric], seed: int = 0) -> None:
+        self.metrics = tuple(metrics)
+        self.seed = seed
+        self._values: dict[str, list[float]] = {metric.name: [] for metric in self.metrics}
+
+    def add(self, result: SampleResult) -> None:
+        """Record each metric's value of ``result``."""
+        for metric in self.metrics:
+            value = metric.value(result)
+            if value is not None:
+                self._values[metric.name].append(float(value))
+
+    def finish(self) -> dict[str, MetricValue]:
+        """Each metric's mean with its n and 95% CI."""
+        kinds = {metric.name: metric.kind for metric in self.metrics}
+        return {name: mean_metric(values, seed=self.seed, kind=kinds[name]) for name, values in self._values.items()}
+
+
+class CollectedAggregate:
+    """A task's own ``aggregate``, given the task's results once the pass is over."""
+
+    def __init__(self, task: AnyTask, seed: int = 0) -> None:
+        self.task = task
+        self.seed = seed
+        self._results: list[SampleResult] = []
+
+    def add(self, result: SampleResult) -> None:
+        """Keep ``result`` for the task's ``aggregate``."""
+        self._results.append(result)
+
+    def finish(self) -> dict[str, MetricValue]:
+        """The task's ``aggregate`` over the collected results, in log order."""
+        return self.task.aggregate(iter(self._results), seed=self.seed)
+
+
+class CombinedAccumulator:
+    """Several accumulators fed the same results; their metrics merged in order (a later name replaces an earlier)."""
+
+    def __init__(self, *parts: Accumulator) -> None:
+        self.parts = parts
+
+    def add(self, result: SampleResult) -> None:
+        """Feed ``result`` to every part."""
+        for part in self.parts:
+            part.add(result)
+
+    def finish(self) -> dict[str, MetricValue]:
+        """The parts' metrics, merged."""
+        merged: dict[str, MetricValue] = {}
+        for part in self.parts:
+            merged.update(part.finish())
+        return merged
+
+
+def accumulator_of(task: AnyTask, seed: int) -> Accumulator:
+    """How ``task``'s metrics are built from the one pass (see the module's docstring)."""
+    if isinstance(task, StreamingAggregate):
+        return task.accumulator(seed=seed)
+    if type(task).aggregate is Task.aggregate:
+        return MetricsAccumulator(task.metrics(), seed=seed)
+    return CollectedAggregate(task, seed=seed)
+
+
+def fold(accumulator: Accumulator, results: Iterable[SampleResult]) -> dict[str, MetricValue]:
+    """Feed every result to ``accumulator`` and return its metrics (an ``aggregate`` from an accumulator)."""
+    for result in results:
+        accumulator.add(result)
+    return accumulator.finish()
+
+
+class TaskTally:
+    """One task's summary, result by result: outcome counts, usage, cost, retries and calls, and its metrics."""
+
+    def __init__(self, task: AnyTask, seed: int) -> None:
+        self.metrics = accumulator_of(task, seed)
+        self.counts: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
+        self.usage = Usage()
+        self.costs: list[float] = []
+        self.cost_known = True
+        self.retries = self.calls = self.cached_calls = 0
+
+    def add(self, result: SampleResult) -> None:
+        """Count ``result`` and pass it to the task's metrics."""
+        self.counts[result.score.outcome] += 1
+        self.usage = self.usage + result.usage
+        self.retries += result.retries
+        self.calls += len(result.calls)
+        self.cached_calls += sum(1 for call in result.calls if call.cached)
         if result.cost_usd is not None:
-            costs.append(result.cost_usd)
-        cost_known = cost_known and result.cost_known
-    metrics = task.aggregate(_only(results(), task.name), seed=seed)
-    return TaskSummary(
-        metrics=metrics,
-        counts=counts,
-        usage=usage,
-        # samples that made no billed call (every call failed, say) cost nothing: 0, not unknown
-        cost_usd=math.fsum(costs) if costs or (cost_known and sum(counts.values()) > 0) else None,
-        cost_known=cost_known and sum(counts.values()) > 0,
-        retries=retries,
-        calls=calls,
-        cached_calls=cached_calls,
-    )
+            self.costs.append(result.cost_usd)
+        self.cost_known = self.cost_known and result.cost_known
+        self.metrics.add(result)
+
+    def finish(self) -> TaskSummary:
+        """The task's summary over every result added."""
+        logged = sum(self.counts.values())
+        return TaskSummary(
+            metrics=self.metrics.finish(),
+            counts=self.counts,
+            usage=self.usage,
+            # samples that made no billed call (every call failed, say) cost nothing: 0, not unknown
+            cost_usd=math.fsum(self.costs) if self.costs or (self.cost_known and logged > 0) else None,
+            cost_known=self.cost_known and logged > 0,
+            retries=self.retries,
+            calls=self.calls,
+            cached_calls=self.cached_calls,
+        )
+
+
+def summarize_tasks(tasks: Sequence[AnyTask], results: Iterable[SampleResult], seed: int) -> dict[str, TaskSummary]:
+    """Every task's summary from one pass over the run's results; results of other tasks are ignored."""
+    tallies = {task.name: TaskTally(task, seed) for task in tasks}
+    for result in results:
+        tally = tallies.get(result.task)
+        if tally is not None:
+            tally.add(result)
+    return {name: tally.finish() for name, tally in tallies.items()}

@@ -53,28 +53,47 @@ def share_metric(count: int, n: int) -> MetricValue:
     return MetricValue(value=count / n, n=n, ci_low=low, ci_high=high, method="wilson")
 
 
-def episode_metrics(results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
-    """pass^k / pass@k over trials, termination shares, tool errors and cost per episode."""
-    outcomes: dict[str, list[bool]] = {}
-    terminations: dict[str, int] = {}
-    tool_errors: list[float] = []
-    costs: list[float] = []
-    total = 0
-    for result in results:
+class EpisodeAccumulator:
+    """pass^k / pass@k over trials, termination shares, tool errors and cost per episode, one result at a time.
+
+    Holds per episode only its outcome, termination, tool-error count and cost, never the result itself.
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.outcomes: dict[str, list[bool]] = {}
+        self.terminations: dict[str, int] = {}
+        self.tool_errors: list[float] = []
+        self.costs: list[float] = []
+        self.total = 0
+
+    def add(self, result: SampleResult) -> None:
+        """Count one episode; errors are left out of every statistic."""
         if result.score.outcome == "error":
-            continue
-        total += 1
-        outcomes.setdefault(base_task_id(result.sample_id), []).append(result.score.value == 1.0)
+            return
+        self.total += 1
+        self.outcomes.setdefault(base_task_id(result.sample_id), []).append(result.score.value == 1.0)
         data = result.output.data
         reason = str(data.get("termination", "none"))
-        terminations[reason] = terminations.get(reason, 0) + 1
+        self.terminations[reason] = self.terminations.get(reason, 0) + 1
         if isinstance(data.get("tool_errors"), int):
-            tool_errors.append(float(data["tool_errors"]))
+            self.tool_errors.append(float(data["tool_errors"]))
         if result.cost_known and result.cost_usd is not None:
-            costs.append(result.cost_usd)
-    metrics = pass_metrics(outcomes, seed=seed)
-    for reason, count in sorted(terminations.items()):
-        metrics[f"termination/{reason}"] = share_metric(count, total)
-    metrics["tool_errors_per_episode"] = mean_metric(tool_errors, seed=seed, kind="mean")
-    metrics["cost_usd_per_episode"] = mean_metric(costs, seed=seed, kind="mean")
-    return metrics
+            self.costs.append(result.cost_usd)
+
+    def finish(self) -> dict[str, MetricValue]:
+        """The episode metrics over every result added."""
+        metrics = pass_metrics(self.outcomes, seed=self.seed)
+        for reason, count in sorted(self.terminations.items()):
+            metrics[f"termination/{reason}"] = share_metric(count, self.total)
+        metrics["tool_errors_per_episode"] = mean_metric(self.tool_errors, seed=self.seed, kind="mean")
+        metrics["cost_usd_per_episode"] = mean_metric(self.costs, seed=self.seed, kind="mean")
+        return metrics
+
+
+def episode_metrics(results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+    """pass^k / pass@k over trials, termination shares, tool errors and cost per episode (streamed)."""
+    accumulator = EpisodeAccumulator(seed)
+    for result in results:
+        accumulator.add(result)
+    return accumulator.finish()

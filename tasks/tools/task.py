@@ -13,11 +13,12 @@ from typing import Any, TypeVar
 
 from pydantic import Field, ValidationError
 
+from harness.summary import Accumulator, CombinedAccumulator, MetricsAccumulator, fold
 from harness.task import GenerationSettings, SolveContext, Task, TaskArgs
 from harness.types import GenerateRequest, Generation, Message, MetricValue, Output, Sample, SampleResult, Score
 from tasks.tools.evaluator import evaluate
 from tasks.tools.framework.environment import Domain, Environment
-from tasks.tools.metrics import episode_metrics
+from tasks.tools.metrics import EpisodeAccumulator
 from tasks.tools.oracle import reference_generation
 from tasks.tools.orchestrator import Episode, run_episode
 from tasks.tools.taskformat import TauTask
@@ -151,12 +152,13 @@ class ToolsTaskBase(Task[ToolsArgsT]):
         """A reply that does nothing in the environment (scores 0 on every task)."""
         return rng.choice(("I am sorry, I cannot help with that.", "Could you tell me more?", "Thank you for waiting."))
 
+    def accumulator(self, seed: int = 0) -> Accumulator:
+        """:meth:`aggregate` one result at a time, holding per episode only what its metrics need."""
+        return CombinedAccumulator(MetricsAccumulator(self.metrics(), seed=seed), EpisodeAccumulator(seed))
+
     def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
         """The default accuracy plus pass^k / pass@k, termination shares, tool errors and cost."""
-        materialised = list(results)
-        metrics = super().aggregate(materialised, seed=seed)
-        metrics.update(episode_metrics(materialised, seed=seed))
-        return metrics
+        return fold(self.accumulator(seed), results)
 
 
 def episode_output(

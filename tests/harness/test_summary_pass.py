@@ -1,0 +1,204 @@
+"""The summary reads the log once (issue 20 item 3): same metrics as each task's aggregate over its results.
+
+The reference is the summary as it was computed before the single pass: per task, one stream of the log
+for counts, usage and cost, and a second for the task's own ``aggregate`` over that task's results.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel
+
+import harness.runlog as runlog
+from harness.plan import RunPlan, TaskPlan, build_task, plan_from_config
+from harness.runner import RunOptions, execute, summarize_run
+from harness.store import RunStore
+from harness.suites import load_suite
+from harness.summary import CollectedAggregate, MetricsAccumulator, accumulator_of, fold, summarize_tasks
+from harness.task import AnyTask, Task, TaskArgs
+from harness.types import OUTCOMES, MetricValue, Output, SampleResult, Score, TaskSummary, Usage
+from tasks.tools.metrics import EpisodeAccumulator, episode_metrics
+
+OPTIONS = RunOptions(concurrency=16, progress=False)
+
+
+def _reference(task: AnyTask, run: RunStore, seed: int) -> TaskSummary:
+    """One task's summary the way it was computed before: two streams of the log per task."""
+    counts: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
+    costs: list[float] = []
+    usage, cost_known, retries, calls, cached = Usage(), True, 0, 0, 0
+    for result in (r for r in run.results() if r.task == task.name):
+        counts[result.score.outcome] += 1
+        usage = usage + result.usage
+        retries += result.retries
+        calls += len(result.calls)
+        cached += sum(1 for call in result.calls if call.cached)
+        if result.cost_usd is not None:
+            costs.append(result.cost_usd)
+        cost_known = cost_known and result.cost_known
+    logged = sum(counts.values())
+    return TaskSummary(
+        metrics=task.aggregate((r for r in run.results() if r.task == task.name), seed=seed),
+        counts=counts,
+        usage=usage,
+        cost_usd=math.fsum(costs) if costs or (cost_known and logged > 0) else None,
+        cost_known=cost_known and logged > 0,
+        retries=retries,
+        calls=calls,
+        cached_calls=cached,
+    )
+
+
+class _ParseCounter:
+    """Counts the log lines parsed as whole sample results (not the identity pass)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.full = 0
+        original = runlog._parse
+
+        def counting(path: Path, number: int, raw: bytes, last: bool, model: type[BaseModel]) -> BaseModel | None:
+            if model is SampleResult:
+                self.full += 1
+            return original(path, number, raw, last, model)
+
+        monkeypatch.setattr(runlog, "_parse", counting)
+
+
+@pytest.fixture(scope="module")
+def smoke_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
+    """The smoke suite run with builtin/oracle and builtin/random."""
+    suite = load_suite("smoke")
+    root = tmp_path_factory.mktemp("smoke")
+    runs = {}
+    for model in ("builtin/oracle", "builtin/random"):
+        plan = RunPlan(model=model, tasks=suite.tasks, suite=suite.name, suite_version=suite.version)
+        runs[model] = root / model.replace("/", "-")
+        asyncio.run(execute(plan, runs[model], OPTIONS))
+    yield runs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("model", ["builtin/oracle", "builtin/random"])
+def test_smoke_summary_is_each_tasks_aggregate_and_reads_the_log_once(
+    smoke_runs: dict[str, Path], model: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = RunStore(smoke_runs[model])
+    config = store.read_config()
+    plan = plan_from_config(config)
+    prepared = [build_task(task_plan) for task_plan in plan.tasks]
+    logged = len(runlog.winning_lines(store.samples_path))
+    assert logged == sum(1 for line in store.samples_path.read_bytes().splitlines() if line.strip()) > 50
+    counter = _ParseCounter(monkeypatch)
+    summary = summarize_run(store, plan, prepared, config["config_hash"], "started", True)
+    assert counter.full == logged, f"{counter.full} lines parsed for {logged} logged samples"
+    monkeypatch.undo()
+    assert len(summary.tasks) == len(prepared) == 18
+    for entry in prepared:
+        assert summary.tasks[entry.task.name] == _reference(entry.task, store, plan.seed), entry.task.name
+    assert store.read_summary().tasks == summary.tasks
+    kinds = {type(accumulator_of(p.task, plan.seed)).__name__ for p in prepared}
+    assert kinds == {"MetricsAccumulator", "CollectedAggregate", "CombinedAccumulator"}
+
+
+def _result(sample_id: str, task: str, outcome: str, value: float = 1.0, **data: object) -> SampleResult:
+    score = {"scored": Score.of(value == 1.0), "unscored": Score.unscored("no answer"), "error": Score.error("x")}
+    return SampleResult(
+        sample_id=sample_id,
+        task=task,
+        input="q",
+        output=Output(text="a", data=data),
+        score=score[outcome],
+        usage=Usage(input_tokens=3, output_tokens=2),
+        cost_usd=0.5 if outcome != "error" else None,
+        cost_known=outcome != "error",
+    )
+
+
+def test_results_of_each_task_go_to_that_task_only_and_retried_errors_count_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan = RunPlan(
+        model="builtin/oracle",
+        tasks=(TaskPlan("demo/arith", {"n": 6}), TaskPlan("toolsim/retail", limit=2)),
+    )
+    run = tmp_path / "run"
+    asyncio.run(execute(plan, run, OPTIONS))
+    store = RunStore(run)
+    with store.samples_path.open("ab") as log:  # an error retried: the later record wins
+        first = next(store.results())
+        log.write(first.model_copy(update={"score": Score.error("again")}).model_dump_json().encode() + b"\n")
+        log.write(first.model_dump_json().encode() + b"\n")
+        log.write(_result("other", "not/in-the-plan", "scored").model_dump_json().encode() + b"\n")
+    config = store.read_config()
+    prepared = [build_task(p) for p in plan.tasks]
+    counter = _ParseCounter(monkeypatch)
+    summary = summarize_run(store, plan, prepared, config["config_hash"], "started", True)
+    assert counter.full == 6 + 2 + 1  # each winning record once; the two it replaced only in the identity pass
+    monkeypatch.undo()
+    assert summary.tasks["demo/arith"].counts == {"scored": 6, "unscored": 0, "error": 0}
+    for entry in prepared:
+        assert summary.tasks[entry.task.name] == _reference(entry.task, store, plan.seed)
+    assert "not/in-the-plan" not in summary.tasks
+
+
+def test_tools_accumulator_equals_the_materialised_aggregate_and_keeps_no_result() -> None:
+    results = [
+        _result("t1#0", "tools/retail", "scored", 1.0, termination="agent_stop", tool_errors=1),
+        _result("t1#1", "tools/retail", "scored", 0.0, termination="user_stop", tool_errors=0),
+        _result("t2#0", "tools/retail", "unscored", termination="max_steps"),
+        _result("t2#1", "tools/retail", "error"),
+        _result("t2#2", "tools/retail", "scored", 1.0, termination="agent_stop", tool_errors=3),
+    ]
+    accumulator = EpisodeAccumulator(seed=4)
+    for result in results:
+        accumulator.add(result)
+    held = [value for value in vars(accumulator).values()]
+    assert not any(isinstance(item, SampleResult) for value in held for item in _flatten(value))
+    streamed = episode_metrics(iter(results), seed=4)
+    assert accumulator.finish() == streamed
+    assert streamed["pass^1"].value == pytest.approx((1 / 2 + 1 / 2) / 2)
+    assert (
+        streamed["termination/agent_stop"].value == pytest.approx(2 / 4) and streamed["termination/agent_stop"].n == 4
+    )
+
+    task = build_task(TaskPlan("toolsim/retail")).task
+    via_task = task.aggregate(iter(results), seed=4)
+    assert via_task == fold(accumulator_of(task, 4), results)
+    assert via_task["accuracy"].n == 4 and via_task["pass^1"] == streamed["pass^1"]
+
+
+def _flatten(value: object) -> Iterator[object]:
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _flatten(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _flatten(item)
+    else:
+        yield value
+
+
+def test_a_task_with_its_own_aggregate_gets_its_results_in_log_order() -> None:
+    seen: list[str] = []
+
+    class Ordered(Task[TaskArgs]):
+        def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+            seen.extend(r.sample_id for r in results)
+            return {}
+
+    task = Ordered("x/ordered")
+    assert isinstance(accumulator_of(task, 0), CollectedAggregate)
+    plain: AnyTask = Task("x/plain")
+    assert isinstance(accumulator_of(plain, 0), MetricsAccumulator)
+    results = [_result(f"s{i}", name, "scored") for i in range(5) for name in ("x/ordered", "x/plain")]
+    summaries = summarize_tasks([task, plain], results, seed=0)
+    assert seen == [f"s{i}" for i in range(5)]
+    assert summaries["x/plain"].metrics == plain.aggregate((r for r in results if r.task == "x/plain"), seed=0)
+    assert summaries["x/plain"].counts["scored"] == 5 and summaries["x/plain"].cost_usd == 2.5
+    empty = summarize_tasks([plain], [], seed=0)["x/plain"]
+    assert empty.cost_usd is None and not empty.cost_known and empty.metrics["accuracy"].n == 0
