@@ -52,8 +52,12 @@ SOURCES: dict[str, DataSource] = {
         "LongHorizonReasoning/longcot",
         "main",
         "MIT",
-        tuple((f"src/data/{d}/{s}.json", f"{d}/{s}.json") for d in LONGCOT_DOMAINS for s in ("easy", "medium", "hard"))
-        + (("LICENSE", "LICENSE"),),
+        (
+            *tuple(
+                (f"src/data/{d}/{s}.json", f"{d}/{s}.json") for d in LONGCOT_DOMAINS for s in ("easy", "medium", "hard")
+            ),
+            ("LICENSE", "LICENSE"),
+        ),
         "-T data={folder}  (or export FRONTIER_LONGCOT_DATA={folder})",
         "longcot/*",
     ),
@@ -71,8 +75,8 @@ SOURCES: dict[str, DataSource] = {
         "xashru/cti-bench",
         "main",
         "CC BY-NC-SA 4.0",
-        tuple((f"data/{name}.tsv", f"data/{name}.tsv") for name in CTI_FILES)
-        + (
+        (
+            *tuple((f"data/{name}.tsv", f"data/{name}.tsv") for name in CTI_FILES),
             ("evaluation/responses/cti-taa-responses.tsv", "evaluation/responses/cti-taa-responses.tsv"),
             ("LICENSE", "LICENSE"),
         ),

@@ -170,7 +170,7 @@ def read_tsv_table(text: str, origin: str) -> tuple[list[str], list[tuple[int, d
         if len(fields) > len(header):
             raise ConfigError(f"{origin}: line {line} has {len(fields)} fields but the header has {len(header)}")
         padded = fields + [""] * (len(header) - len(fields))
-        rows.append((line, dict(zip(header, padded))))
+        rows.append((line, dict(zip(header, padded, strict=True))))
     return header, rows
 
 

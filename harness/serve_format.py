@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
 from harness.types import GenerateRequest, Generation, Message, ToolCall
 
-ROLE_ALIASES = {"developer": "system", "function": "tool"}
+ROLES: dict[str, Literal["system", "user", "assistant", "tool"]] = {
+    "system": "system",
+    "user": "user",
+    "assistant": "assistant",
+    "tool": "tool",
+    "developer": "system",
+    "function": "tool",
+}
 LOCAL_EXTRAS = ("top_k", "min_p", "repeat_penalty")
 MAX_CHOICES = 16
 
@@ -63,9 +70,10 @@ def parse_messages(raw: Any) -> tuple[Message, ...]:
         where = f"messages[{index}]"
         if not isinstance(item, dict):
             raise BadRequest(f"{where} must be an object")
-        role = ROLE_ALIASES.get(item.get("role"), item.get("role"))
-        if role not in ("system", "user", "assistant", "tool"):
-            raise BadRequest(f"{where}: unknown role {item.get('role')!r}")
+        given = item.get("role")
+        role = ROLES.get(given) if isinstance(given, str) else None
+        if role is None:
+            raise BadRequest(f"{where}: unknown role {given!r}")
         name = item.get("name")
         messages.append(
             Message(

@@ -95,7 +95,7 @@ def test_rank_bands_share_ranks_when_cis_overlap() -> None:
     low = pd.Series([0.8, 0.7, 0.45, None, 0.05])
     high = pd.Series([0.95, 0.9, 0.55, None, 0.2])
     bands = rank_bands(score, low, high)
-    labels = [band_label(b, w) for b, w in zip(bands["rank_best"], bands["rank_worst"])]
+    labels = [band_label(b, w) for b, w in zip(bands["rank_best"], bands["rank_worst"], strict=True)]
     assert labels == ["1–2", "1–2", "3", "", "4"]
 
 

@@ -19,7 +19,7 @@ from leaderboard.validate import schema
 @pytest.fixture
 def good(make_run: Callable[..., Path]) -> dict[str, Any]:
     """A valid submission with per-sample scores."""
-    return build_submission([make_run("good", tasks={"demo/arith": binary(7, 10) + [(None, "unscored")]})])
+    return build_submission([make_run("good", tasks={"demo/arith": [*binary(7, 10), (None, "unscored")]})])
 
 
 ITEMS: list[Any] = [

@@ -45,7 +45,7 @@ def test_missing_and_malformed_files(tmp_path: Path, make_run: Callable[..., Pat
     with pytest.raises(RunFormatError, match="expected a JSON object"):
         load_run(run)
     (run / "summary.json").write_text('{"run_id": "r"}')
-    with pytest.raises(RunFormatError, match="summary.json"):
+    with pytest.raises(RunFormatError, match=r"summary\.json"):
         load_run(run)
 
 

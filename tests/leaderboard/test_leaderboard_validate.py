@@ -23,7 +23,7 @@ TASK = "demo/arith"
 def good(make_run: Callable[..., Path]) -> dict[str, Any]:
     """A valid submission with per-sample scores over two tasks."""
     run = make_run(
-        "good", tasks={TASK: binary(7, 10) + [(None, "unscored"), (None, "error")], "cyber/mcq": binary(4, 8)}
+        "good", tasks={TASK: [*binary(7, 10), (None, "unscored"), (None, "error")], "cyber/mcq": binary(4, 8)}
     )
     return build_submission([run])
 
