@@ -1,66 +1,85 @@
-"""The layer every model call goes through: cache, per-request timeout, retries, and the call log."""
+"""The layer every model call goes through: cache, per-request timeout, retries, a bound per adapter, the call log.
+
+A run's :class:`CallSettings` say how every call is made; the runner wraps its model with
+them and makes them active (:func:`using_call_settings`), so that the second models a task
+builds with :func:`auxiliary_model` (simulated users, judges, reward models) are called
+with the same retries, timeout, cache and seed, under the same per-adapter request bound.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import AbstractAsyncContextManager, contextmanager, nullcontext
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from harness.adapters.base import ModelAdapter
+from harness.adapters.base import ModelAdapter, close_adapter
 from harness.cache import ResponseCache, request_key
 from harness.context import active_sample, call_role
 from harness.errors import AdapterError, TransientError
 from harness.failures import is_permanent
+from harness.run_options import DEFAULT_TIMEOUT_S, RetryPolicy
 from harness.types import CallRecord, GenerateRequest, Generation
 
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Exponential backoff with full jitter, on transient failures only, capped in count and delay.
-
-    A failure raised as transient whose message says it is permanent (a missing API key
-    that litellm reports as a 500, say; see :func:`harness.failures.is_permanent`) is not retried.
-    """
-
-    max_retries: int = 6
-    base_delay_s: float = 1.0
-    max_delay_s: float = 30.0
-
-    def delay(self, attempt: int, rng: random.Random) -> float:
-        """Seconds to wait before retry number ``attempt`` (0-based)."""
-        return rng.uniform(0, min(self.max_delay_s, self.base_delay_s * 2**attempt))
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "CallSettings",
+    "CallingAdapter",
+    "LabelledAdapter",
+    "RequestSlots",
+    "RetryPolicy",
+    "active_call_settings",
+    "auxiliary_model",
+    "using_call_settings",
+]
 
 
 class CallingAdapter:
-    """Wraps the model adapter: every call is cached when allowed, retried when transient and logged."""
+    """Wraps the model adapter: every call is cached when allowed, retried when transient and logged.
+
+    With ``slots``, at most that semaphore's value of requests are in flight to the adapter
+    (cache hits and backoff waits hold no slot).
+    """
 
     def __init__(
         self,
         inner: ModelAdapter,
-        retry: RetryPolicy = RetryPolicy(),
-        timeout_s: float | None = 600.0,
+        retry: RetryPolicy | None = None,
+        timeout_s: float | None = DEFAULT_TIMEOUT_S,
         cache: ResponseCache | None = None,
         force_cache: bool = False,
+        slots: asyncio.Semaphore | None = None,
     ) -> None:
         self.inner = inner
         self.name = inner.name
         self.capabilities = inner.capabilities
-        self.retry = retry
+        self.retry = retry or RetryPolicy()
         self.timeout_s = timeout_s
         self.cache = cache if getattr(inner, "cacheable", True) else None
         self.force_cache = force_cache
+        self.slots = slots
         self._rng = random.Random(0)
 
     def __getattr__(self, attribute: str) -> object:
         return getattr(self.inner, attribute)
 
+    def _slot(self) -> AbstractAsyncContextManager[object]:
+        return self.slots if self.slots is not None else nullcontext()
+
+    async def _call_once(self, request: GenerateRequest) -> Generation:
+        async with self._slot():
+            if self.timeout_s is None:
+                return await self.inner.generate(request)
+            return await asyncio.wait_for(self.inner.generate(request), self.timeout_s)
+
     async def _call_with_retries(self, request: GenerateRequest) -> tuple[Generation, int]:
         attempt = 0
         while True:
             try:
-                if self.timeout_s is None:
-                    return await self.inner.generate(request), attempt
-                return await asyncio.wait_for(self.inner.generate(request), self.timeout_s), attempt
+                return await self._call_once(request), attempt
             except (TimeoutError, TransientError) as exc:
                 reason = str(exc) or f"no answer within {self.timeout_s} s"
                 if is_permanent(reason):
@@ -96,9 +115,7 @@ class CallingAdapter:
 
     async def aclose(self) -> None:
         """Close the wrapped adapter."""
-        close = getattr(self.inner, "aclose", None)
-        if close is not None:
-            await close()
+        await close_adapter(self.inner)
 
 
 class LabelledAdapter:
@@ -120,13 +137,82 @@ class LabelledAdapter:
 
     async def aclose(self) -> None:
         """Close the wrapped adapter."""
-        close = getattr(self.inner, "aclose", None)
-        if close is not None:
-            await close()
+        await close_adapter(self.inner)
 
 
-def auxiliary_model(spec: str, role: str, retry: RetryPolicy = RetryPolicy()) -> LabelledAdapter:
-    """A second model a task uses (simulated user, judge): retried, logged and costed in the sample as ``role``."""
-    from harness.adapters import resolve_adapter
+class RequestSlots:
+    """One semaphore per adapter name, so that every wrapper of the same adapter shares its bound."""
 
-    return LabelledAdapter(CallingAdapter(resolve_adapter(spec), retry=retry), role)
+    def __init__(self) -> None:
+        self._by_adapter: dict[str, asyncio.Semaphore] = {}
+
+    def of(self, adapter: str, bound: int) -> asyncio.Semaphore:
+        """The semaphore bounding requests to ``adapter`` (made with ``bound`` the first time)."""
+        if adapter not in self._by_adapter:
+            self._by_adapter[adapter] = asyncio.Semaphore(max(1, bound))
+        return self._by_adapter[adapter]
+
+
+@dataclass(frozen=True)
+class CallSettings:
+    """How every model call of a run is made: retries, timeout, cache, the adapters' seed, requests per adapter.
+
+    ``max_requests`` (None: unbounded) is the most requests in flight to one adapter; the
+    adapters wrapped by the same settings share one bound per adapter name.
+    """
+
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    timeout_s: float | None = DEFAULT_TIMEOUT_S
+    cache: ResponseCache | None = None
+    force_cache: bool = False
+    seed: int = 0
+    max_requests: int | None = None
+    slots: RequestSlots = field(default_factory=RequestSlots, compare=False, repr=False)
+
+    def wrap(self, adapter: ModelAdapter) -> CallingAdapter:
+        """``adapter`` behind the calling layer with these settings."""
+        bound = self.slots.of(adapter.name, self.max_requests) if self.max_requests is not None else None
+        return CallingAdapter(
+            adapter,
+            retry=self.retry,
+            timeout_s=self.timeout_s,
+            cache=self.cache,
+            force_cache=self.force_cache,
+            slots=bound,
+        )
+
+    def resolve(self, spec: str, **options: Any) -> CallingAdapter:
+        """The adapter for ``spec`` (built with these settings' seed and ``options``) behind the calling layer."""
+        from harness.adapters import resolve_adapter
+
+        return self.wrap(resolve_adapter(spec, seed=self.seed, **options))
+
+
+_active_settings: ContextVar[CallSettings | None] = ContextVar("call_settings", default=None)
+
+
+@contextmanager
+def using_call_settings(settings: CallSettings) -> Iterator[CallSettings]:
+    """Make ``settings`` the ones :func:`auxiliary_model` builds with inside the block (and its asyncio tasks)."""
+    token = _active_settings.set(settings)
+    try:
+        yield settings
+    finally:
+        _active_settings.reset(token)
+
+
+def active_call_settings() -> CallSettings:
+    """The run's call settings, or the defaults outside a run."""
+    return _active_settings.get() or CallSettings()
+
+
+def auxiliary_model(spec: str, role: str, retry: RetryPolicy | None = None) -> LabelledAdapter:
+    """A second model a task uses (simulated user, judge), built with the run's call settings.
+
+    Its calls are retried, timed out, cached and bounded as the run's model's are, and logged
+    and costed in the sample as ``role``; ``retry`` replaces the run's retry policy.
+    """
+    settings = active_call_settings()
+    if retry is not None:
+        settings = replace(settings, retry=retry)
+    return LabelledAdapter(settings.resolve(spec), role)

@@ -32,7 +32,7 @@ class TaskPlan:
 
 @dataclass(frozen=True)
 class RunPlan:
-    """A whole run as asked for."""
+    """A whole run as asked for; ``model_options`` are the adapter's ``-M key=value`` options."""
 
     model: str
     tasks: tuple[TaskPlan, ...]
@@ -40,6 +40,7 @@ class RunPlan:
     seed: int = 0
     suite: str | None = None
     suite_version: str | None = None
+    model_options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ def config_of(
     """
     body: dict[str, Any] = {
         "model": plan.model,
+        **({"model_options": dict(plan.model_options)} if plan.model_options else {}),
         "methods": list(plan.methods),
         "suite": plan.suite,
         "suite_version": plan.suite_version,
@@ -110,6 +112,7 @@ def plan_from_config(config: dict[str, Any]) -> RunPlan:
             seed=int(config.get("seed", 0)),
             suite=config.get("suite"),
             suite_version=config.get("suite_version"),
+            model_options=dict(config.get("model_options") or {}),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ConfigError(f"config.json is missing or has a wrong field: {exc}") from None

@@ -20,31 +20,19 @@ from pathlib import Path
 from typing import Any
 
 from harness import __version__
-from harness.adapters.base import MethodAdapter, ModelAdapter
-from harness.calls import CallingAdapter, RetryPolicy
+from harness.adapters.base import MethodAdapter, ModelAdapter, close_adapter
+from harness.calls import CallingAdapter, CallSettings, RetryPolicy, using_call_settings
 from harness.context import SampleContext, current_sample
 from harness.errors import AdapterError, ConfigError
 from harness.executors.scoring import score_safely
 from harness.methods.planning import plan_methods
 from harness.plan import PreparedTask, RunPlan, build_task, config_of
 from harness.progress import RunProgress
+from harness.run_options import RunOptions
 from harness.store import RunStore, result_key
 from harness.summary import summarize_tasks
 from harness.task import GenerationSettings, SolveContext, Task
 from harness.types import Output, RunSummary, Sample, SampleResult, Score, Usage
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    """How a run executes (none of it changes results, so none of it is in the config)."""
-
-    concurrency: int = 8
-    retry: RetryPolicy = RetryPolicy()
-    request_timeout_s: float | None = 600.0
-    cache_path: Path | None = None
-    force_cache: bool = False
-    progress: bool = True
-    retry_errors: bool = False
 
 
 def sample_seed(seed: int, task: str, sample_id: str) -> int:
@@ -168,41 +156,40 @@ async def evaluate(
     adapter: ModelAdapter,
     limit: int | None = None,
     seed: int = 0,
-    concurrency: int = 8,
+    concurrency: int = RunOptions.concurrency,
     settings: GenerationSettings | None = None,
-    retry: RetryPolicy = RetryPolicy(max_retries=3, base_delay_s=0.01),
+    retry: RetryPolicy | None = None,
 ) -> list[SampleResult]:
-    """Run one task in memory and return its results in sample order."""
-    model = adapter if isinstance(adapter, (CallingAdapter, MethodAdapter)) else CallingAdapter(adapter, retry=retry)
+    """Run one task in memory and return its results in sample order (calls as a run's, without a cache)."""
+    calls = RunOptions(concurrency=concurrency, retry=retry or RetryPolicy()).call_settings(seed)
+    model = adapter if isinstance(adapter, (CallingAdapter, MethodAdapter)) else calls.wrap(adapter)
     samples = limited_samples(task, limit)
     order = {sample.id: index for index, sample in enumerate(samples)}
     results: list[SampleResult] = []
     try:
-        await plan_methods(model, samples, task=task)
-        await run_items(
-            ((task, s, settings or task.settings) for s in samples), model, seed, concurrency, results.append
-        )
+        with using_call_settings(calls):
+            await plan_methods(model, samples, task=task)
+            await run_items(
+                ((task, s, settings or task.settings) for s in samples), model, seed, concurrency, results.append
+            )
     finally:
-        await model.aclose()
+        await close_adapter(model)
     return sorted(results, key=lambda r: order[r.sample_id])
 
 
-def build_model(plan: RunPlan, options: RunOptions) -> ModelAdapter:
-    """The plan's adapter, behind the calling layer, wrapped by its methods (innermost first)."""
-    from harness.adapters import resolve_adapter
-    from harness.cache import ResponseCache
+def build_model(plan: RunPlan, options: RunOptions, calls: CallSettings | None = None) -> ModelAdapter:
+    """The plan's adapter, behind the calling layer, wrapped by its methods (innermost first).
+
+    ``calls`` (default: ``options.call_settings(plan.seed)``) are active while the methods are
+    built, so a method's own model (a PRM judge) is called as the run's model is.
+    """
     from harness.registry import resolve_method
 
-    cache = ResponseCache(options.cache_path) if options.cache_path else None
-    model: ModelAdapter = CallingAdapter(
-        resolve_adapter(plan.model, seed=plan.seed),
-        retry=options.retry,
-        timeout_s=options.request_timeout_s,
-        cache=cache,
-        force_cache=options.force_cache,
-    )
-    for spec in plan.methods:
-        model = resolve_method(spec)(model)
+    calls = calls or options.call_settings(plan.seed)
+    model: ModelAdapter = calls.resolve(plan.model, **plan.model_options)
+    with using_call_settings(calls):
+        for spec in plan.methods:
+            model = resolve_method(spec)(model)
     return model
 
 
@@ -240,26 +227,29 @@ def _pending(
     return items, skipped
 
 
-async def execute(plan: RunPlan, out_dir: Path, options: RunOptions = RunOptions()) -> RunSummary:
+async def execute(plan: RunPlan, out_dir: Path, options: RunOptions | None = None) -> RunSummary:
     """Run ``plan`` into ``out_dir``, skipping samples it already logged; returns the summary.
 
     The directory is locked for the whole run; with ``options.retry_errors`` samples whose
     last record is an ``error`` run again.
     """
+    options = options or RunOptions()
     loaded = load_run(plan)
     prepared, config = loaded.prepared, loaded.config
-    model = build_model(plan, options)
+    calls = options.call_settings(plan.seed)
+    model = build_model(plan, options, calls)
     store = RunStore(out_dir)
     try:
         done = store.open(config, retry_errors=options.retry_errors)
     except BaseException:
-        await _close(model)
+        await close_adapter(model)
         raise
     started_at = datetime.now(UTC).isoformat(timespec="seconds")
     complete = False
     try:
-        for entry in prepared:
-            await plan_methods(model, loaded.samples[entry.task.name], task=entry.task)
+        with using_call_settings(calls):
+            for entry in prepared:
+                await plan_methods(model, loaded.samples[entry.task.name], task=entry.task)
         items, skipped = _pending(prepared, done, loaded.samples)
         with RunProgress(total=len(items) + skipped, done=skipped, enabled=options.progress) as progress:
 
@@ -269,20 +259,14 @@ async def execute(plan: RunPlan, out_dir: Path, options: RunOptions = RunOptions
 
             from harness.executors.local_pool import local_pool_scoring
 
-            with local_pool_scoring():
+            with local_pool_scoring(), using_call_settings(calls):
                 await run_items(items, model, plan.seed, options.concurrency, record)
         complete = True
     finally:
         try:
             store.close_log()
-            await _close(model)
+            await close_adapter(model)
             store.write_summary(summarize_run(store, plan, prepared, config["config_hash"], started_at, complete))
         finally:
             store.close()
     return store.read_summary()
-
-
-async def _close(model: ModelAdapter) -> None:
-    close = getattr(model, "aclose", None)
-    if close is not None:
-        await close()

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
-from harness.errors import MissingCapability
+from harness.errors import ConfigError, MissingCapability
 from harness.types import GenerateRequest, Generation, Message
 
 CAPABILITIES = ("chat", "tools", "logprobs", "prompt_logprobs", "reasoning_budget")
@@ -39,12 +40,32 @@ class ModelAdapter(Protocol):
         ...
 
 
+@runtime_checkable
 class ClosableAdapter(Protocol):
     """An adapter holding resources (HTTP sessions) to release at the end of a run."""
 
     async def aclose(self) -> None:
         """Release resources."""
         ...
+
+
+async def close_adapter(adapter: object) -> None:
+    """Release ``adapter``'s resources when it holds any (it is a :class:`ClosableAdapter`); else do nothing."""
+    if isinstance(adapter, ClosableAdapter):
+        await adapter.aclose()
+
+
+def checked_options(kind: str, options: Mapping[str, object], allowed: Mapping[str, type]) -> dict[str, object]:
+    """``options`` (``-M key=value``) of a ``kind`` adapter, each a known name of its type; else a ConfigError."""
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        known = ", ".join(sorted(allowed)) or "none"
+        raise ConfigError(f"unknown option(s) for {kind} adapters: {', '.join(unknown)}; known: {known}")
+    for name, value in options.items():
+        expected = allowed[name]
+        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+            raise ConfigError(f"{kind} adapter option {name} must be {expected.__name__}, got {value!r}")
+    return dict(options)
 
 
 def require_capability(adapter: ModelAdapter, capability: str, needed_by: str) -> None:
@@ -77,6 +98,4 @@ class MethodAdapter:
 
     async def aclose(self) -> None:
         """Close the wrapped adapter."""
-        close = getattr(self.inner, "aclose", None)
-        if close is not None:
-            await close()
+        await close_adapter(self.inner)

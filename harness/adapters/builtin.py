@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Any
 
+from harness.adapters.base import checked_options
 from harness.context import active_sample
 from harness.errors import AdapterError, ConfigError
 from harness.types import GenerateRequest, Generation, Usage
@@ -20,10 +20,7 @@ def _whitespace_tokens(request: GenerateRequest) -> int:
 
 
 def _as_generation(answer: Generation | str, request: GenerateRequest, model: str) -> Generation:
-    if isinstance(answer, Generation):
-        generation = answer
-    else:
-        generation = Generation(text=answer, finish_reason="stop")
+    generation = answer if isinstance(answer, Generation) else Generation(text=answer, finish_reason="stop")
     usage = Usage(
         input_tokens=_whitespace_tokens(request),
         output_tokens=len(generation.text.split()) + len(generation.tool_calls),
@@ -66,8 +63,9 @@ class RandomAdapter:
         return _as_generation(context.task.random_output(context.sample, request, rng), request, self.name)
 
 
-def create(rest: str, seed: int = 0, **options: Any) -> OracleAdapter | RandomAdapter:
-    """``builtin/oracle`` or ``builtin/random``."""
+def create(rest: str, seed: int = 0, **options: object) -> OracleAdapter | RandomAdapter:
+    """``builtin/oracle`` or ``builtin/random`` (they take no ``-M`` options)."""
+    checked_options("builtin", options, {})
     if rest == "oracle":
         return OracleAdapter()
     if rest == "random":

@@ -11,6 +11,7 @@ import os
 import time
 from typing import Any
 
+from harness.adapters.base import checked_options
 from harness.adapters.openai_format import enforce_max_tokens, generation_from_openai, request_to_openai
 from harness.errors import AdapterError, ConfigError, TransientError
 from harness.types import GenerateRequest, Generation
@@ -87,8 +88,9 @@ class LiteLLMAdapter:
         return enforce_max_tokens(generation, request.max_tokens)
 
 
-def create(spec: str, **options: Any) -> LiteLLMAdapter:
-    """Build from ``provider/model[@api_base]``; the provider must be one litellm knows."""
+def create(spec: str, seed: int = 0, **options: object) -> LiteLLMAdapter:
+    """Build from ``provider/model[@api_base]``; the provider must be one litellm knows (no ``-M`` options)."""
+    checked_options("litellm", options, {})
     from harness.litellm_providers import known_providers
 
     model, _, api_base = spec.partition("@")

@@ -11,7 +11,7 @@ import os
 import time
 from typing import Any
 
-from harness.adapters.base import PROMPT_LOGPROBS_FLAG
+from harness.adapters.base import PROMPT_LOGPROBS_FLAG, checked_options
 from harness.adapters.openai_format import enforce_max_tokens, generation_from_openai, request_to_openai
 from harness.errors import AdapterError, ConfigError, TransientError
 from harness.types import GenerateRequest, Generation, Message, TokenLogprob, Usage
@@ -69,11 +69,13 @@ def render_chatml(messages: tuple[Message, ...]) -> str:
 
 def continuation_logprobs(body: object, prefix_length: int) -> tuple[tuple[TokenLogprob, ...], Usage]:
     """The logprobs of the tokens after ``prefix_length`` characters in an echoed completion."""
+    if not isinstance(body, dict):
+        raise AdapterError(f"malformed prompt-logprobs response: a {type(body).__name__}, not a JSON object")
     try:
-        choice = body["choices"][0]  # type: ignore[index]
+        choice = body["choices"][0]
         raw = choice["logprobs"]
         tokens, values, offsets = raw["tokens"], raw["token_logprobs"], raw.get("text_offset")
-        usage = body.get("usage") or {}  # type: ignore[union-attr]
+        usage = body.get("usage") or {}
     except (KeyError, IndexError, TypeError) as exc:
         raise AdapterError(f"malformed prompt-logprobs response: missing {exc}") from None
     if not isinstance(offsets, list) or not (len(offsets) == len(tokens) == len(values)):
@@ -82,7 +84,7 @@ def continuation_logprobs(body: object, prefix_length: int) -> tuple[tuple[Token
             "the server cannot locate the continuation's tokens"
         )
     scored = []
-    for token, value, offset in zip(tokens, values, offsets):
+    for token, value, offset in zip(tokens, values, offsets, strict=True):
         if isinstance(offset, int) and offset >= prefix_length:
             if not isinstance(value, (int, float)):
                 raise AdapterError(f"prompt-logprobs response has no logprob for continuation token {token!r}")
@@ -196,11 +198,18 @@ class OpenAICompatibleAdapter:
             await self._session.close()
 
 
-def create(rest: str, **options: Any) -> OpenAICompatibleAdapter:
+def create(rest: str, seed: int = 0, **options: object) -> OpenAICompatibleAdapter:
     """Build from ``<model>@<base_url>``."""
     model, sep, base_url = rest.partition("@")
     if not sep or not model or not base_url.startswith(("http://", "https://")):
         raise ConfigError(
             f"openai-compatible spec must be 'openai-compatible/<model>@<http(s)://host:port/v1>', got {rest!r}"
         )
-    return OpenAICompatibleAdapter(model, base_url)
+    checked_options("openai-compatible", options, {"max_connections": int, "max_body_bytes": int})
+    limits = {name: value for name, value in options.items() if isinstance(value, int)}
+    for name, value in limits.items():
+        if value < 1:
+            raise ConfigError(f"openai-compatible adapter option {name} must be at least 1, got {value}")
+    return OpenAICompatibleAdapter(
+        model, base_url, max_connections=limits.get("max_connections", 512), max_body_bytes=limits.get("max_body_bytes")
+    )

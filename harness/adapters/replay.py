@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
 
+from harness.adapters.base import checked_options
 from harness.cache import request_key
 from harness.errors import AdapterError, ConfigError
-from harness.store import iter_results
+from harness.runformat import SAMPLES_FILE, RunFiles
 from harness.types import GenerateRequest, Generation
 
 
@@ -22,7 +22,9 @@ class ReplayAdapter:
         self.name = f"replay/{run_dir}"
         self._answers: dict[str, list[Generation]] = defaultdict(list)
         self._served: dict[str, int] = defaultdict(int)
-        for result in iter_results(run_dir / "samples.jsonl"):
+        files = RunFiles(run_dir)
+        files.check_version()
+        for result in files.results():
             for call in result.calls:
                 self._answers[call.request_key].append(call.generation)
 
@@ -37,9 +39,10 @@ class ReplayAdapter:
         return answers[index]
 
 
-def create(rest: str, **options: Any) -> ReplayAdapter:
-    """Build from a run directory path."""
+def create(rest: str, seed: int = 0, **options: object) -> ReplayAdapter:
+    """Build from a run directory path (replay takes no ``-M`` options)."""
+    checked_options("replay", options, {})
     run_dir = Path(rest).expanduser()
-    if not (run_dir / "samples.jsonl").is_file():
-        raise ConfigError(f"replay: {run_dir} is not a run directory (no samples.jsonl)")
+    if not RunFiles(run_dir).samples_path.is_file():
+        raise ConfigError(f"replay: {run_dir} is not a run directory (no {SAMPLES_FILE})")
     return ReplayAdapter(run_dir)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.adapters.base import MethodAdapter, ModelAdapter
+from harness.adapters.base import MethodAdapter, ModelAdapter, close_adapter
 from harness.methods.logged import logged
 from harness.methods.notes import note, sample_seed
 from harness.methods.params import MethodParams
@@ -78,9 +78,7 @@ class BestOfN(MethodAdapter):
 
     async def aclose(self) -> None:
         """Close the selector's own resources (a separate judge), then the wrapped adapter."""
-        close = getattr(self.selector, "aclose", None)
-        if close is not None:
-            await close()
+        await close_adapter(self.selector)
         await super().aclose()
 
 

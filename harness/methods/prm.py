@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from harness.adapters.base import ModelAdapter
+from harness.adapters.base import ModelAdapter, close_adapter
 from harness.context import labelled_calls
 from harness.methods.answers import candidate_scores, majority, normalised_answer
 from harness.methods.params import MethodParams
@@ -54,11 +54,14 @@ def aggregate(scores: StepScores, how: str) -> float | None:
 
 
 def split_steps(text: str, max_steps: int = MAX_STEPS) -> list[str]:
-    """A solution's steps: its paragraphs, or its lines when it has one paragraph; the tail merged past ``max_steps``."""
+    """A solution's steps: its paragraphs, or its lines when it has one paragraph.
+
+    Past ``max_steps``, the tail is merged into the last step.
+    """
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()]
     steps = paragraphs if len(paragraphs) > 1 else [line.strip() for line in text.splitlines() if line.strip()]
     if len(steps) > max_steps:
-        steps = steps[: max_steps - 1] + ["\n".join(steps[max_steps - 1 :])]
+        steps = [*steps[: max_steps - 1], "\n".join(steps[max_steps - 1 :])]
     return steps
 
 
@@ -110,9 +113,7 @@ class JudgePRM:
 
     async def aclose(self) -> None:
         """Close the judge adapter."""
-        close = getattr(self.judge, "aclose", None)
-        if close is not None:
-            await close()
+        await close_adapter(self.judge)
 
 
 def problem_text(request: GenerateRequest) -> str:
@@ -136,17 +137,17 @@ class PrmSelector:
 
     @classmethod
     def from_params(cls, inner: ModelAdapter, params: MethodParams) -> PrmSelector:
-        """Built from ``aggregate``, ``weighted``, ``judge`` (an adapter spec; default the inner model), ``judge_max_tokens``."""
+        """Built from ``aggregate``, ``weighted``, ``judge`` (an adapter spec; default the inner model) and
+        ``judge_max_tokens``."""
         how = params.choice("aggregate", "min", AGGREGATIONS)
         weighted = params.flag("weighted", True)
         max_tokens = params.integer("judge_max_tokens", 512, minimum=1) or 512
         spec = params.text("judge", None)
         if spec is None:
             return cls(JudgePRM(inner, max_tokens), how, weighted)
-        from harness.adapters import resolve_adapter
-        from harness.calls import CallingAdapter
+        from harness.calls import active_call_settings
 
-        return cls(JudgePRM(CallingAdapter(resolve_adapter(spec)), max_tokens), how, weighted, owns_prm=True)
+        return cls(JudgePRM(active_call_settings().resolve(spec), max_tokens), how, weighted, owns_prm=True)
 
     async def select(self, request: GenerateRequest, candidates: list[Generation], seed: int) -> Selection:
         """Score every candidate's steps and pick by aggregated (and, if weighted, answer-summed) score."""
@@ -163,7 +164,7 @@ class PrmSelector:
         ranked = [s if s is not None else float("-inf") for s in scores]
         if self.weighted:
             texts = [c.text for c in candidates]
-            answers = [normalised_answer(t, s) for t, s in zip(texts, await candidate_scores(texts))]
+            answers = [normalised_answer(t, s) for t, s in zip(texts, await candidate_scores(texts), strict=True)]
             weights = [s if s is not None else 0.0 for s in scores]
             winner, tally = majority(answers, weights, seed)
             details.update(answers=answers, weighted_votes=tally, winner=winner)
@@ -176,6 +177,5 @@ class PrmSelector:
 
     async def aclose(self) -> None:
         """Close the judge when this selector built it."""
-        close = getattr(self.prm, "aclose", None)
-        if self.owns_prm and close is not None:
-            await close()
+        if self.owns_prm:
+            await close_adapter(self.prm)
