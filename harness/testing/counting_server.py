@@ -17,6 +17,10 @@ class CountingServer(OpenAIServer):
         self.peak_in_flight = 0
         self._flight_lock = threading.Lock()
 
+    def __enter__(self) -> CountingServer:
+        self.start()
+        return self
+
     async def _handle_chat(self, request: Any) -> Any:
         with self._flight_lock:
             self.in_flight += 1

@@ -9,7 +9,14 @@ import pytest
 
 from harness.adapters import resolve_adapter
 from harness.adapters.openai_compatible import OpenAICompatibleAdapter
-from harness.calls import CallSettings, RetryPolicy, active_call_settings, auxiliary_model, using_call_settings
+from harness.calls import (
+    CallingAdapter,
+    CallSettings,
+    RetryPolicy,
+    active_call_settings,
+    auxiliary_model,
+    using_call_settings,
+)
 from harness.errors import AdapterError, ConfigError
 from harness.plan import RunPlan, TaskPlan
 from harness.run_options import RunOptions
@@ -86,7 +93,7 @@ def test_auxiliary_model_outside_a_run_uses_the_defaults() -> None:
     assert active_call_settings() == CallSettings()
     judge = auxiliary_model("builtin/oracle", "judge")
     assert judge.role == "judge"
-    assert judge.inner.retry == RetryPolicy()
+    assert isinstance(judge.inner, CallingAdapter) and judge.inner.retry == RetryPolicy()
 
 
 class AskTheJudge(Task):
