@@ -4,7 +4,8 @@ Each sample is run and scored by its own domain's task (same episode loop, same 
 ``tau2/all`` sample's record is exactly what ``tau2/<domain>`` logs for it. Samples are interleaved
 task by task across the domains (a task's trials stay together), so ``--limit`` takes from every
 domain. The summary pools every task with equal weight (as τ² averages over a domain's tasks)
-and adds each domain's ``reward[<domain>]``, ``pass^k[<domain>]`` and so on.
+and adds each domain's ``<domain>/reward``, ``<domain>/pass^k`` and so on (a name such as
+``reward[airline]`` would be read as markup by the terminal's summary table and shown as ``reward``).
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ class Tau2PooledTask(Tau2DomainTask):
         return self.member(sample.id).random_output(sample, request, rng)
 
     def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
-        """The pooled metrics over every task, then ``<metric>[<domain>]`` for reward, reward_strict and pass^k/@k."""
+        """The pooled metrics over every task, then ``<domain>/<metric>`` for reward, reward_strict and pass^k/@k."""
         materialised = list(results)
         metrics = super().aggregate(materialised, seed=seed)
         by_domain: dict[str, list[SampleResult]] = {domain: [] for domain in POOLED_DOMAINS}
@@ -107,5 +108,5 @@ class Tau2PooledTask(Tau2DomainTask):
                 continue
             for name, value in super().aggregate(group, seed=seed).items():
                 if _in_breakdown(name):
-                    metrics[f"{name}[{domain}]"] = value
+                    metrics[f"{domain}/{name}"] = value
         return metrics

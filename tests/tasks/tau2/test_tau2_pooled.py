@@ -112,15 +112,17 @@ def test_per_domain_breakdown_comes_from_the_same_pass(mixed) -> None:
     rows = {"airline": (0, 3), "retail": (1, 4), "telecom": (2, 5)}
     for domain, (first, second) in rows.items():
         official, strict = (OFFICIAL[first], OFFICIAL[second]), (STRICT[first], STRICT[second])
-        assert metrics[f"reward[{domain}]"].value == pytest.approx(sum(official) / 6)
-        assert metrics[f"reward[{domain}]"].n == 6
-        assert metrics[f"reward_strict[{domain}]"].value == pytest.approx(sum(strict) / 6)
+        assert metrics[f"{domain}/reward"].value == pytest.approx(sum(official) / 6)
+        assert metrics[f"{domain}/reward"].n == 6
+        assert metrics[f"{domain}/reward_strict"].value == pytest.approx(sum(strict) / 6)
         for k in range(1, TRIALS + 1):
-            assert metrics[f"pass^{k}[{domain}]"].value == pytest.approx(_pass_hat(official, k))
-            assert metrics[f"pass^{k}[{domain}]"].n == 2
-            assert metrics[f"strict/pass@{k}[{domain}]"].value == pytest.approx(_pass_at(strict, k))
-    assert metrics["pass^3[telecom]"].value == 0.0 and metrics["pass^1[retail]"].value == pytest.approx(2 / 3)
-    assert not any(name.startswith(("termination/", "tool_errors")) and "[" in name for name in metrics)
+            assert metrics[f"{domain}/pass^{k}"].value == pytest.approx(_pass_hat(official, k))
+            assert metrics[f"{domain}/pass^{k}"].n == 2
+            assert metrics[f"{domain}/strict/pass@{k}"].value == pytest.approx(_pass_at(strict, k))
+    assert metrics["telecom/pass^3"].value == 0.0 and metrics["retail/pass^1"].value == pytest.approx(2 / 3)
+    assert not any(
+        name.startswith(tuple(f"{d}/{m}" for d in rows for m in ("termination", "tool_errors"))) for name in metrics
+    )
 
 
 def test_aggregate_is_seeded_and_independent_of_result_order(mixed) -> None:
