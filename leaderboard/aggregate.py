@@ -114,12 +114,27 @@ def task_rows(submissions: list[dict[str, Any]]) -> pd.DataFrame:
 
 
 def _sample_values(entry: dict[str, Any]) -> list[float] | None:
-    """The per-sample values behind a task's primary metric, when their mean is that metric."""
+    """The per-sample values behind a task's primary metric, when their mean is that metric.
+
+    Two readings are tried: the scored values with each unscored answer as 0 (how ``accuracy``
+    counts), then the scored values alone (``accuracy_scored``); the one with the metric's ``n``
+    values wins, else the first whose mean matches. So a 0/5 of unscored answers is resampled
+    like a 0/5 of wrong ones, and identical results get identical intervals.
+    """
     metric = entry["metrics"][entry["primary_metric"]]
-    values = [s["value"] for s in entry.get("samples", ()) if s["outcome"] == "scored" and s["value"] is not None]
-    if not values or metric["value"] is None:
+    if metric.get("value") is None:
         return None
-    return values if abs(math.fsum(values) / len(values) - metric["value"]) <= MEAN_TOLERANCE else None
+    samples = entry.get("samples", ())
+    scored = [s["value"] for s in samples if s["outcome"] == "scored" and s["value"] is not None]
+    with_unscored = scored + [0.0 for s in samples if s["outcome"] == "unscored"]
+    matching = [
+        values
+        for values in (with_unscored, scored)
+        if values and abs(math.fsum(values) / len(values) - metric["value"]) <= MEAN_TOLERANCE
+    ]
+    sized = [values for values in matching if len(values) == metric.get("n")]
+    chosen = sized or matching
+    return chosen[0] if chosen else None
 
 
 def _submission_draws(
