@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tasks.longcot.data import load_questions
-from tasks.longcot.proof_game import forced_plies, reconstruct_game, replay_check, target_plies
-from tasks.longcot.verify_chess import verify_reconstruct
+from tasks.longcot.oracle.proof_game import forced_plies, reconstruct_game, replay_check, target_plies
+from tasks.longcot.verify.chess import verify_reconstruct
 
 
 def default_data() -> str:

@@ -23,7 +23,7 @@ os.environ.setdefault("FRONTIER_LONGCOT_RECONSTRUCT_S", "0")
 
 from tasks.longcot.data import DOMAINS, SPLITS, Question, load_questions
 from tasks.longcot.official import verify_official
-from tasks.longcot.render import reference_payload
+from tasks.longcot.oracle.render import reference_payload
 from tasks.longcot.verify import verify
 
 

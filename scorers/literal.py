@@ -112,9 +112,9 @@ def _settle(text: str, closed: list[tuple[int, int]], hidden: list[int]) -> tupl
     return None, first_hidden
 
 
-def depth_ok(text: str, limit: int = MAX_DEPTH) -> bool:
-    """True when brackets outside quoted strings nest at most ``limit`` deep."""
-    depth = 0
+def nesting_depth(text: str) -> int:
+    """The deepest nesting of brackets outside quoted strings (linear; an unmatched closer does not go below 0)."""
+    depth = deepest = 0
     scan = _Scan()
     for ch in text:
         if scan.in_quote(ch):
@@ -123,11 +123,15 @@ def depth_ok(text: str, limit: int = MAX_DEPTH) -> bool:
             scan.quote = ch
         elif ch in "[{(":
             depth += 1
-            if depth > limit:
-                return False
+            deepest = max(deepest, depth)
         elif ch in "]})":
-            depth -= 1
-    return True
+            depth = max(0, depth - 1)
+    return deepest
+
+
+def depth_ok(text: str, limit: int = MAX_DEPTH) -> bool:
+    """True when brackets outside quoted strings nest at most ``limit`` deep."""
+    return nesting_depth(text) <= limit
 
 
 def parse_literal(text: str) -> Any:

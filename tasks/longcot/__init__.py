@@ -1,6 +1,10 @@
 """LongCoT: long-horizon chain-of-thought questions in five domains, verified per template,
 plus the project's own seeded generators (``longcot-gen/<domain>``).
 
+Sub-packages: ``data`` (questions from files or the hub), ``verify`` (the strict verifier), ``official``
+(upstream's rules, the default score), ``oracle`` (reference answers for ``builtin/oracle``), ``gen`` (the
+generators); ``catalog`` names the domains, splits and templates they share.
+
 Names: ``longcot/mini`` (easy split), ``longcot/full`` (medium + hard),
 ``longcot/<domain>-<split>`` and ``longcot-gen/<domain>``.
 """
@@ -8,9 +12,7 @@ Names: ``longcot/mini`` (easy split), ``longcot/full`` (medium + hard),
 from __future__ import annotations
 
 from harness.task import TaskEntry, TaskFamily
-
-DOMAINS = ("chemistry", "chess", "cs", "logic", "math")
-SPLITS = ("easy", "medium", "hard")
+from tasks.longcot.catalog import DOMAINS, SPLITS
 
 
 def _mini(name: str, **args: object) -> object:

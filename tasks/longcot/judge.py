@@ -11,7 +11,7 @@ from typing import Any
 
 from harness.types import GenerateRequest, Message
 from tasks.longcot.data import Question
-from tasks.longcot.extract import solution_payload
+from tasks.longcot.verify.extract import solution_payload
 
 MAX_RESPONSE_CHARS = 4000
 

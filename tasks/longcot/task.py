@@ -14,7 +14,7 @@ from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleRe
 from tasks.longcot.data import DOMAINS, Question, load_questions
 from tasks.longcot.metrics import aggregate_results
 from tasks.longcot.official import verify_official
-from tasks.longcot.render import random_payload, reference_payload, reference_text
+from tasks.longcot.oracle.render import random_payload, reference_payload, reference_text
 from tasks.longcot.verdict import Verdict
 from tasks.longcot.verify import verify
 

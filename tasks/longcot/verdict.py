@@ -1,9 +1,13 @@
-"""The outcome of verifying one LongCoT answer."""
+"""The outcome of verifying one LongCoT answer, and the per-domain dispatch both verifiers use."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from tasks.longcot.data.question import Question
 
 Status = Literal["correct", "wrong", "unparsed", "unresolved"]
 
@@ -32,3 +36,14 @@ def short(value: object, limit: int = 300) -> str:
     """``value`` as text, cut to ``limit`` characters."""
     text = value if isinstance(value, str) else repr(value)
     return text if len(text) <= limit else text[:limit] + f"... ({len(text)} chars)"
+
+
+DomainVerifier = Callable[["Question", str], Verdict]
+
+
+def decide(verifiers: Mapping[str, DomainVerifier], question: Question, answer: str) -> Verdict:
+    """The verdict of the verifier of ``question``'s domain on ``answer``; too deep or too large is ``unparsed``."""
+    try:
+        return verifiers[question.domain](question, answer)
+    except (RecursionError, MemoryError):
+        return Verdict.unparsed("answer too deeply nested or too large to read")

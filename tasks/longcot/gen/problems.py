@@ -68,7 +68,7 @@ def make_math(rng: random.Random, steps: int, index: int) -> Question:
 
 def make_logic(rng: random.Random, steps: int, index: int) -> Question:
     """Random-configuration Tower of Hanoi whose disc count grows until the reference needs ``steps`` moves."""
-    from tasks.longcot.solvers import hanoi
+    from tasks.longcot.oracle.solvers import hanoi
 
     discs = 3
     while True:

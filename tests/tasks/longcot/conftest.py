@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tasks.longcot.data import DOMAINS, SPLITS, Question, load_questions
-from tasks.longcot.render import reference_payload
+from tasks.longcot.oracle.render import reference_payload
 
 
 @pytest.fixture(scope="session")

@@ -9,9 +9,9 @@ import pytest
 from harness.types import Output
 from scorers.sympy_equiv import compare
 from tasks.longcot.data import Question
-from tasks.longcot.extract import solution_payload, split_top_level
 from tasks.longcot.task import MiniTask
 from tasks.longcot.verify import verify
+from tasks.longcot.verify.extract import solution_payload, split_top_level
 
 MATH = Question("m1", "math", "easy", "linear", "p", {"template": "linear"}, ["16", "5√3/3", "2013^{4025}"])
 CS = Question("c1", "cs", "easy", "MCM", "p", {"template": "MCM"}, {"Q1": "(M_1*M_2)", "Q2": 31, "Q3": 3})

@@ -7,10 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from tasks.longcot.catalog import KNOWN_TEMPLATES
 from tasks.longcot.data import Question
 from tasks.longcot.official import verify_official
-from tasks.longcot.render import RECONSTRUCT_BUDGET_VAR, reference_payload
-from tasks.longcot.verify import KNOWN_TEMPLATES, verify
+from tasks.longcot.oracle.render import RECONSTRUCT_BUDGET_VAR, reference_payload
+from tasks.longcot.verify import verify
 
 README_TEMPLATES = {
     "chemistry": {"easy1", "easy2", "hard1", "hard2", "hard3", "hard4", "med1", "med2", "med3", "med4"},

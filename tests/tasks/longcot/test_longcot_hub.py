@@ -12,7 +12,7 @@ from harness.adapters import resolve_adapter
 from harness.runner import evaluate
 from tasks.longcot import FAMILY
 from tasks.longcot.data import DOMAINS, LongCotDataError, Question, load_questions
-from tasks.longcot.hub import without_nulls
+from tasks.longcot.data.hub import without_nulls
 
 SPLITS = ("easy", "medium")
 CARD = """---

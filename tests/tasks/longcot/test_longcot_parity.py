@@ -21,8 +21,8 @@ import pytest
 
 from tasks.longcot.data import DOMAINS, SPLITS, Question, load_questions
 from tasks.longcot.official import verify_official
-from tasks.longcot.official_math import gold_components, is_textual, normalise, predicted_components
-from tasks.longcot.official_parsing import extract_solution
+from tasks.longcot.official.maths import gold_components, is_textual, normalise, predicted_components
+from tasks.longcot.official.parsing import extract_solution
 
 Case = dict[str, object]
 SMILES_TEMPLATES = {"easy1", "easy2", "med3", "hard3"}

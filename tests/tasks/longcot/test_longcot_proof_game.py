@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from tasks.longcot.data import Question, load_questions
-from tasks.longcot.proof_game import forced_plies, pinned_info, reconstruct_game, replay_check, target_plies
-from tasks.longcot.proof_game_bound import Pinned
-from tasks.longcot.proof_game_paths import PinReadiness, board_distance
-from tasks.longcot.proof_game_search import piece_codes
-from tasks.longcot.verify_chess import verify_reconstruct
+from tasks.longcot.oracle.bound import Pinned
+from tasks.longcot.oracle.paths import PinReadiness, board_distance
+from tasks.longcot.oracle.proof_game import forced_plies, pinned_info, reconstruct_game, replay_check, target_plies
+from tasks.longcot.oracle.search import piece_codes
+from tasks.longcot.verify.chess import verify_reconstruct
 
 REAL_IDS = ("53", "79", "83")
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
@@ -133,7 +133,7 @@ def _pin(ply: int, san: str) -> Pinned:
 
 
 def test_board_distance_goes_around_own_pieces() -> None:
-    from tasks.longcot.proof_game_bound import ROOK
+    from tasks.longcot.oracle.bound import ROOK
 
     assert board_distance(ROOK, _bits("a1"), _bits("a8"), 0, _bits("a1"), 5) == 1
     assert board_distance(ROOK, _bits("a1"), _bits("a8"), _bits("a1", "a2"), _bits("a1", "a2"), 5) == 3
@@ -153,7 +153,7 @@ def test_pin_readiness_sees_a_king_walled_in_by_its_own_pawns() -> None:
 def test_bound_lets_a_pinned_piece_be_captured_where_its_pinned_ply_left_it() -> None:
     import chess
 
-    from tasks.longcot.proof_game_bound import KING, QUEEN, SideBound
+    from tasks.longcot.oracle.bound import KING, QUEEN, SideBound
 
     pins = [_pin(0, "Qxf7"), _pin(1, "Kxf7")]
     bound = SideBound(True, [KING * 64 + chess.E1], 1, 4, pins, [])
@@ -163,7 +163,7 @@ def test_bound_lets_a_pinned_piece_be_captured_where_its_pinned_ply_left_it() ->
 def test_bound_needs_a_capture_for_a_pawn_to_change_file_and_a_move_to_have_somewhere_to_go() -> None:
     import chess
 
-    from tasks.longcot.proof_game_bound import INF, KING, SideBound
+    from tasks.longcot.oracle.bound import INF, KING, SideBound
 
     target = [chess.D3, KING * 64 + chess.E1]
     bound = SideBound(True, target, 1, 10, [], [])
@@ -180,8 +180,8 @@ def test_finish_completes_a_game_from_its_last_plies(seed: int) -> None:
 
     import chess
 
-    from tasks.longcot.proof_game import _goal
-    from tasks.longcot.proof_game_search import BeamSearch, State
+    from tasks.longcot.oracle.proof_game import _goal
+    from tasks.longcot.oracle.search import BeamSearch, State
 
     rng = random.Random(seed)
     board = chess.Board()

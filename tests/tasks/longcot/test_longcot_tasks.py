@@ -104,7 +104,7 @@ def test_generator_difficulty_scales_steps():
     large = next(generated_questions("cs", 1, 1200, 0))
     assert small.prompt.count(" mod 65536\n") < 10 < 1000 < large.prompt.count(" mod 65536\n") + 1
     hanoi = next(generated_questions("logic", 1, 1000, 0))
-    from tasks.longcot.render import reference_payload
+    from tasks.longcot.oracle.render import reference_payload
 
     assert len(json.loads(reference_payload(hanoi))) >= 1000
 

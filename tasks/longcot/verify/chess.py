@@ -10,8 +10,8 @@ from typing import Any
 from scorers import chess_notation as cn
 from scorers.literal import LiteralError, parse_literal
 from tasks.longcot.data import Question
-from tasks.longcot.extract import clean_scalar, first_line, parse_int, parse_structure
 from tasks.longcot.verdict import Verdict
+from tasks.longcot.verify.extract import clean_scalar, first_line, parse_int, parse_structure
 
 INT_TEMPLATES = frozenset({"piece_combinations", "knight_path", "knight_path_enemy", "knight_game", "max_rooks"})
 

@@ -9,9 +9,9 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from tasks.longcot import solvers
 from tasks.longcot.data import Question
-from tasks.longcot.verify_logic import field
+from tasks.longcot.oracle import solvers
+from tasks.longcot.verify.logic import field
 
 FILES = "abcdefgh"
 RECONSTRUCT_BUDGET_VAR = "FRONTIER_LONGCOT_RECONSTRUCT_S"
@@ -30,7 +30,7 @@ def reconstruct_budget_s() -> float:
 
 @lru_cache(maxsize=256)
 def _solved_game(final_fen: str, forced_json: str, budget_s: float) -> str | None:
-    from tasks.longcot.proof_game import reconstruct_game
+    from tasks.longcot.oracle.proof_game import reconstruct_game
 
     game = reconstruct_game(final_fen, json.loads(forced_json), time_limit_s=budget_s)
     return json.dumps(game) if game is not None else None

@@ -2,7 +2,7 @@
 position that plays the forced moves at their move numbers and ends on the given position.
 
 :func:`reconstruct_game` validates the untrusted input, runs the seeded beam search of
-:mod:`tasks.longcot.proof_game_search` and replays every candidate with python-chess before
+:mod:`tasks.longcot.oracle.search` and replays every candidate with python-chess before
 returning it. The game has exactly the ply count the FEN implies (full-move number and side to
 move) and, when the search finds one, the FEN's castling rights and en-passant square as well.
 """
@@ -13,7 +13,7 @@ import re
 import time
 from typing import Any
 
-from tasks.longcot.proof_game_bound import INF, KING, PAWN, Pinned, reach
+from tasks.longcot.oracle.bound import INF, KING, PAWN, Pinned, reach
 
 SAN = re.compile(r"^([NBRQK])?([a-h])?([1-8])?x?([a-h][1-8])(?:=?([NBRQnbrq]))?[+#]?$")
 CASTLE = re.compile(r"^[O0]-[O0](-[O0])?[+#]?$")
@@ -112,7 +112,7 @@ def _as_dict(plies: list[str]) -> dict[str, str]:
 def _goal(final: Any, forced: dict[int, str], total: int) -> Any | None:
     import chess
 
-    from tasks.longcot.proof_game_search import Goal, piece_codes
+    from tasks.longcot.oracle.search import Goal, piece_codes
 
     infos = []
     for ply, san in sorted(forced.items()):
@@ -145,7 +145,7 @@ def reconstruct_game(
     or the input is malformed or impossible. Deterministic for a seed (given the time to finish)."""
     import chess
 
-    from tasks.longcot.proof_game_search import search
+    from tasks.longcot.oracle.search import search
 
     deadline = time.monotonic() + max(0.0, float(time_limit_s))
     try:
@@ -178,7 +178,7 @@ def reconstruct_game(
 def _initial_bounds(goal: Any) -> tuple[int, int]:
     import chess
 
-    from tasks.longcot.proof_game_search import BeamSearch, piece_codes
+    from tasks.longcot.oracle.search import BeamSearch, piece_codes
 
     board = chess.Board()
     white, black = piece_codes(board, True), piece_codes(board, False)

@@ -13,9 +13,17 @@ import re
 from typing import Any
 
 from tasks.longcot.data import Question
-from tasks.longcot.official_parsing import INT, MOVE_LIST, extract_solution, int_solution, last_match, list_solution
+from tasks.longcot.official.parsing import INT, MOVE_LIST, extract_solution, int_solution, last_match, list_solution
 from tasks.longcot.verdict import Verdict
-from tasks.longcot.verify_logic import MAX_MOVES, ProblemError, field, replay_sokoban, replay_stacks, stacks
+from tasks.longcot.verify.logic import (
+    MAX_MOVES,
+    ProblemError,
+    decide_integer,
+    decide_sokoban,
+    decide_stacks,
+    field,
+    logic_instance,
+)
 
 SOKOBAN_MOVES = re.compile(r"(?<![A-Za-z])[UDLR]+(?![A-Za-z])", re.IGNORECASE)
 SOKOBAN_WRAPPERS = "\"'`*[({$ "
@@ -96,29 +104,15 @@ def _verify_sudoku(question: Question, response: str, instance: dict[str, Any]) 
 def verify_logic_official(question: Question, response: str) -> Verdict:
     """Dispatch on the template as ``_verifier.verify`` does."""
     problem, template = question.problem, question.template
-    instance = field(problem, "instance") or {}
-    if not isinstance(instance, dict):
-        raise ProblemError("problem.instance must be an object")
+    instance = logic_instance(problem)
     if template in ("BlocksWorld", "RandomHanoi"):
-        moves = move_triples(response)
-        if moves is None:
-            return Verdict.unparsed("no list of [block, from, to] moves in the answer")
-        ok, why = replay_stacks(
-            stacks(instance.get("initial_state"), "initial_state"),
-            stacks(instance.get("goal_state"), "goal_state"),
-            moves,
-            template == "RandomHanoi",
-        )
-        return Verdict.check(ok, f"{len(moves)} moves", why)
+        unread = Verdict.unparsed("no list of [block, from, to] moves in the answer")
+        return decide_stacks(instance, move_triples(response), template == "RandomHanoi", unread)
     if template == "Sokoban":
         moves_text = sokoban_moves(response)
-        if moves_text is None or len(moves_text) > MAX_MOVES:
-            return Verdict.unparsed("no U/D/L/R moves in the answer")
-        try:
-            ok = replay_sokoban(instance, moves_text)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ProblemError(f"Sokoban instance malformed: {exc}") from None
-        return Verdict.check(ok, moves_text, "all boxes on goals" if ok else "boxes not all on goals")
+        if moves_text is not None and len(moves_text) > MAX_MOVES:
+            moves_text = None
+        return decide_sokoban(instance, moves_text, Verdict.unparsed("no U/D/L/R moves in the answer"))
     if template == "Sudoku":
         return _verify_sudoku(question, response, instance)
     expected = field(problem, "solution")
@@ -132,6 +126,4 @@ def verify_logic_official(question: Question, response: str) -> Verdict:
     mod = instance.get("mod") if template in MOD_TEMPLATES else None
     if template in MOD_TEMPLATES and not (isinstance(mod, int) and mod > 0):
         raise ProblemError(f"{template}: instance.mod must be a positive integer")
-    if mod:
-        return Verdict.check(value % mod == expected % mod, value, f"compared modulo {mod}")
-    return Verdict.check(value == expected, value, "integer")
+    return decide_integer(value, expected, mod or None)

@@ -8,8 +8,8 @@ from typing import Any
 
 from scorers.literal import LiteralError, parse_literal, strict_equal
 from tasks.longcot.data import Question
-from tasks.longcot.extract import first_line, parse_int, parse_structure
 from tasks.longcot.verdict import Verdict
+from tasks.longcot.verify.extract import coerce_ints, first_line, parse_int, parse_structure
 
 JSON_TEMPLATES = frozenset({"HM", "MFMC", "Scheduling", "TM", "MCM", "LLVM"})
 INT_LIST_TEMPLATES = frozenset({"Backprop", "DistMem"})
@@ -31,19 +31,7 @@ def int_list(value: Any) -> list[int] | None:
     """``value`` as a list of ints (digit strings accepted, booleans rejected)."""
     if not isinstance(value, (list, tuple)):
         return None
-    out = []
-    for item in value:
-        if isinstance(item, bool):
-            return None
-        if isinstance(item, int):
-            out.append(item)
-        elif isinstance(item, float) and item.is_integer():
-            out.append(int(item))
-        elif isinstance(item, str) and INT_TOKEN.match(item.strip()):
-            out.append(int(item.strip()))
-        else:
-            return None
-    return out
+    return coerce_ints(value, INT_TOKEN, floats=True)
 
 
 def read_int_list(payload: str) -> list[int] | None:

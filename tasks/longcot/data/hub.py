@@ -18,7 +18,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from tasks.longcot.data import LongCotDataError, Question, parse_question
+from tasks.longcot.catalog import domain_of_template
+from tasks.longcot.data.question import LongCotDataError, Question, parse_question
 
 HUB_PREFIX = "hub:"
 
@@ -49,8 +50,6 @@ def _answer(value: Any, where: str) -> Any:
 
 
 def _domain_of(row: dict[str, Any], where: str) -> str:
-    from tasks.longcot.verify import KNOWN_TEMPLATES
-
     domain = row.get("domain")
     if isinstance(domain, str) and domain:
         return domain
@@ -61,9 +60,9 @@ def _domain_of(row: dict[str, Any], where: str) -> str:
             template = json.loads(problem).get("template")
         except (ValueError, AttributeError):
             template = None
-    for name, templates in KNOWN_TEMPLATES.items():
-        if template in templates:
-            return name
+    found = domain_of_template(template)
+    if found is not None:
+        return found
     raise LongCotDataError(f"{where}: no 'domain' column and template {template!r} belongs to no known domain")
 
 

@@ -1,6 +1,6 @@
 """Readiness of the coming pinned (forced) plies on the actual board, for ranking beam children.
 
-The bound of :mod:`tasks.longcot.proof_game_bound` measures distances on the empty board, so a
+The bound of :mod:`tasks.longcot.oracle.bound` measures distances on the empty board, so a
 king whose only road to its pinned square runs through its own pawns looks ready when it is
 not. :class:`PinReadiness` measures, for each side's pinned piece moves still to come, the
 moves the piece needs around the pieces now on the board (own pieces cannot be passed or
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tasks.longcot.proof_game_bound import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, Pinned
+from tasks.longcot.oracle.bound import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, Pinned
 
 HORIZON = 6
 

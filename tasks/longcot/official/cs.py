@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from tasks.longcot.data import Question
-from tasks.longcot.official_parsing import (
+from tasks.longcot.official.parsing import (
     INT,
     INT_CSV,
     MAX_INT_DIGITS,
@@ -20,6 +20,7 @@ from tasks.longcot.official_parsing import (
     list_from_text,
 )
 from tasks.longcot.verdict import Verdict, short
+from tasks.longcot.verify.extract import coerce_ints
 
 JSON_TEMPLATES = frozenset({"HM", "MFMC", "Scheduling", "TM", "MCM", "LLVM"})
 INT_LIST_TEMPLATES = frozenset({"Backprop", "DistMem"})
@@ -30,18 +31,7 @@ def int_items(value: Any) -> list[int] | None:
     """A non-empty list of ints or integer strings as ints, booleans refused (``_cs._coerce_int_list``)."""
     if not isinstance(value, list) or not value:
         return None
-    out = []
-    for item in value:
-        if isinstance(item, bool):
-            return None
-        if isinstance(item, int):
-            out.append(item)
-            continue
-        text = str(item).strip()
-        if not INT_TOKEN.fullmatch(text):
-            return None
-        out.append(int(text))
-    return out
+    return coerce_ints(value, INT_TOKEN, floats=False)
 
 
 def csv_ints(text: str) -> list[int] | None:

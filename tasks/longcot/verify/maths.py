@@ -8,8 +8,8 @@ import time
 from scorers.literal import first_bracketed
 from scorers.sympy_equiv import compare
 from tasks.longcot.data import Question
-from tasks.longcot.extract import first_line, split_top_level
 from tasks.longcot.verdict import Verdict
+from tasks.longcot.verify.extract import first_line, split_top_level
 
 ANSWER_BUDGET_S = 10.0
 COMPONENT_LIMIT_S = 4.0

@@ -2,11 +2,11 @@
 the pinned (forced) plies at their indices and end on the target piece placement.
 
 Children are scored without being played: the piece codes of each side after a move are
-derived from the move, and :class:`~tasks.longcot.proof_game_bound.SideBound` gives each
+derived from the move, and :class:`~tasks.longcot.oracle.bound.SideBound` gives each
 side's lower bound on the moves it still needs; children whose bound exceeds the moves left
 are pruned, the rest ranked by the sum of both bounds, the pinned plies not yet playable, the
 moves by which pinned pieces fall short of their start squares on the actual board
-(:mod:`tasks.longcot.proof_game_paths`, weighted), the captures still to make (so that they
+(:mod:`tasks.longcot.oracle.paths`, weighted), the captures still to make (so that they
 are not all left to the last plies), plus seeded noise. A beam that fails in the last plies is
 finished by a bounded depth-first search over every admissible move.
 """
@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from tasks.longcot.proof_game_bound import INF, KING, ROOK, Pinned, SideBound
-from tasks.longcot.proof_game_paths import PinReadiness
+from tasks.longcot.oracle.bound import INF, KING, ROOK, Pinned, SideBound
+from tasks.longcot.oracle.paths import PinReadiness
 
 SHORTFALL_WEIGHT = 3.0
 CAPTURE_WEIGHT = 1.0

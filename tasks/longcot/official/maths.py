@@ -17,7 +17,7 @@ import time
 
 from scorers.sympy_equiv import compare
 from tasks.longcot.data import Question
-from tasks.longcot.official_parsing import extract_solution, first_balanced_brackets, last_balanced_brackets
+from tasks.longcot.official.parsing import extract_solution, first_balanced_brackets, last_balanced_brackets
 from tasks.longcot.verdict import Verdict
 
 ANSWER_BUDGET_S = 10.0

@@ -14,6 +14,8 @@ import json
 import re
 from typing import Any
 
+from scorers.literal import nesting_depth
+
 MAX_RESPONSE_CHARS = 2_000_000
 MAX_NESTING = 200
 MAX_INT_DIGITS = 4000
@@ -114,29 +116,6 @@ def _last_balanced(text: str, opener: str, closer: str) -> str | None:
 def last_balanced_brackets(text: str) -> str | None:
     """The last top-level balanced ``[...]`` block (``_parsing.extract_last_balanced_brackets``)."""
     return _last_balanced(text, "[", "]")
-
-
-def nesting_depth(text: str) -> int:
-    """The deepest nesting of brackets outside quoted strings (linear; unclosed quotes end it)."""
-    depth = deepest = 0
-    quote: str | None = None
-    escaped = False
-    for ch in text:
-        if quote is not None:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = None
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "[{(":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]})":
-            depth = max(0, depth - 1)
-    return deepest
 
 
 def load_literal(text: str) -> Any:

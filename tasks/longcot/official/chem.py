@@ -16,7 +16,7 @@ from typing import Any
 
 from scorers.smiles import canonical
 from tasks.longcot.data import Question
-from tasks.longcot.official_parsing import (
+from tasks.longcot.official.parsing import (
     extract_solution,
     last_balanced_brackets,
     list_from_text,

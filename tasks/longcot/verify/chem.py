@@ -10,9 +10,9 @@ from typing import Any
 from scorers.literal import first_bracketed
 from scorers.smiles import canonical, same_molecule
 from tasks.longcot.data import Question
-from tasks.longcot.extract import clean_scalar, parse_structure, split_top_level
 from tasks.longcot.verdict import Verdict
-from tasks.longcot.verify_cs import gold_value, int_list
+from tasks.longcot.verify.cs import gold_value, int_list
+from tasks.longcot.verify.extract import clean_scalar, parse_structure, split_top_level
 
 SMILES_TEMPLATES = frozenset({"easy1", "easy2", "med3", "hard3"})
 INT_LIST_TEMPLATES = frozenset({"med1", "med2", "hard1"})

@@ -11,7 +11,7 @@ from typing import Any
 
 from scorers.literal import LiteralError, parse_literal
 from tasks.longcot.data import Question
-from tasks.longcot.official_parsing import (
+from tasks.longcot.official.parsing import (
     INT,
     dict_payload,
     extract_solution,

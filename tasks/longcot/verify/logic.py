@@ -8,8 +8,8 @@ from typing import Any
 
 from scorers.literal import LiteralError, parse_literal
 from tasks.longcot.data import Question
-from tasks.longcot.extract import first_line, parse_int, parse_structure
 from tasks.longcot.verdict import Verdict
+from tasks.longcot.verify.extract import first_line, parse_int, parse_structure
 
 MAX_MOVES = 200_000
 MOD_TEMPLATES = frozenset({"PackagingMinWaste", "WizardsTotalStrength"})
@@ -130,32 +130,59 @@ def sudoku_ok(grid: list[list[int]], puzzle: list[list[int]], block: int) -> tup
     return bad == 0, "valid grid" if bad == 0 else f"{bad} rows/columns/blocks are not permutations"
 
 
-def verify_logic(question: Question, payload: str) -> Verdict:
-    """Replay or validate the model's solution against ``problem.instance``."""
-    problem, template = question.problem, question.template
+def logic_instance(problem: dict[str, Any]) -> dict[str, Any]:
+    """``problem.instance`` decoded (an empty object when absent); ProblemError when it is not an object."""
     instance = field(problem, "instance") or {}
     if not isinstance(instance, dict):
         raise ProblemError("problem.instance must be an object")
+    return instance
+
+
+def decide_stacks(
+    instance: dict[str, Any], moves: list[tuple[int, int, int]] | None, hanoi: bool, unread: Verdict
+) -> Verdict:
+    """The verdict on a BlocksWorld (or, with ``hanoi``, RandomHanoi) move list replayed on the instance;
+    ``unread`` when no move list was read."""
+    if moves is None:
+        return unread
+    ok, why = replay_stacks(
+        stacks(instance.get("initial_state"), "initial_state"),
+        stacks(instance.get("goal_state"), "goal_state"),
+        moves,
+        hanoi,
+    )
+    return Verdict.check(ok, f"{len(moves)} moves", why)
+
+
+def decide_sokoban(instance: dict[str, Any], moves_text: str | None, unread: Verdict) -> Verdict:
+    """The verdict on a Sokoban move string replayed on the instance (ProblemError when the instance is
+    malformed); ``unread`` when no move string was read."""
+    if moves_text is None:
+        return unread
+    try:
+        ok = replay_sokoban(instance, moves_text)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ProblemError(f"Sokoban instance malformed: {exc}") from None
+    return Verdict.check(ok, moves_text, "all boxes on goals" if ok else "boxes not all on goals")
+
+
+def decide_integer(value: int, expected: int, mod: int | None) -> Verdict:
+    """``value`` against ``expected``, modulo ``mod`` when one is given."""
+    if mod:
+        return Verdict.check(value % mod == expected % mod, value, f"compared modulo {mod}")
+    return Verdict.check(value == expected, value, "integer")
+
+
+def verify_logic(question: Question, payload: str) -> Verdict:
+    """Replay or validate the model's solution against ``problem.instance``."""
+    problem, template = question.problem, question.template
+    instance = logic_instance(problem)
     if template in ("BlocksWorld", "RandomHanoi"):
-        moves = read_moves(payload)
-        if moves is None:
-            return Verdict.unparsed("no list of [block, from, to] moves after 'solution ='", payload[:200])
-        ok, why = replay_stacks(
-            stacks(instance.get("initial_state"), "initial_state"),
-            stacks(instance.get("goal_state"), "goal_state"),
-            moves,
-            template == "RandomHanoi",
-        )
-        return Verdict.check(ok, f"{len(moves)} moves", why)
+        unread = Verdict.unparsed("no list of [block, from, to] moves after 'solution ='", payload[:200])
+        return decide_stacks(instance, read_moves(payload), template == "RandomHanoi", unread)
     if template == "Sokoban":
-        moves_text = read_sokoban(payload)
-        if moves_text is None:
-            return Verdict.unparsed("no U/D/L/R move string after 'solution ='", payload[:200])
-        try:
-            ok = replay_sokoban(instance, moves_text)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ProblemError(f"Sokoban instance malformed: {exc}") from None
-        return Verdict.check(ok, moves_text, "all boxes on goals" if ok else "boxes not all on goals")
+        unread = Verdict.unparsed("no U/D/L/R move string after 'solution ='", payload[:200])
+        return decide_sokoban(instance, read_sokoban(payload), unread)
     if template == "Sudoku":
         puzzle = instance.get("puzzle_grid")
         if not isinstance(puzzle, list) or not puzzle:
@@ -186,6 +213,4 @@ def verify_logic(question: Question, payload: str) -> Verdict:
     if not isinstance(expected, int) or isinstance(expected, bool):
         raise ProblemError(f"{template}: problem.solution is not an integer")
     mod = instance.get("mod") if template in MOD_TEMPLATES else None
-    if isinstance(mod, int) and mod > 0:
-        return Verdict.check(value % mod == expected % mod, value, f"compared modulo {mod}")
-    return Verdict.check(value == expected, value, "integer")
+    return decide_integer(value, expected, mod if isinstance(mod, int) and mod > 0 else None)

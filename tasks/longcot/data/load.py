@@ -3,8 +3,8 @@
 through ``datasets``, or the same forms in ``$FRONTIER_LONGCOT_DATA``. There is no default: without
 one of them the loader fails with an error naming the options.
 
-File format: ``{"questions": [{"question_id", "prompt", "problem": {"template", ...}, "answer"}]}``.
-Every field is checked; a bad file or question raises :class:`LongCotDataError` naming it.
+A bad file raises :class:`LongCotDataError` naming it; each question is read by
+:func:`tasks.longcot.data.question.parse_question`.
 """
 
 from __future__ import annotations
@@ -12,70 +12,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from harness.errors import ConfigError
+from tasks.longcot.catalog import HUB_ID
+from tasks.longcot.data.hub import HUB_PREFIX, hub_split
+from tasks.longcot.data.question import LongCotDataError, Question, parse_question
 
-DOMAINS = ("chemistry", "chess", "cs", "logic", "math")
-SPLITS = ("easy", "medium", "hard")
-HUB_ID = "LongHorizonReasoning/longcot"
 ENV_VAR = "FRONTIER_LONGCOT_DATA"
 MAX_FILE_BYTES = 512 * 1024 * 1024
-
-
-class LongCotDataError(ConfigError):
-    """A LongCoT data file or question is missing or malformed."""
-
-
-@dataclass(frozen=True)
-class Question:
-    """One LongCoT question with the domain and split it came from."""
-
-    question_id: str
-    domain: str
-    split: str
-    template: str
-    prompt: str
-    problem: dict[str, Any] = field(default_factory=dict)
-    answer: Any = None
-
-    @property
-    def uid(self) -> str:
-        """A stable sample id: ``<domain>/<split>/<question_id>``."""
-        return f"{self.domain}/{self.split}/{self.question_id}"
-
-
-def parse_question(raw: object, domain: str, split: str, where: str) -> Question:
-    """Validate one raw question dict; raise LongCotDataError naming ``where`` when malformed."""
-    if not isinstance(raw, dict):
-        raise LongCotDataError(f"{where}: a question must be an object, got {type(raw).__name__}")
-    missing = [key for key in ("question_id", "prompt", "problem") if key not in raw]
-    if missing:
-        raise LongCotDataError(f"{where}: question lacks {', '.join(missing)}")
-    problem = raw["problem"]
-    if isinstance(problem, str):
-        try:
-            problem = json.loads(problem)
-        except (ValueError, RecursionError):
-            raise LongCotDataError(f"{where}: 'problem' is a string that is not readable JSON") from None
-    if not isinstance(problem, dict) or not isinstance(problem.get("template"), str) or not problem["template"]:
-        raise LongCotDataError(f"{where}: 'problem' must be an object with a string 'template'")
-    if not isinstance(raw["prompt"], str) or not raw["prompt"].strip():
-        raise LongCotDataError(f"{where}: 'prompt' must be a non-empty string")
-    qid = raw["question_id"]
-    if not isinstance(qid, (str, int)) or isinstance(qid, bool) or not str(qid).strip():
-        raise LongCotDataError(f"{where}: 'question_id' must be a non-empty string or integer")
-    return Question(
-        question_id=str(qid).strip(),
-        domain=domain,
-        split=split,
-        template=problem["template"],
-        prompt=raw["prompt"],
-        problem=problem,
-        answer=raw.get("answer"),
-    )
 
 
 def read_file(path: Path, domain: str, split: str) -> list[Question]:
@@ -124,8 +68,6 @@ def load_questions(data: str | None, domains: tuple[str, ...], splits: tuple[str
     repository (a hub id or a local mirror of one). A folder that lacks a (domain, split) file
     is skipped for that pair; if no pair is found at all, LongCotDataError says where it looked.
     """
-    from tasks.longcot.hub import HUB_PREFIX, hub_split
-
     source = data_source(data)
     repo = source[len(HUB_PREFIX) :] if source.startswith(HUB_PREFIX) else None
     folder = None if repo else Path(source).expanduser()

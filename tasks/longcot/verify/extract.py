@@ -8,6 +8,7 @@ what they need from its start (a balanced list or dict, a first line, a first to
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from scorers.literal import LiteralError, first_bracketed, parse_literal
 
@@ -104,3 +105,21 @@ def split_top_level(text: str) -> list[str]:
     if current or parts:
         parts.append("".join(current).strip())
     return [p.strip().strip("'\"").strip() for p in parts]
+
+
+def coerce_ints(items: Iterable[object], token: re.Pattern[str], floats: bool) -> list[int] | None:
+    """``items`` as ints: ints, strings that ``token`` matches whole (stripped) and, with ``floats``, integral
+    floats; None when any item is none of these (booleans are refused)."""
+    out: list[int] = []
+    for item in items:
+        if isinstance(item, bool):
+            return None
+        if isinstance(item, int):
+            out.append(item)
+        elif floats and isinstance(item, float) and item.is_integer():
+            out.append(int(item))
+        elif isinstance(item, str) and token.fullmatch(item.strip()):
+            out.append(int(item.strip()))
+        else:
+            return None
+    return out
