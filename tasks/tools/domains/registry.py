@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -17,7 +18,9 @@ def task_file(name: str) -> Path:
     return DATA_DIR / f"{name}_tasks.json"
 
 
-def _loader(domain_name: str) -> object:
+def _loader(domain_name: str) -> Callable[[], list[TauTask]]:
+    """The domain's task loader: its task file, each task checked against the domain."""
+
     def load() -> list[TauTask]:
         tasks = load_tasks(task_file(domain_name))
         domain = get_domain(domain_name)
@@ -41,7 +44,7 @@ def get_domain(name: str) -> Domain:
             retail_db.build_db,
             retail.RetailTools,
             tasks_loader=_loader("retail"),
-        )  # type: ignore[arg-type]
+        )
     if name == "airline":
         from tasks.tools.domains import airline, airline_db
 
@@ -52,19 +55,19 @@ def get_domain(name: str) -> Domain:
             airline_db.build_db,
             airline.AirlineTools,
             tasks_loader=_loader("airline"),
-        )  # type: ignore[arg-type]
+        )
     if name == "telecom":
-        from tasks.tools.domains import telecom
+        from tasks.tools.domains import telecom, telecom_db
 
         return Domain(
             "telecom",
             telecom.POLICY,
-            telecom.TelecomDB,
-            telecom.build_db,
+            telecom_db.TelecomDB,
+            telecom_db.build_db,
             telecom.TelecomTools,
             user_toolkit=telecom.DeviceTools,
-            user_db_model=telecom.DeviceDB,
-            user_db_data=telecom.build_device,
+            user_db_model=telecom_db.DeviceDB,
+            user_db_data=telecom_db.build_device,
             tasks_loader=_loader("telecom"),
-        )  # type: ignore[arg-type]
+        )
     raise KeyError(f"unknown tools domain {name!r}; built-in domains: {', '.join(DOMAIN_NAMES)}")

@@ -6,7 +6,7 @@ import itertools
 from typing import Any
 
 from tasks.tools.domains.authoring import make_task
-from tasks.tools.domains.telecom import PLANS, build_db
+from tasks.tools.domains.telecom_db import PLANS, build_db
 
 FAULTS = ("airplane", "data_off", "sim", "network", "suspended", "data_used_up", "abroad")
 SYMPTOMS = {
@@ -25,7 +25,9 @@ def build_tasks(seed: int = 0) -> list[dict[str, Any]]:
     db = build_db()
     combos = [(f,) for f in FAULTS] + list(itertools.combinations(FAULTS, 2))[:18]
     customers = sorted(db["customers"].values(), key=lambda c: c["customer_id"])
-    return [_task(str(i), combo, customer, db) for i, (combo, customer) in enumerate(zip(combos, customers))]
+    return [
+        _task(str(i), combo, customer, db) for i, (combo, customer) in enumerate(zip(combos, customers, strict=False))
+    ]
 
 
 def _task(task_id: str, faults: tuple[str, ...], customer: dict[str, Any], db: dict[str, Any]) -> dict[str, Any]:
