@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import click
 
 from harness.cli.options import parse_key_values
 from harness.import_formats import FORMATS
+
+if TYPE_CHECKING:
+    from harness.import_formats import ImportFormat
 
 EPILOG = """\b
 Inputs (--format, guessed from the suffix or the first line):
@@ -61,7 +65,7 @@ def import_command(
     out: Path | None,
 ) -> None:
     """Import outputs produced elsewhere as a run of TASK and score them with the task's scorers."""
-    from harness.cli.run import _slug
+    from harness.cli.options import path_slug
     from harness.cli.show import print_summary
     from harness.importing import import_outputs
     from harness.plan import TaskPlan
@@ -69,14 +73,14 @@ def import_command(
     plan = TaskPlan(task_name, parse_key_values(task_arg, "-T"), limit)
     if out is None:
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S")
-        out = Path("runs") / f"{stamp}_{_slug(task_name)}_import-{_slug(label or source.stem)}"
+        out = Path("runs") / f"{stamp}_{path_slug(task_name)}_import-{path_slug(label or source.stem)}"
     report = import_outputs(
         plan,
         source,
         out,
         label=label,
-        fmt=fmt,
-        column=column,  # type: ignore[arg-type]
+        fmt=cast("ImportFormat | None", fmt),
+        column=column,
         allow_missing=allow_missing,
         seed=seed,
     )

@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
-import re
 import sys
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from harness.cli.executor import executor_options, run_plan
-from harness.cli.options import coerce_sequences, parse_key_values
+from harness.cli.options import (
+    call_options,
+    coerce_sequences,
+    parse_key_values,
+    parse_option_values,
+    path_slug,
+    plan_options,
+    settings_options,
+)
 from harness.errors import ConfigError, FrontierError
+from harness.run_options import RunOptions
+
+if TYPE_CHECKING:
+    from harness.plan import RunPlan, TaskPlan
 
 EPILOG = """\b
 Examples:
@@ -20,7 +32,7 @@ Examples:
   frontier run --suite smoke --model openai/gpt-4o-mini --concurrency 16
   frontier run --task demo/arith -T n=50 -T steps=8 --model anthropic/claude-sonnet-4-5
   frontier run --task demo/arith --model openai-compatible/qwen3@http://127.0.0.1:8000/v1
-  frontier run --suite smoke --model local/gemma-3-270m --max-tokens 128
+  frontier run --suite smoke --model local/gemma-3-270m --max-tokens 128 -M n_ctx=4096
   frontier run --task tools/retail --model openai/gpt-4o-mini --trials 4 -T user_model=openai/gpt-4o-mini
   frontier run --task longcot/mini --model openai/gpt-4o-mini --method self_consistency:n=8
   frontier run --suite coins --model openai/gpt-4o-mini --executor ray --ray-address auto
@@ -38,20 +50,7 @@ in SQLite ($FRONTIER_CACHE_DIR, default ~/.cache/frontier-evals).
 """
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9.-]+", "-", text).strip("-")[:60]
-
-
-def _settings_overrides(max_tokens: int | None, temperature: float | None) -> dict[str, Any]:
-    overrides: dict[str, Any] = {}
-    if max_tokens is not None:
-        overrides["max_tokens"] = max_tokens
-    if temperature is not None:
-        overrides["temperature"] = temperature
-    return overrides
-
-
-def _apply_task_args(plans: tuple[Any, ...], args: dict[str, Any], from_suite: bool) -> tuple[Any, ...]:
+def _apply_task_args(plans: tuple[TaskPlan, ...], args: dict[str, Any], from_suite: bool) -> tuple[TaskPlan, ...]:
     """Give ``-T`` arguments to the tasks; in a suite, only to tasks whose arguments declare the key."""
     from dataclasses import replace
 
@@ -59,7 +58,8 @@ def _apply_task_args(plans: tuple[Any, ...], args: dict[str, Any], from_suite: b
 
     if not args:
         return plans
-    updated, used = [], set()
+    updated: list[TaskPlan] = []
+    used: set[str] = set()
     for plan in plans:
         model = resolve_task(plan.name).arguments()
         fields = model.model_fields
@@ -81,8 +81,9 @@ def build_plan(
     limit: int | None,
     seed: int,
     overrides: dict[str, Any],
-) -> Any:
-    """The RunPlan the options describe."""
+    model_options: dict[str, object] | None = None,
+) -> RunPlan:
+    """The RunPlan the options describe (``model_options``: the adapter's ``-M`` options)."""
     from dataclasses import replace
 
     from harness.plan import RunPlan, TaskPlan
@@ -95,30 +96,35 @@ def build_plan(
     if suite:
         loaded = load_suite(suite)
         plans = _apply_task_args(loaded.tasks, task_args, from_suite=True)
-        suite_name, suite_version = loaded.name, loaded.version
+        suite_name: str | None = loaded.name
+        suite_version: str | None = loaded.version
     else:
         plans = _apply_task_args(tuple(TaskPlan(name) for name in tasks), task_args, from_suite=False)
         suite_name = suite_version = None
     plans = tuple(
         replace(p, limit=limit if limit is not None else p.limit, settings={**p.settings, **overrides}) for p in plans
     )
-    return RunPlan(model=model, tasks=plans, methods=methods, seed=seed, suite=suite_name, suite_version=suite_version)
+    return RunPlan(
+        model=model,
+        tasks=plans,
+        methods=methods,
+        seed=seed,
+        suite=suite_name,
+        suite_version=suite_version,
+        model_options=dict(model_options or {}),
+    )
 
 
-def default_out_dir(plan: Any) -> Path:
+def default_out_dir(plan: RunPlan) -> Path:
     """``runs/<UTC time>_<suite or task>_<model>``."""
     stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S")
     what = plan.suite or (plan.tasks[0].name if len(plan.tasks) == 1 else f"{len(plan.tasks)}-tasks")
-    return Path("runs") / f"{stamp}_{_slug(what)}_{_slug(plan.model)}"
+    return Path("runs") / f"{stamp}_{path_slug(what)}_{path_slug(plan.model)}"
 
 
 @click.command("run", epilog=EPILOG)
 @click.option("--suite", help="Suite name (see 'frontier list suites') or path to a suite YAML.")
-@click.option("--task", "tasks", multiple=True, help="Task name; repeat for several (see 'frontier list tasks').")
-@click.option(
-    "--model", help="Adapter spec: provider/model (litellm), openai-compatible/<m>@<url>, builtin/oracle, ..."
-)
-@click.option("-T", "task_arg", multiple=True, metavar="KEY=VALUE", help="Task argument, such as a data location.")
+@plan_options(required=False)
 @click.option(
     "--method",
     "methods",
@@ -126,15 +132,12 @@ def default_out_dir(plan: Any) -> Path:
     metavar="NAME[:k=v,...]",
     help="Inference-time method wrapping the model; repeat to compose (innermost first).",
 )
-@click.option("--limit", type=click.IntRange(min=1), help="At most this many samples per task.")
 @click.option(
     "--trials",
     type=click.IntRange(min=1),
     help="Episodes per sample for tasks that take a 'trials' "
     "argument (tool use: pass^k and pass@k); the same as -T trials=K.",
 )
-@click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True, help="Samples in flight.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of random baselines, methods and CIs.")
 @click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>_<what>_<model>).")
 @click.option("--resume", is_flag=True, help="Continue the run in --out with its logged configuration.")
 @click.option(
@@ -143,37 +146,8 @@ def default_out_dir(plan: Any) -> Path:
     help="Run again the samples whose logged outcome is 'error' "
     "(after an outage, say); their first record stays in the log as history, the new one counts.",
 )
-@click.option("--max-tokens", type=click.IntRange(min=1), help="Override every task's max_tokens.")
-@click.option("--temperature", type=click.FloatRange(min=0), help="Override every task's temperature.")
-@click.option("--cache/--no-cache", default=True, show_default=True, help="Use the response cache.")
-@click.option("--force-cache", is_flag=True, help="Cache even non-deterministic requests.")
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.1),
-    default=600,
-    show_default=True,
-    help="Seconds per model request before it counts as a transient failure.",
-)
-@click.option(
-    "--max-retries",
-    type=click.IntRange(min=0),
-    default=6,
-    show_default=True,
-    help="Retries of a transient failure (429, 5xx, timeout, dropped connection).",
-)
-@click.option(
-    "--retry-base",
-    type=click.FloatRange(min=0),
-    default=1.0,
-    show_default=True,
-    help="First backoff delay in seconds; doubles each retry, with full jitter, capped at 30 s.",
-)
-@click.option(
-    "--progress/--no-progress",
-    default=True,
-    help="Show the progress bar on a terminal, else a plain "
-    "progress line every $FRONTIER_PROGRESS_INTERVAL seconds (default 30).",
-)
+@settings_options
+@call_options
 @click.option(
     "--max-error-rate",
     type=click.FloatRange(min=0, max=1),
@@ -186,34 +160,25 @@ def run_command(
     suite: str | None,
     tasks: tuple[str, ...],
     model: str | None,
+    model_option: tuple[str, ...],
     task_arg: tuple[str, ...],
     methods: tuple[str, ...],
     limit: int | None,
     trials: int | None,
-    concurrency: int,
     seed: int,
     out: Path | None,
     resume: bool,
     retry_errors: bool,
-    max_tokens: int | None,
-    temperature: float | None,
-    cache: bool,
-    force_cache: bool,
-    timeout: float,
-    max_retries: int,
-    retry_base: float,
-    progress: bool,
+    overrides: dict[str, Any],
+    run_options: RunOptions,
     max_error_rate: float | None,
     executor: str,
     ray_address: str | None,
     ray_workers: int | None,
 ) -> None:
     """Run a suite or tasks against a model and write a run directory."""
-    from harness.cache import default_cache_path
-    from harness.calls import RetryPolicy
     from harness.failures import discard_if_empty, judge_run_dir, resume_hint
     from harness.plan import plan_from_config
-    from harness.runner import RunOptions
     from harness.store import RunStore
 
     if resume and not (suite or tasks or model):
@@ -225,20 +190,12 @@ def run_command(
         if trials is not None:
             task_args["trials"] = str(trials)
         plan = build_plan(
-            suite, tasks, model, methods, task_args, limit, seed, _settings_overrides(max_tokens, temperature)
+            suite, tasks, model, methods, task_args, limit, seed, overrides, parse_option_values(model_option)
         )
         if resume and (out is None or not out.is_dir()):
             raise ConfigError("--resume needs --out pointing at an existing run directory")
     out_dir = out or default_out_dir(plan)
-    options = RunOptions(
-        concurrency=concurrency,
-        retry=RetryPolicy(max_retries=max_retries, base_delay_s=retry_base),
-        request_timeout_s=timeout,
-        cache_path=default_cache_path() if cache else None,
-        force_cache=force_cache,
-        progress=progress,
-        retry_errors=retry_errors,
-    )
+    options = replace(run_options, retry_errors=retry_errors)
     existed = out_dir.exists()
     try:
         summary = run_plan(plan, out_dir, options, executor, ray_address, ray_workers)

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import click
 
-from harness.cli.options import parse_key_values
+from harness.cli.options import MODEL_OPTION, parse_option_values
 
 EPILOG = """\b
 Examples:
@@ -22,16 +19,6 @@ Then point any OpenAI client at http://127.0.0.1:8000/v1, for example
 """
 
 
-def _option_values(pairs: tuple[str, ...]) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    for key, raw in parse_key_values(pairs, "-M").items():
-        try:
-            values[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            values[key] = raw
-    return values
-
-
 @click.command("serve", epilog=EPILOG)
 @click.argument("spec")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="TCP port.")
@@ -43,22 +30,15 @@ def _option_values(pairs: tuple[str, ...]) -> dict[str, Any]:
 )
 @click.option("--name", "model_id", default=None, help="Model id reported to clients (default: the spec).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for requests that do not set one.")
-@click.option(
-    "-M",
-    "--model-option",
-    "model_options",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="Adapter option, e.g. -M n_ctx=4096 for local models (repeatable).",
-)
+@MODEL_OPTION
 def serve_command(
-    spec: str, port: int, host: str, model_id: str | None, seed: int, model_options: tuple[str, ...]
+    spec: str, port: int, host: str, model_id: str | None, seed: int, model_option: tuple[str, ...]
 ) -> None:
     """Serve SPEC (any adapter: local/..., openai/..., openai-compatible/...) over OpenAI's HTTP API."""
     from harness.adapters import resolve_adapter
     from harness.serve import serve_forever
 
-    adapter = resolve_adapter(spec, seed=seed, **_option_values(model_options))
+    adapter = resolve_adapter(spec, seed=seed, **parse_option_values(model_option))
     load = getattr(adapter, "load", None)
     if load is not None:
         click.echo(f"loading {spec} ...", err=True)

@@ -4,15 +4,25 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from harness.cli.options import parse_key_values
+from harness.cli.options import (
+    call_options,
+    parse_key_values,
+    parse_option_values,
+    path_slug,
+    plan_options,
+    settings_options,
+)
 from harness.errors import ConfigError
+from harness.run_options import RunOptions
+
+if TYPE_CHECKING:
+    from harness.types import RunSummary
 
 EPILOG = """\b
 Examples:
@@ -52,11 +62,7 @@ def with_budget(spec: str, parameter: str, budget: int) -> str:
     return f"{name}:" + ",".join(f"{k}={v}" for k, v in params.items())
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9.=-]+", "-", text).strip("-")[:60]
-
-
-def point_summary(spec: str, budget: int, run_dir: Path, summary: Any) -> dict[str, Any]:
+def point_summary(spec: str, budget: int, run_dir: Path, summary: RunSummary) -> dict[str, Any]:
     """One sweep point: its method, budget, run directory, accuracy and tokens."""
     tasks = {}
     for name, task in summary.tasks.items():
@@ -73,8 +79,7 @@ def point_summary(spec: str, budget: int, run_dir: Path, summary: Any) -> dict[s
 
 
 @click.command("sweep", epilog=EPILOG)
-@click.option("--task", "tasks", multiple=True, required=True, help="Task name; repeat for several.")
-@click.option("--model", required=True, help="Adapter spec (see 'frontier list adapters').")
+@plan_options(required=True)
 @click.option(
     "--method",
     "methods",
@@ -90,55 +95,47 @@ def point_summary(spec: str, budget: int, run_dir: Path, summary: Any) -> dict[s
     show_default=True,
     help="The method parameter the budget is given as (budget for clear, tokens for budget).",
 )
-@click.option("-T", "task_arg", multiple=True, metavar="KEY=VALUE", help="Task argument.")
-@click.option("--limit", type=click.IntRange(min=1), help="At most this many samples per task.")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True)
 @click.option("--out", type=click.Path(path_type=Path), help="Sweep directory (default runs/sweep_<time>_<task>).")
-@click.option("--temperature", type=click.FloatRange(min=0), help="Override every task's temperature.")
-@click.option("--cache/--no-cache", default=True, show_default=True, help="Use the response cache.")
-@click.option("--progress/--no-progress", default=True)
+@settings_options
+@call_options
 def sweep_command(
     tasks: tuple[str, ...],
     model: str,
-    methods: tuple[str, ...],
-    budgets: str,
-    budget_param: str,
+    model_option: tuple[str, ...],
     task_arg: tuple[str, ...],
     limit: int | None,
     seed: int,
-    concurrency: int,
+    methods: tuple[str, ...],
+    budgets: str,
+    budget_param: str,
     out: Path | None,
-    temperature: float | None,
-    cache: bool,
-    progress: bool,
+    overrides: dict[str, Any],
+    run_options: RunOptions,
 ) -> None:
     """Run methods over a range of total token budgets, one run directory per point."""
-    from harness.cache import default_cache_path
     from harness.cli.run import build_plan
-    from harness.runner import RunOptions, execute
+    from harness.registry import resolve_method
+    from harness.runner import execute
 
     points = parse_budgets(budgets)
-    overrides = {"temperature": temperature} if temperature is not None else {}
     stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S")
-    out_dir = out or Path("runs") / f"sweep_{stamp}_{_slug(tasks[0])}"
-    options = RunOptions(concurrency=concurrency, cache_path=default_cache_path() if cache else None, progress=progress)
+    out_dir = out or Path("runs") / f"sweep_{stamp}_{path_slug(tasks[0])}"
     task_args = parse_key_values(task_arg, "-T")
+    model_options = parse_option_values(model_option)
     specs = [(spec, budget, with_budget(spec, budget_param, budget)) for spec in methods for budget in points]
     plans = [
-        (spec, budget, build_plan(None, tasks, model, (full,), task_args, limit, seed, overrides))
+        (spec, budget, build_plan(None, tasks, model, (full,), task_args, limit, seed, overrides, model_options))
         for spec, budget, full in specs
     ]
-    from harness.registry import resolve_method
-
     for _, _, full in specs:
         resolve_method(full)
-    index = []
+    index: list[dict[str, Any]] = []
     for spec, budget, plan in plans:
-        run_dir = out_dir / f"{_slug(spec)}_B{budget}"
-        summary = asyncio.run(execute(plan, run_dir, options))
+        run_dir = out_dir / f"{path_slug(spec)}_B{budget}"
+        summary = asyncio.run(execute(plan, run_dir, run_options))
         index.append(point_summary(spec, budget, run_dir, summary))
-        accuracy = next(iter(index[-1]["tasks"].values()), {}).get("accuracy")
+        first_task: dict[str, Any] = next(iter(index[-1]["tasks"].values()), {})
+        accuracy = first_task.get("accuracy")
         click.echo(f"{spec} B={budget}: accuracy {accuracy if accuracy is not None else 'n/a'} -> {run_dir}")
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "sweep.json").write_text(
