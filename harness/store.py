@@ -17,6 +17,7 @@ What a run directory guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -28,19 +29,16 @@ from typing import IO, Any
 
 from harness.errors import ConfigError, FrontierError
 from harness.run_lock import RunLock
-from harness.runlog import iter_results, result_key, winning_lines
+from harness.runformat import CONFIG_FILE, HISTORY_PREFIX, SAMPLES_FILE, SUMMARY_FILE, VERSION_KEY, RunFiles, versioned
+from harness.runlog import result_key, winning_lines
 from harness.types import RunSummary, SampleResult
 
 log = logging.getLogger(__name__)
 
-CONFIG_FILE = "config.json"
-SAMPLES_FILE = "samples.jsonl"
-SUMMARY_FILE = "summary.json"
-HISTORY_PREFIX = "samples.before-rescore"
 LEGACY_HISTORY = f"{HISTORY_PREFIX}.jsonl"
 STALE_TEMPORARIES = ("samples.rescore.tmp", f"{SUMMARY_FILE}.tmp", f"{CONFIG_FILE}.tmp")
 
-__all__ = ["RunStore", "RunWriteError", "config_differences", "iter_results", "result_key", "write_json_atomic"]
+__all__ = ["RunStore", "RunWriteError", "config_differences", "result_key", "write_json_atomic"]
 
 
 class RunWriteError(FrontierError):
@@ -69,7 +67,7 @@ def write_json_atomic(path: Path, data: Any) -> None:
 
 def config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """Top-level config keys whose values differ (ignoring provenance, and the sample digests checked apart)."""
-    ignored = {"created_at", "harness_version", "config_hash", "samples"}
+    ignored = {"created_at", "harness_version", "config_hash", "samples", VERSION_KEY}
     keys = (set(old) | set(new)) - ignored
     return sorted(k for k in keys if old.get(k) != new.get(k))
 
@@ -95,35 +93,21 @@ class RunStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.config_path = path / CONFIG_FILE
-        self.samples_path = path / SAMPLES_FILE
-        self.summary_path = path / SUMMARY_FILE
+        self.files = RunFiles(path)
+        self.config_path = self.files.config_path
+        self.samples_path = self.files.samples_path
+        self.summary_path = self.files.summary_path
         self._handle: IO[bytes] | None = None
         self._lock: RunLock | None = None
         self._winners: tuple[tuple[int, int, int], set[int]] | None = None
 
     def read_config(self) -> dict[str, Any]:
-        """The run's config; ConfigError when missing or unreadable."""
-        try:
-            data = json.loads(self.config_path.read_text())
-        except FileNotFoundError:
-            raise ConfigError(f"{self.path} is not a run directory (no {CONFIG_FILE})") from None
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-            raise ConfigError(f"{self.config_path} is not valid JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise ConfigError(f"{self.config_path} is not a JSON object")
-        return data
+        """The run's config; ConfigError when missing, unreadable or of a newer format (:class:`RunFiles`)."""
+        return self.files.read_config()
 
     def read_summary(self) -> RunSummary:
-        """The run's summary; ConfigError when missing or invalid."""
-        if not self.config_path.exists() and not self.summary_path.exists():
-            raise ConfigError(f"{self.path} is not a run directory (no {CONFIG_FILE})")
-        try:
-            return RunSummary.model_validate_json(self.summary_path.read_text())
-        except FileNotFoundError:
-            raise ConfigError(f"{self.path} has no {SUMMARY_FILE}: the run has not finished once") from None
-        except (ValueError, RecursionError) as exc:
-            raise ConfigError(f"{self.summary_path} is not a valid summary: {str(exc)[:300]}") from None
+        """The run's summary; ConfigError when missing, invalid or of a newer format (:class:`RunFiles`)."""
+        return self.files.read_summary()
 
     def acquire(self) -> None:
         """Take the run directory's lock and repair what a killed run or rescore left behind.
@@ -162,11 +146,11 @@ class RunStore:
         elif self.samples_path.exists() and self.samples_path.stat().st_size > 0:
             raise ConfigError(f"{self.path} has {SAMPLES_FILE} but no {CONFIG_FILE}; refusing to touch it")
         else:
-            write_json_atomic(self.config_path, config)
+            write_json_atomic(self.config_path, versioned(config))
         self._cut_partial_line()
         done = {
             result_key(r.task, r.sample_id)
-            for r in iter_results(self.samples_path)
+            for r in self.files.results()
             if not (retry_errors and r.score.outcome == "error")
         }
         self._handle = self.samples_path.open("ab")
@@ -261,7 +245,7 @@ class RunStore:
         version = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
         if self._winners is None or self._winners[0] != version:
             self._winners = (version, set(winning_lines(self.samples_path).values()))
-        return iter_results(self.samples_path, self._winners[1])
+        return self.files.results(self._winners[1])
 
     def logged_keys(self) -> set[str]:
         """The keys of every sample the log holds."""
@@ -310,15 +294,13 @@ class RunStore:
 
     def write_summary(self, summary: RunSummary) -> None:
         """Write ``summary.json`` atomically."""
-        write_json_atomic(self.summary_path, summary.model_dump(mode="json"))
+        write_json_atomic(self.summary_path, versioned(summary.model_dump(mode="json")))
 
     def close_log(self) -> None:
         """Close the log, keeping the lock (to write the summary under it)."""
         if self._handle is not None:
-            try:
+            with contextlib.suppress(OSError):
                 self._handle.close()
-            except OSError:
-                pass
             self._handle = None
 
     def close(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -40,8 +41,6 @@ def print_summary(summary: RunSummary, run_dir: Path | None = None) -> None:
                 tokens if first else "",
                 cost if first else "",
             )
-    import sys
-
     Console(width=None if sys.stdout.isatty() else 160).print(table)
     calls = sum(t.calls for t in summary.tasks.values())
     cached = sum(t.cached_calls for t in summary.tasks.values())
@@ -65,6 +64,6 @@ def show_command(run_dir: Path) -> None:
     Example:
       frontier show runs/2026-11-30T10-00-00_smoke_builtin-oracle
     """
-    from harness.store import RunStore
+    from harness.runformat import RunFiles
 
-    print_summary(RunStore(run_dir).read_summary(), run_dir)
+    print_summary(RunFiles(run_dir).read_summary(), run_dir)
