@@ -1,6 +1,7 @@
 """Suites: YAML files naming tasks, their arguments, sample limits and generation settings.
 
-A suite is validated against ``suite_schema.json``; an error names the file and the
+A suite is validated against ``suite_schema.json``, whose ``settings`` are generated from
+``GenerationSettings`` (see :func:`suite_schema`); an error names the file and the
 field that is wrong. Suites are found by name in the project's ``suites/`` folder
 (or the installed copy) or given as a path.
 """
@@ -55,8 +56,41 @@ def available_suites() -> dict[str, Path]:
     return found
 
 
-def _schema() -> dict[str, Any]:
-    return json.loads(resources.files("harness").joinpath("suite_schema.json").read_text())
+JsonSchema = dict[str, Any]
+
+
+def _nullable(prop: JsonSchema) -> JsonSchema:
+    """``anyOf: [X, {type: null}]`` as X with ``null`` added to its type (how the suite schema spells it)."""
+    options = prop.get("anyOf")
+    if not isinstance(options, list) or len(options) != 2 or {"type": "null"} not in options:
+        return prop
+    (inner,) = [option for option in options if option != {"type": "null"}]
+    if not isinstance(inner.get("type"), str):
+        return prop
+    merged = {key: value for key, value in prop.items() if key != "anyOf"}
+    return {**inner, **merged, "type": [inner["type"], "null"]}
+
+
+def settings_schema() -> JsonSchema:
+    """The JSON Schema of a suite's ``settings``, generated from :class:`harness.task.GenerationSettings`."""
+    from harness.task import GenerationSettings
+
+    generated = GenerationSettings.model_json_schema()
+    properties = {}
+    for name, prop in generated["properties"].items():
+        kept = {key: value for key, value in prop.items() if key not in ("title", "default")}
+        properties[name] = _nullable(kept)
+    return {"type": "object", "additionalProperties": False, "properties": properties}
+
+
+def suite_schema() -> JsonSchema:
+    """The suite schema: ``suite_schema.json`` with its ``settings`` generated from GenerationSettings.
+
+    The file carries the same settings (a test checks it), so that editors validate suites as the harness does.
+    """
+    schema: JsonSchema = json.loads(resources.files("harness").joinpath("suite_schema.json").read_text())
+    schema["$defs"]["settings"] = settings_schema()
+    return schema
 
 
 def _where(error: Any) -> str:
@@ -77,7 +111,7 @@ def parse_suite(data: Any, path: Path) -> Suite:
 
     try:
         errors = sorted(
-            jsonschema.Draft202012Validator(_schema()).iter_errors(data),
+            jsonschema.Draft202012Validator(suite_schema()).iter_errors(data),
             key=lambda e: [str(part) for part in e.absolute_path],
         )
     except RecursionError:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, cast, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from harness.adapters.base import ModelAdapter
 from harness.errors import ConfigError
@@ -37,16 +37,22 @@ class TaskArgs(BaseModel):
 
 
 class GenerationSettings(BaseModel):
-    """Generation parameters a task uses unless a suite or the command line overrides them."""
+    """Generation parameters a task uses unless a suite or the command line overrides them.
+
+    The one source of their constraints: a suite's ``settings`` are checked against the JSON
+    Schema generated from this model (``harness.suites.settings_schema``).
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    max_tokens: int | None = 1024
-    temperature: float | None = 0.0
-    top_p: float | None = None
-    seed: int | None = None
-    stop: tuple[str, ...] = ()
-    reasoning_budget: int | None = None
+    max_tokens: int | None = Field(
+        default=1024, ge=1, description="most tokens to generate (null: the provider's limit)"
+    )
+    temperature: float | None = Field(default=0.0, ge=0, description="sampling temperature (0: greedy)")
+    top_p: float | None = Field(default=None, gt=0, le=1, description="nucleus sampling: the probability mass kept")
+    seed: int | None = Field(default=None, description="sampling seed, for providers that take one")
+    stop: tuple[str, ...] = Field(default=(), description="sequences that end the generation")
+    reasoning_budget: int | None = Field(default=None, ge=0, description="thinking tokens, for models with a budget")
 
 
 @dataclass(frozen=True)
