@@ -8,7 +8,6 @@ OpenAI schemas and the database hashing are τ²'s own.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from harness.errors import ConfigError
 from tasks.tau2.library import import_tau2
+from tasks.tools.jsonfile import read_json_file
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 DOMAINS = ("airline", "retail", "telecom", "mock")
 COPY_ON_ACCESS_DOMAINS = frozenset({"airline", "retail"})
 DEFAULT_SPLIT = {"airline": "base", "retail": "base", "telecom": "base", "mock": "base"}
-MAX_TASK_FILE_BYTES = 64 * 1024 * 1024
 
 
 class CopyOnAccessTable(dict):  # type: ignore[type-arg]
@@ -56,7 +55,7 @@ class CopyOnAccessTable(dict):  # type: ignore[type-arg]
 
     def get(self, key: object, default: object = None) -> object:
         """The (copied) record, or ``default``."""
-        return self[key] if key in self else default
+        return self[key] if key in self else default  # noqa: SIM401 -- this is get itself; self.get would recurse
 
     def values(self) -> list:  # type: ignore[override]
         """Every record, copied."""
@@ -123,20 +122,6 @@ def _policy(folder: Path, name: str) -> str:
     main = (folder / "main_policy.md").read_text(encoding="utf-8")
     manual = (folder / "tech_support_manual.md").read_text(encoding="utf-8")
     return f"<main_policy>\n{main}\n</main_policy>\n<tech_support_policy>\n{manual}\n</tech_support_policy>"
-
-
-def _read_json(path: Path) -> object:
-    """A JSON file, size-capped and with a clear error."""
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
-    if size > MAX_TASK_FILE_BYTES:
-        raise ConfigError(f"{path}: {size} bytes is over the {MAX_TASK_FILE_BYTES}-byte limit")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-        raise ConfigError(f"{path}: not valid JSON: {str(exc)[:200]}") from None
 
 
 class DomainData:
@@ -208,7 +193,7 @@ class DomainData:
         path = self.folder / "split_tasks.json"
         if not path.exists():
             return {}
-        data = _read_json(path)
+        data = read_json_file(path, ConfigError)
         if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
             raise ConfigError(f"{path}: expected an object of split name -> list of task ids")
         return {str(k): [str(i) for i in v] for k, v in data.items()}
@@ -219,7 +204,7 @@ class DomainData:
         from tau2.data_model.tasks import Task as Tau2Task
 
         path = self.folder / "tasks.json"
-        raw = _read_json(path)
+        raw = read_json_file(path, ConfigError)
         if isinstance(raw, dict) and "tasks" in raw:
             raw = raw["tasks"]
         if not isinstance(raw, list):

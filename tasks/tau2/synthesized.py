@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.errors import ConfigError
-from tasks.tau2.domains import DomainData, _read_json
+from tasks.tau2.domains import DomainData
 from tasks.tau2.library import import_tau2, package_data_root
+from tasks.tools.jsonfile import read_json_file
 
 if TYPE_CHECKING:
     from tau2.environment.environment import Environment
@@ -105,17 +106,17 @@ class SynthesizedDomain(DomainData):
         from pydantic import ValidationError
 
         try:
-            spec = DomainSpec.model_validate(_read_json(folder / "spec.json"))
+            spec = DomainSpec.model_validate(read_json_file(folder / "spec.json", ConfigError))
         except ValidationError as exc:
             raise ConfigError(f"{folder / 'spec.json'}: not a valid spec: {str(exc)[:300]}") from None
-        kept = _read_json(folder / "tools.json")
+        kept = read_json_file(folder / "tools.json", ConfigError)
         if not isinstance(kept, list) or not all(isinstance(k, str) for k in kept):
             raise ConfigError(f"{folder / 'tools.json'}: expected a list of tool names")
         self.name, self.folder, self.root = folder.name, folder, package_data_root()
         self.db_class, self.user_db_class, self.user_tools_class, self.user_db = SynthDB, None, None, None
         self.tools_class = spec_toolkit(build_toolkit(spec, [t for t in spec.tools if t.name in kept]))
         try:
-            self.db = SynthDB.model_validate(_read_json(folder / "db.json"))
+            self.db = SynthDB.model_validate(read_json_file(folder / "db.json", ConfigError))
         except ValidationError as exc:
             raise ConfigError(f"{folder / 'db.json'}: not a valid database: {str(exc)[:300]}") from None
         self.policy = (folder / "policy.md").read_text(encoding="utf-8")

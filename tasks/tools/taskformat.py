@@ -16,8 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tasks.tools.framework.toolkit import HIDDEN_KINDS, ToolKind
-
-MAX_TASK_FILE_BYTES = 64 * 1024 * 1024
+from tasks.tools.jsonfile import read_json_file
 
 
 class TaskFormatError(ValueError):
@@ -172,22 +171,7 @@ def parse_tasks(data: Any, source: str = "tasks") -> list[TauTask]:
 def load_tasks(path: str | Path) -> list[TauTask]:
     """Read and validate a τ² ``tasks.json`` file."""
     path = Path(path)
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise TaskFormatError(f"cannot read task file {path}: {exc.strerror}") from None
-    if size > MAX_TASK_FILE_BYTES:
-        raise TaskFormatError(f"{path}: {size} bytes is over the {MAX_TASK_FILE_BYTES}-byte limit")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise TaskFormatError(f"{path}: not valid JSON: {exc}") from None
-    except RecursionError:
-        raise TaskFormatError(f"{path}: not valid JSON: nested too deeply") from None
-    try:
-        return parse_tasks(data, str(path))
-    except RecursionError:
-        raise TaskFormatError(f"{path}: nested too deeply to validate") from None
+    return parse_tasks(read_json_file(path, TaskFormatError), str(path))
 
 
 def check_against_domain(task: TauTask, domain: Any) -> None:
