@@ -3,7 +3,7 @@
 Both sides summarise the same run directory (the smoke suite run with ``builtin/oracle`` unless
 ``--run`` names one). Before: per task, one stream of ``samples.jsonl`` for counts, usage and cost
 and a second for the task's ``aggregate`` (two full parses of the log per task). After:
-``harness.runner.summarize_run``, one pass routing each result to its task. Each side is timed
+``harness.lifecycle.summarize_run``, one pass routing each result to its task. Each side is timed
 ``--repeats`` times (the best is kept), and the full parses of the log are counted on each side.
 
 Usage: python benchmarks/summary_pass.py [--run RUN_DIR] [--repeats 5]
@@ -28,8 +28,9 @@ from pydantic import BaseModel
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import harness.runlog as runlog
+from harness.lifecycle import summarize_run
 from harness.plan import PreparedTask, RunPlan, build_task, plan_from_config
-from harness.runner import RunOptions, execute, summarize_run
+from harness.runner import RunOptions, execute
 from harness.store import RunStore
 from harness.suites import load_suite
 from harness.task import AnyTask

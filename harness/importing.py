@@ -158,7 +158,7 @@ def import_outputs(
     Importing the same source again into the same directory adds nothing; a directory
     holding another run (or another source) is refused untouched, as ``frontier run`` does.
     """
-    from harness.runner import limited_samples, load_run, summarize_run
+    from harness.lifecycle import limited_samples, load_run, summarize_run
     from harness.store import RunStore, result_key
 
     chosen = fmt or guess_format(source)

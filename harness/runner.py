@@ -8,31 +8,36 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import math
 import time
 import traceback
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from itertools import islice
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
-from harness import __version__
 from harness.adapters.base import MethodAdapter, ModelAdapter, close_adapter
 from harness.calls import CallingAdapter, CallSettings, RetryPolicy, using_call_settings
 from harness.context import SampleContext, current_sample
 from harness.errors import AdapterError, ConfigError
 from harness.executors.scoring import score_safely
+from harness.lifecycle import LoadedRun, Record, WorkItem, limited_samples, run_lifecycle
 from harness.methods.planning import plan_methods
-from harness.plan import PreparedTask, RunPlan, build_task, config_of
-from harness.progress import RunProgress
+from harness.plan import RunPlan
 from harness.run_options import RunOptions
-from harness.store import RunStore, result_key
-from harness.summary import summarize_tasks
 from harness.task import GenerationSettings, SolveContext, Task
 from harness.types import Output, RunSummary, Sample, SampleResult, Score, Usage
+
+__all__ = [
+    "LocalExecutor",
+    "RunOptions",
+    "WorkItem",
+    "build_model",
+    "evaluate",
+    "execute",
+    "limited_samples",
+    "run_items",
+    "sample_seed",
+    "solve_sample",
+]
 
 
 def sample_seed(seed: int, task: str, sample_id: str) -> int:
@@ -81,15 +86,12 @@ async def solve_sample(
     )
 
 
-WorkItem = tuple[Task, Sample, GenerationSettings]
-
-
 async def run_items(
     items: Iterable[WorkItem],
     model: ModelAdapter,
     seed: int,
     concurrency: int,
-    on_result: Callable[[SampleResult], None],
+    on_result: Record,
 ) -> None:
     """Run ``items`` with at most ``concurrency`` in flight, handing each result to ``on_result``."""
     iterator = iter(items)
@@ -99,56 +101,6 @@ async def run_items(
             on_result(await solve_sample(task, sample, settings, model, seed))
 
     await asyncio.gather(*(worker() for _ in range(max(1, concurrency))))
-
-
-def _sample_identity(sample: Sample) -> bytes:
-    """The canonical bytes of what a sample is scored on: its id, input and target."""
-    try:
-        return sample.model_dump_json(include={"id", "input", "target"}).encode()
-    except ValueError:
-        body = sample.model_dump(mode="python", include={"id", "input", "target"})
-        return json.dumps(body, sort_keys=True, default=repr).encode()
-
-
-def load_samples(task: Task, limit: int | None) -> tuple[list[Sample], str]:
-    """The first ``limit`` samples of ``task`` and their digest (SHA-256 over ids, inputs and targets).
-
-    The digest is computed in the same pass that loads the samples; duplicate ids are a
-    configuration error.
-    """
-    samples = list(islice(task.samples(), limit))
-    seen: set[str] = set()
-    digest = hashlib.sha256()
-    for sample in samples:
-        if sample.id in seen:
-            raise ConfigError(f"task {task.name}: duplicate sample id {sample.id!r}; ids must be unique to resume")
-        seen.add(sample.id)
-        digest.update(_sample_identity(sample) + b"\n")
-    return samples, "sha256:" + digest.hexdigest()
-
-
-def limited_samples(task: Task, limit: int | None) -> list[Sample]:
-    """The first ``limit`` samples of ``task``; duplicate ids are a configuration error."""
-    return load_samples(task, limit)[0]
-
-
-@dataclass(frozen=True)
-class LoadedRun:
-    """A plan's tasks built, their samples loaded once, and the config that fingerprints both."""
-
-    prepared: list[PreparedTask]
-    samples: dict[str, list[Sample]]
-    config: dict[str, Any]
-
-
-def load_run(plan: RunPlan) -> LoadedRun:
-    """Build the plan's tasks, load each task's samples once and make the run's config from them."""
-    prepared = [build_task(task_plan) for task_plan in plan.tasks]
-    samples: dict[str, list[Sample]] = {}
-    digests: dict[str, str] = {}
-    for entry in prepared:
-        samples[entry.task.name], digests[entry.task.name] = load_samples(entry.task, entry.plan.limit)
-    return LoadedRun(prepared, samples, config_of(plan, prepared, digests))
 
 
 async def evaluate(
@@ -193,80 +145,47 @@ def build_model(plan: RunPlan, options: RunOptions, calls: CallSettings | None =
     return model
 
 
-def summarize_run(
-    store: RunStore, plan: RunPlan, prepared: list[PreparedTask], config_hash: str, started_at: str, complete: bool
-) -> RunSummary:
-    """The run's summary from its log."""
-    return RunSummary(
-        run_id=store.path.name,
-        model=plan.model,
-        methods=plan.methods,
-        suite=plan.suite,
-        seed=plan.seed,
-        harness_version=__version__,
-        config_hash=config_hash,
-        tasks=summarize_tasks([p.task for p in prepared], store.results(), plan.seed),
-        started_at=started_at,
-        finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        complete=complete,
-    )
+class LocalExecutor:
+    """Solves a run's samples in this process: the plan's model, at most ``options.concurrency`` samples
+    in flight, CPU-heavy scoring in a local process pool."""
 
+    def __init__(self, plan: RunPlan, options: RunOptions) -> None:
+        self.run_plan = plan
+        self.options = options
+        self.calls = options.call_settings(plan.seed)
+        self.model: ModelAdapter | None = None
 
-def _pending(
-    prepared: list[PreparedTask], done: set[str], samples: dict[str, list[Sample]] | None = None
-) -> tuple[list[WorkItem], int]:
-    items: list[WorkItem] = []
-    skipped = 0
-    for entry in prepared:
-        loaded = samples[entry.task.name] if samples is not None else limited_samples(entry.task, entry.plan.limit)
-        for sample in loaded:
-            if result_key(entry.task.name, sample.id) in done:
-                skipped += 1
-            else:
-                items.append((entry.task, sample, entry.settings))
-    return items, skipped
+    async def start(self, run: LoadedRun) -> None:
+        """Build the model (its adapter, the calling layer and the methods)."""
+        self.model = build_model(self.run_plan, self.options, self.calls)
+
+    async def plan(self, run: LoadedRun) -> None:
+        """Give each task's samples to the methods that plan over the whole batch (CLEAR)."""
+        assert self.model is not None, "start() first"
+        with using_call_settings(self.calls):
+            for entry in run.prepared:
+                await plan_methods(self.model, run.samples[entry.task.name], task=entry.task)
+
+    async def solve(self, items: list[WorkItem], record: Record) -> None:
+        """Solve ``items`` with the run's concurrency, scoring CPU-heavy tasks in a process pool."""
+        from harness.executors.local_pool import local_pool_scoring
+
+        assert self.model is not None, "start() first"
+        with local_pool_scoring(), using_call_settings(self.calls):
+            await run_items(items, self.model, self.run_plan.seed, self.options.concurrency, record)
+
+    async def close(self) -> None:
+        """Close the model's connections."""
+        if self.model is not None:
+            await close_adapter(self.model)
+            self.model = None
 
 
 async def execute(plan: RunPlan, out_dir: Path, options: RunOptions | None = None) -> RunSummary:
-    """Run ``plan`` into ``out_dir``, skipping samples it already logged; returns the summary.
+    """Run ``plan`` into ``out_dir`` in this process, skipping samples it already logged; returns the summary.
 
     The directory is locked for the whole run; with ``options.retry_errors`` samples whose
-    last record is an ``error`` run again.
+    last record is an ``error`` run again (see :func:`harness.lifecycle.run_lifecycle`).
     """
     options = options or RunOptions()
-    loaded = load_run(plan)
-    prepared, config = loaded.prepared, loaded.config
-    calls = options.call_settings(plan.seed)
-    model = build_model(plan, options, calls)
-    store = RunStore(out_dir)
-    try:
-        done = store.open(config, retry_errors=options.retry_errors)
-    except BaseException:
-        await close_adapter(model)
-        raise
-    started_at = datetime.now(UTC).isoformat(timespec="seconds")
-    complete = False
-    try:
-        with using_call_settings(calls):
-            for entry in prepared:
-                await plan_methods(model, loaded.samples[entry.task.name], task=entry.task)
-        items, skipped = _pending(prepared, done, loaded.samples)
-        with RunProgress(total=len(items) + skipped, done=skipped, enabled=options.progress) as progress:
-
-            def record(result: SampleResult) -> None:
-                store.append(result)
-                progress.advance(result)
-
-            from harness.executors.local_pool import local_pool_scoring
-
-            with local_pool_scoring(), using_call_settings(calls):
-                await run_items(items, model, plan.seed, options.concurrency, record)
-        complete = True
-    finally:
-        try:
-            store.close_log()
-            await close_adapter(model)
-            store.write_summary(summarize_run(store, plan, prepared, config["config_hash"], started_at, complete))
-        finally:
-            store.close()
-    return store.read_summary()
+    return await run_lifecycle(plan, out_dir, options, LocalExecutor(plan, options))

@@ -88,6 +88,20 @@ def _fsync_directory(path: Path) -> None:
         os.close(descriptor)
 
 
+class LogRewrite:
+    """The new log of :meth:`RunStore.rewriting`, written one result at a time."""
+
+    def __init__(self, handle: IO[bytes], target: Path) -> None:
+        self._handle = handle
+        self.target = target
+        self.history: Path | None = None
+        """Where the replaced log is kept, once the new one is in place (None: there was none)."""
+
+    def write(self, result: SampleResult) -> None:
+        """Append ``result`` to the new log."""
+        self._handle.write(result.model_dump_json().encode() + b"\n")
+
+
 class RunStore:
     """The files of one run directory."""
 
@@ -254,21 +268,33 @@ class RunStore:
     def rewrite_log(self, results: Iterable[SampleResult]) -> Path | None:
         """Replace ``samples.jsonl`` by ``results`` crash-safely; returns where the replaced log is kept.
 
+        See :meth:`rewriting`, which this is with every result written at once.
+        """
+        with self.rewriting() as log:
+            for result in results:
+                log.write(result)
+        return log.history
+
+    @contextlib.contextmanager
+    def rewriting(self) -> Iterator[LogRewrite]:
+        """A new log, written result by result inside the block and swapped in when it ends without an error.
+
         The new log is written and synced beside the old one under a unique name; the old
-        one is kept (hard-linked, else copied) as the next free ``samples.before-rescore.<n>.jsonl``;
-        one rename then swaps the new log in. Killed at any moment, the directory holds
-        either the old log or the new one as ``samples.jsonl``, never neither.
+        one is kept (hard-linked, else copied) as the next free ``samples.before-rescore.<n>.jsonl``
+        (:attr:`LogRewrite.history`); one rename then swaps the new log in. An error inside the
+        block leaves the old log in place and removes the new one. Killed at any moment, the
+        directory holds either the old log or the new one as ``samples.jsonl``, never neither.
         """
         assert self._lock is not None, "RunStore.acquire() first"
         descriptor, name = tempfile.mkstemp(dir=self.path, prefix=f"{SAMPLES_FILE}.", suffix=".tmp")
         fresh = Path(name)
         try:
             with os.fdopen(descriptor, "wb") as handle:
-                for result in results:
-                    handle.write(result.model_dump_json().encode() + b"\n")
+                rewrite = LogRewrite(handle, self.samples_path)
+                yield rewrite
                 handle.flush()
                 os.fsync(handle.fileno())
-            history = self._keep_history()
+            rewrite.history = self._keep_history()
             os.replace(fresh, self.samples_path)
             _fsync_directory(self.path)
         except OSError as exc:
@@ -277,7 +303,6 @@ class RunStore:
         except BaseException:
             fresh.unlink(missing_ok=True)
             raise
-        return history
 
     def _keep_history(self) -> Path | None:
         if not self.samples_path.exists():

@@ -1,30 +1,34 @@
 """``execute_on_ray``: the Ray counterpart of ``harness.runner.execute``, with the same contract.
 
-The driver (this process) plans the run, opens the run directory and is its only writer;
-Ray actors (:class:`~harness.executors.ray_worker.SampleWorker`), spread over the cluster,
-each build their own adapter and solve the shards the dispatcher hands them; CPU-heavy
-scoring runs as Ray tasks. Results come back to the driver, which drops any duplicate and
-appends each to ``samples.jsonl`` as it arrives, so resume, the summary and the log format
-are exactly the local runner's. ``--concurrency`` stays the bound for the whole run: it is
-split across the workers.
+Both go through one lifecycle (:func:`harness.lifecycle.run_lifecycle`): the driver (this
+process) builds the tasks, loads their samples once, opens the run directory and is its only
+writer; :class:`RayExecutor` supplies only how the samples are solved. Ray actors
+(:class:`~harness.executors.ray_worker.SampleWorker`), spread over the cluster, each build their
+own adapter, are given the driver's loaded samples (through the object store, for their methods'
+batch planning) and solve the shards the dispatcher hands them; CPU-heavy scoring runs as Ray
+tasks. Results come back to the driver, which drops any duplicate and appends each to
+``samples.jsonl`` as it arrives, so resume, the summary and the log format are exactly the local
+runner's. ``--concurrency`` stays the bound for the whole run: it is split across the workers.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import uuid
-from datetime import UTC, datetime
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from harness.adapters.base import close_adapter
 from harness.executors.dispatch import Dispatcher, DispatchStats, Unit, WorkerLost
 from harness.executors.ray_session import ray_session
-from harness.plan import RunPlan
-from harness.progress import RunProgress
-from harness.runner import RunOptions, _close, _pending, build_model, load_run, summarize_run
-from harness.store import RunStore
-from harness.types import RunSummary, SampleResult
+from harness.lifecycle import LoadedRun, Record, WorkItem, run_lifecycle
+from harness.plan import PreparedTask, RunPlan
+from harness.run_options import RunOptions
+from harness.runner import build_model
+from harness.types import RunSummary, Sample, SampleResult
 
 log = logging.getLogger(__name__)
 
@@ -67,14 +71,13 @@ class RayWorker:
         """Close the actor's connections, then end it."""
         import ray
 
-        try:
+        with contextlib.suppress(Exception):
             await asyncio.wait_for(self.actor.close.remote(), timeout=10)
-        except Exception:
-            pass
         ray.kill(self.actor)
 
 
-def _spawner(plan: RunPlan, options: RunOptions, split: list[int]) -> Any:
+def _spawner(plan: RunPlan, options: RunOptions, split: list[int], samples: object) -> Callable[[int], RayWorker]:
+    """Starts the worker of a slot; ``samples`` is the object-store reference of the run's loaded samples."""
     from harness.executors.ray_worker import remote_worker_class
 
     run_tag = uuid.uuid4().hex[:8]
@@ -91,17 +94,77 @@ def _spawner(plan: RunPlan, options: RunOptions, split: list[int]) -> Any:
                 max_restarts=0,
                 scheduling_strategy="SPREAD",
             )
-            .remote(plan, options, split[slot])
+            .remote(plan, options, split[slot], samples)
         )
         return RayWorker(actor)
 
     return spawn
 
 
+class RayExecutor:
+    """Solves a run's samples on a Ray cluster (see the module's docstring)."""
+
+    def __init__(
+        self,
+        plan: RunPlan,
+        options: RunOptions,
+        address: str | None = None,
+        workers: int | None = None,
+        shard_size: int | None = None,
+    ) -> None:
+        if workers is not None and workers < 1:
+            raise ValueError(f"workers must be at least 1, got {workers}")
+        self.run_plan = plan
+        self.options = options
+        self.address = address
+        self.workers = workers
+        self.shard_size = shard_size
+        self.prepared: list[PreparedTask] = []
+        self.samples: dict[str, list[Sample]] = {}
+
+    async def start(self, run: LoadedRun) -> None:
+        """Check that the plan's model and methods build here, before any worker is started."""
+        await close_adapter(build_model(self.run_plan, self.options))
+        self.prepared, self.samples = run.prepared, run.samples
+
+    async def plan(self, run: LoadedRun) -> None:
+        """Nothing on the driver: each worker plans its methods over the samples it is given."""
+
+    async def solve(self, items: list[WorkItem], record: Record) -> None:
+        """Shard ``items`` over the cluster's workers; each result is recorded as it comes back."""
+        if not items:
+            return
+        index = {entry.task.name: position for position, entry in enumerate(self.prepared)}
+        units = [Unit(index[task.name], task.name, sample) for task, sample, _ in items]
+        with ray_session(self.address):
+            stats = await self._dispatch(units, record)
+        log.info(
+            "ray run: %d shards, %d workers lost, %d samples retried, %d given up, %d duplicates dropped",
+            stats.shards,
+            stats.workers_lost,
+            stats.requeued,
+            stats.gave_up,
+            stats.duplicates_dropped,
+        )
+
+    async def _dispatch(self, units: list[Unit], record: Record) -> DispatchStats:
+        import ray
+
+        cluster_cpus = int(ray.cluster_resources().get("CPU", 1))
+        count = max(1, min(self.workers or cluster_cpus, self.options.concurrency, len(units)))
+        split = worker_split(self.options.concurrency, count)
+        spawn = _spawner(self.run_plan, self.options, split, ray.put(self.samples))
+        dispatcher = Dispatcher(spawn, count, self.shard_size or max(1, min(split)), record)
+        return await dispatcher.run(units)
+
+    async def close(self) -> None:
+        """Nothing to release: the workers end with the dispatch."""
+
+
 async def execute_on_ray(
     plan: RunPlan,
     out_dir: Path,
-    options: RunOptions = RunOptions(),
+    options: RunOptions | None = None,
     address: str | None = None,
     workers: int | None = None,
     shard_size: int | None = None,
@@ -111,53 +174,6 @@ async def execute_on_ray(
     ``workers``: number of worker actors (default: the cluster's CPUs, at most ``options.concurrency``);
     ``shard_size``: samples per request to a worker (default: the worker's concurrency bound).
     """
-    if workers is not None and workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
-    loaded = load_run(plan)
-    prepared, config = loaded.prepared, loaded.config
-    await _close(build_model(plan, options))
-    store = RunStore(out_dir)
-    done = store.open(config, retry_errors=options.retry_errors)
-    started_at = datetime.now(UTC).isoformat(timespec="seconds")
-    complete = False
-    try:
-        items, skipped = _pending(prepared, done, loaded.samples)
-        index = {entry.task.name: position for position, entry in enumerate(prepared)}
-        units = [Unit(index[task.name], task.name, sample) for task, sample, _ in items]
-        with RunProgress(total=len(units) + skipped, done=skipped, enabled=options.progress) as progress:
-
-            def record(result: SampleResult) -> None:
-                store.append(result)
-                progress.advance(result)
-
-            if units:
-                with ray_session(address):
-                    stats = await _dispatch(plan, options, units, workers, shard_size, record)
-                log.info(
-                    "ray run: %d shards, %d workers lost, %d samples retried, %d given up, %d duplicates dropped",
-                    stats.shards,
-                    stats.workers_lost,
-                    stats.requeued,
-                    stats.gave_up,
-                    stats.duplicates_dropped,
-                )
-        complete = True
-    finally:
-        try:
-            store.close_log()
-            store.write_summary(summarize_run(store, plan, prepared, config["config_hash"], started_at, complete))
-        finally:
-            store.close()
-    return store.read_summary()
-
-
-async def _dispatch(
-    plan: RunPlan, options: RunOptions, units: list[Unit], workers: int | None, shard_size: int | None, record: Any
-) -> DispatchStats:
-    import ray
-
-    cluster_cpus = int(ray.cluster_resources().get("CPU", 1))
-    count = max(1, min(workers or cluster_cpus, options.concurrency, len(units)))
-    split = worker_split(options.concurrency, count)
-    dispatcher = Dispatcher(_spawner(plan, options, split), count, shard_size or max(1, min(split)), record)
-    return await dispatcher.run(units)
+    options = options or RunOptions()
+    executor = RayExecutor(plan, options, address=address, workers=workers, shard_size=shard_size)
+    return await run_lifecycle(plan, out_dir, options, executor)

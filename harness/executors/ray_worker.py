@@ -1,10 +1,10 @@
 """The Ray actor that solves shards of a run: its own tasks, adapter and concurrency bound.
 
-Each worker builds the run's tasks and model from the plan (as the local runner does,
-letting batch-planning methods see every sample of each task before the first generation),
-solves the samples it is given with ``harness.runner.solve_sample`` under its own
-concurrency bound, scores CPU-heavy tasks as Ray tasks, and returns the results as JSON
-lines; it never writes the run log (the driver does).
+Each worker builds the run's tasks and model from the plan, is given the samples the driver
+loaded (so batch-planning methods see every sample of each task before the first generation,
+as in the local runner, without loading the data again), solves the samples it is handed with
+``harness.runner.solve_sample`` under its own concurrency bound, scores CPU-heavy tasks as Ray
+tasks, and returns the results as JSON lines; it never writes the run log (the driver does).
 """
 
 from __future__ import annotations
@@ -15,19 +15,29 @@ import os
 from dataclasses import replace
 from typing import Any
 
+from harness.adapters.base import close_adapter
 from harness.methods.planning import plan_methods
 from harness.plan import RunPlan, build_task
-from harness.runner import RunOptions, build_model, limited_samples, solve_sample
+from harness.run_options import RunOptions
+from harness.runner import build_model, solve_sample
 from harness.types import Sample, SampleResult
 
 
 class SampleWorker:
     """Solves ``(task index, sample)`` pairs of one plan with at most ``concurrency`` in flight."""
 
-    def __init__(self, plan: RunPlan, options: RunOptions, concurrency: int, scoring_cpus: float = 1.0) -> None:
+    def __init__(
+        self,
+        plan: RunPlan,
+        options: RunOptions,
+        concurrency: int,
+        samples: dict[str, list[Sample]],
+        scoring_cpus: float = 1.0,
+    ) -> None:
         from harness.executors.ray_scoring import RayScoring
 
         self.prepared = [build_task(task_plan) for task_plan in plan.tasks]
+        self.samples = samples
         self.model = build_model(plan, replace(options, progress=False))
         self.seed = plan.seed
         self.concurrency = max(1, concurrency)
@@ -41,7 +51,7 @@ class SampleWorker:
 
     async def _plan(self) -> None:
         for entry in self.prepared:
-            await plan_methods(self.model, limited_samples(entry.task, entry.plan.limit), task=entry.task)
+            await plan_methods(self.model, self.samples[entry.task.name], task=entry.task)
 
     async def _solve(self, task_index: int, sample: Sample) -> SampleResult:
         assert self._slots is not None
@@ -64,9 +74,7 @@ class SampleWorker:
 
     async def close(self) -> None:
         """Close the model's connections."""
-        close = getattr(self.model, "aclose", None)
-        if close is not None:
-            await close()
+        await close_adapter(self.model)
 
 
 @functools.cache

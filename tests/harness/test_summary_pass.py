@@ -15,8 +15,9 @@ import pytest
 from pydantic import BaseModel
 
 import harness.runlog as runlog
+from harness.lifecycle import summarize_run
 from harness.plan import RunPlan, TaskPlan, build_task, plan_from_config
-from harness.runner import RunOptions, execute, summarize_run
+from harness.runner import RunOptions, execute
 from harness.store import RunStore
 from harness.suites import load_suite
 from harness.summary import CollectedAggregate, MetricsAccumulator, accumulator_of, fold, summarize_tasks
