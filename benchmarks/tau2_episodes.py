@@ -51,7 +51,7 @@ def main() -> None:
 
     started = time.perf_counter()
     ours = []
-    for name, domain, task, episode in episodes:
+    for _, domain, task, episode in episodes:
         ours.append(evaluator_for(domain).evaluate(task, episode.trajectory, episode.termination).reward)
     ours_s = time.perf_counter() - started
 

@@ -66,13 +66,13 @@ def variants(domain: DomainData, task: Tau2Task, harmful: Action | None) -> dict
     for index, action in enumerate(gold):
         changed = _changed(action)
         if changed is not None:
-            plans["changed_argument"] = gold[:index] + [changed] + gold[index + 1 :]
+            plans["changed_argument"] = [*gold[:index], changed, *gold[index + 1 :]]
             break
     if harmful is not None:
-        plans["plus_harmful_write"] = gold + [harmful]
+        plans["plus_harmful_write"] = [*gold, harmful]
     if domain.user_tools_class is not None:
         wrong = ActionModel(action_id="wrong_user_action", requestor="user", name="toggle_airplane_mode", arguments={})
-        plans["wrong_user_action"] = gold + [wrong]
+        plans["wrong_user_action"] = [*gold, wrong]
     return plans
 
 

@@ -157,7 +157,10 @@ class Evaluator:
         return initial, digest(env) if actions else initial
 
     def replay(self, task: Tau2Task, trajectory: list) -> Environment:
-        """A fresh environment with the trajectory's tool calls replayed (τ²'s ``set_state``; ValueError on mismatch)."""
+        """A fresh environment with the trajectory's tool calls replayed (τ²'s ``set_state``).
+
+        ValueError when a replayed call's result differs from the logged one.
+        """
         env = self.domain.environment()
         env.set_state(message_history=trajectory, **_initial_kwargs(task))
         return env

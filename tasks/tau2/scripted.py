@@ -43,7 +43,8 @@ def oracle_plan(task: Tau2Task) -> list[Generation]:
 
 
 def scripted_plan(actions: list[Action], closing: Generation) -> list[Generation]:
-    """An agent's messages for ``actions``: a tool call per agent action, a request per user action, then ``closing``."""
+    """An agent's messages for ``actions``: a tool call per agent action, a request per user action, then
+    ``closing``."""
     steps = []
     for index, action in enumerate(actions):
         if action.requestor == "user":

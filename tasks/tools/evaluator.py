@@ -74,7 +74,7 @@ def replay_gold(domain: Domain, task: TauTask) -> tuple[Environment, list[str]]:
     """The environment after the gold actions, and the error messages of gold calls that failed."""
     env = Environment(domain, task.initial_state)
     results = env.replay(gold_calls(task))
-    return env, [f"{name}: {r.content}" for (_, name, _), r in zip(gold_calls(task), results) if r.error]
+    return env, [f"{name}: {r.content}" for (_, name, _), r in zip(gold_calls(task), results, strict=True) if r.error]
 
 
 def _reference_states(domain: Domain, task: TauTask) -> dict[str, dict[str, str]]:

@@ -124,7 +124,7 @@ async def _agent_turns(
                 episode.termination = "agent_stop"
                 return None
             return generation.text
-        for original, logged in zip(generation.tool_calls, calls):
+        for original, logged in zip(generation.tool_calls, calls, strict=True):
             result = env.call("assistant", original.name, original.arguments)
             episode.calls.append(LoggedCall("assistant", logged.name, logged.arguments, result.content, result.error))
             episode.messages.append(

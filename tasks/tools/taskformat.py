@@ -93,7 +93,7 @@ class InitialState(_Strict):
     message_history: list[dict[str, Any]] | None = None
 
 
-class RewardType(str, enum.Enum):
+class RewardType(enum.StrEnum):
     """The reward components of τ²."""
 
     DB = "DB"

@@ -163,7 +163,7 @@ def build_db(seed: int = 11) -> dict[str, Any]:
         first, last = FIRST_NAMES[(index * 3) % len(FIRST_NAMES)], LAST_NAMES[(index * 11) % len(LAST_NAMES)]
         user_id = f"{first.lower()}_{last.lower()}_{rng.randrange(1000, 9999)}"
         methods = {}
-        for source in ["credit_card"] + rng.sample(["gift_card", "certificate"], rng.randint(0, 2)):
+        for source in ["credit_card", *rng.sample(["gift_card", "certificate"], rng.randint(0, 2))]:
             method_id = f"{source}_{rng.randrange(1000000, 9999999)}"
             methods[method_id] = {
                 "id": method_id,

@@ -135,7 +135,7 @@ def _make(kind: str, task_id: str, db: dict[str, Any], r: dict[str, Any], rng: r
             "Cancel a reservation that the fare rules allow to cancel.",
             f"You want to cancel reservation {rid}; your plans changed.",
             _known(user, r),
-            lookup + [("cancel_reservation", {"reservation_id": rid})],
+            [*lookup, ("cancel_reservation", {"reservation_id": rid})],
         )
     if kind == "refuse":
         return make_task(
@@ -161,8 +161,8 @@ def _make(kind: str, task_id: str, db: dict[str, Any], r: dict[str, Any], rng: r
             f"You want to add 2 checked bags to reservation {rid}, paid with credit card {card} if there is "
             "a fee. Ask what the fee is.",
             _known(user, r),
-            lookup
-            + [
+            [
+                *lookup,
                 (
                     "update_reservation_baggages",
                     {
@@ -171,7 +171,7 @@ def _make(kind: str, task_id: str, db: dict[str, Any], r: dict[str, Any], rng: r
                         "nonfree_baggages": nonfree,
                         "payment_method_id": card,
                     },
-                )
+                ),
             ],
             communicate=[str(fee)],
             basis=("DB", "COMMUNICATE"),
@@ -189,7 +189,7 @@ def _make(kind: str, task_id: str, db: dict[str, Any], r: dict[str, Any], rng: r
             f"On reservation {rid}, the date of birth of {passengers[0]['first_name']} "
             f"{passengers[0]['last_name']} is wrong; it should be {new_dob}. The other passengers stay as they are.",
             _known(user, r),
-            lookup + [("update_reservation_passengers", {"reservation_id": rid, "passengers": passengers})],
+            [*lookup, ("update_reservation_passengers", {"reservation_id": rid, "passengers": passengers})],
         )
     if kind == "change":
         seg = r["flights"][0]
@@ -211,8 +211,8 @@ def _make(kind: str, task_id: str, db: dict[str, Any], r: dict[str, Any], rng: r
             f"You want to move reservation {rid} to flight {seg['flight_number']} on {date}, same cabin; "
             f"pay or receive any difference on credit card {card}.",
             _known(user, r),
-            lookup
-            + [
+            [
+                *lookup,
                 ("search_direct_flight", {"origin": seg["origin"], "destination": seg["destination"], "date": date}),
                 (
                     "update_reservation_flights",
@@ -238,12 +238,12 @@ def _make(kind: str, task_id: str, db: dict[str, Any], r: dict[str, Any], rng: r
             f"You want to upgrade reservation {rid} to business class on the same flights, paying the "
             f"difference with credit card {card}.",
             _known(user, r),
-            lookup
-            + [
+            [
+                *lookup,
                 (
                     "update_reservation_flights",
                     {"reservation_id": rid, "cabin": "business", "flights": flights, "payment_method_id": card},
-                )
+                ),
             ],
         )
     seg = next(
@@ -257,8 +257,8 @@ def _make(kind: str, task_id: str, db: dict[str, Any], r: dict[str, Any], rng: r
         f"Your flight {seg['flight_number']} on {seg['date']} (reservation {rid}) was cancelled by the airline. "
         "You are upset and want compensation; you do not want to change or cancel the reservation.",
         _known(user, r),
-        lookup
-        + [
+        [
+            *lookup,
             ("get_flight_status", {"flight_number": seg["flight_number"], "date": seg["date"]}),
             ("send_certificate", {"user_id": user["user_id"], "amount": amount}),
         ],

@@ -74,7 +74,7 @@ class RetailTools(Toolkit):
         if len(set(item_ids)) != len(item_ids):
             raise ToolError("item_ids repeats an item")
         pairs = []
-        for old_id, new_id in zip(item_ids, new_item_ids):
+        for old_id, new_id in zip(item_ids, new_item_ids, strict=True):
             old = next((i for i in order.items if i.item_id == old_id), None)
             if old is None:
                 raise ToolError(f"item {old_id} is not in order {order.order_id}")

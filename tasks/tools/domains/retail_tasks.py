@@ -91,7 +91,7 @@ def _make(
             "Cancel a pending order with the stated reason.",
             f"You want to cancel order {oid} because it is {reason}.",
             known,
-            lookup + [("cancel_pending_order", {"order_id": oid, "reason": reason})],
+            [*lookup, ("cancel_pending_order", {"order_id": oid, "reason": reason})],
         )
     if kind in ("address", "user_address"):
         city, state, zip_code = rng.choice(CITIES)
@@ -111,7 +111,7 @@ def _make(
                 "Change the shipping address of a pending order.",
                 f"You moved; order {oid} must ship to {text}.",
                 known,
-                lookup + [("modify_pending_order_address", {"order_id": oid, **address})],
+                [*lookup, ("modify_pending_order_address", {"order_id": oid, **address})],
             )
         return make_task(
             task_id,
@@ -138,8 +138,8 @@ def _make(
             "Return every item of a delivered order and state the refund.",
             f"You want to return everything in order {oid}, refunded to {where}. Ask how much you will get back.",
             known,
-            lookup
-            + [
+            [
+                *lookup,
                 (
                     "return_delivered_order_items",
                     {
@@ -147,7 +147,7 @@ def _make(
                         "item_ids": sorted(i["item_id"] for i in order["items"]),
                         "payment_method_id": target,
                     },
-                )
+                ),
             ],
             communicate=[f"{refund:.2f}"],
             basis=("DB", "COMMUNICATE"),
@@ -176,7 +176,7 @@ def _make(
             f"for the one with {_describe(variant['options'])}. Any price difference goes on the payment "
             "method used for the order.",
             known,
-            lookup + [("get_product_details", {"product_id": first_item["product_id"]}), (tool, args)],
+            [*lookup, ("get_product_details", {"product_id": first_item["product_id"]}), (tool, args)],
         )
     if kind == "payment":
         original = order["payment_history"][0]["payment_method_id"]
@@ -195,8 +195,8 @@ def _make(
             "Switch the payment method of a pending order.",
             f"You want order {oid} paid with your {new['source'].replace('_', ' ')} ({new['id']}) instead.",
             known,
-            lookup
-            + [
+            [
+                *lookup,
                 ("get_user_details", {"user_id": user["user_id"]}),
                 ("modify_pending_order_payment", {"order_id": oid, "payment_method_id": new["id"]}),
             ],

@@ -24,7 +24,7 @@ MAX_ARGUMENT_CHARS = 32_768
 MAX_RESULT_CHARS = 16_000
 
 
-class ToolKind(str, enum.Enum):
+class ToolKind(enum.StrEnum):
     """What a tool does: READ leaves the environment unchanged, WRITE may change it; ASSERT
     (evaluation checks) and SETUP (task initialisation) are hidden from agents and users."""
 
@@ -221,10 +221,7 @@ class Toolkit:
         if spec is None or (spec.kind in HIDDEN_KINDS and not hidden):
             known = ", ".join(s.name for s in self.specs(ToolKind.READ, ToolKind.WRITE))
             return ToolResult(f"Error: unknown tool {name[:80]!r}; available tools: {known}", True)
-        if isinstance(arguments, dict):
-            text = json.dumps(arguments)
-        else:
-            text = arguments if arguments.strip() else "{}"
+        text = json.dumps(arguments) if isinstance(arguments, dict) else (arguments if arguments.strip() else "{}")
         if len(text) > MAX_ARGUMENT_CHARS:
             return ToolResult(
                 f"Error: arguments of {name} are too large ({len(text)} characters; the limit is {MAX_ARGUMENT_CHARS})",

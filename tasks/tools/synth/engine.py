@@ -6,7 +6,7 @@ import json
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -71,7 +71,7 @@ def _render_template(template: str, scope: dict[str, Any]) -> str:
 class SynthToolkit(Toolkit):
     """Runs spec-declared tools over a SynthDB (subclassed per spec by ``build_toolkit``)."""
 
-    spec_decls: dict[str, ToolSpecDecl] = {}
+    spec_decls: ClassVar[dict[str, ToolSpecDecl]] = {}
     domain_spec: DomainSpec
 
     def invoke(self, name: str, values: dict[str, Any]) -> Any:

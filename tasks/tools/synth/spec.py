@@ -218,7 +218,7 @@ def evaluate_expression(tree: ast.Expression, scope: dict[str, Any]) -> Any:
             return all(values) if isinstance(node.op, ast.And) else any(values)
         if isinstance(node, ast.Compare):
             left = ev(node.left)
-            for op, comparator in zip(node.ops, node.comparators):
+            for op, comparator in zip(node.ops, node.comparators, strict=True):
                 right = ev(comparator)
                 if not _COMPARE[type(op)](left, right):
                     return False

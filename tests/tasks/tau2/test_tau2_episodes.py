@@ -200,7 +200,7 @@ def test_data_root_from_a_checkout_and_clear_errors_for_bad_data(tmp_path: Path,
     tasks = json.loads((package / "domains" / "mock" / "tasks.json").read_text())
     tasks[0]["initial_state"] = {"initialization_data": {"agent_data": {"no_such_table": {}}}}
     (bad / "tasks.json").write_text(json.dumps(tasks))
-    with pytest.raises(ConfigError, match="unknown table.*no_such_table"):
+    with pytest.raises(ConfigError, match=r"unknown table.*no_such_table"):
         list(_task("tau2/mock", tau2_data=str(tmp_path / "bad")).samples())
     (bad / "tasks.json").write_text("[" * 5000)
     with pytest.raises(ConfigError, match="not valid JSON"):
@@ -244,7 +244,7 @@ def test_splits_are_tau2_splits_and_trials_give_pass_k() -> None:
     assert len(_task("tau2/airline", split="test").tau2_tasks()) == 20
     assert len(_task("tau2/retail", split="train").tau2_tasks()) == 74
     assert len(_task("tau2/telecom", split="small").tau2_tasks()) == 20
-    with pytest.raises(ConfigError, match="no split 'nope'.*base"):
+    with pytest.raises(ConfigError, match=r"no split 'nope'.*base"):
         _task("tau2/airline", split="nope").tau2_tasks()
     import asyncio
 

@@ -31,7 +31,7 @@ def test_every_task_gold_one_nothing_zero_wrong_zero(name: str) -> None:
         assert nothing.reward == 0.0, (task.id, nothing.explanation)
         wrong = wrong_write(domain, task, candidates)
         assert wrong is not None, f"no wrong write found for {name} task {task.id}"
-        verdict = judge(domain, task, gold_call_dicts(task) + [wrong])
+        verdict = judge(domain, task, [*gold_call_dicts(task), wrong])
         assert verdict.reward == 0.0 and verdict.components["DB"]["status"] == "failed", task.id
 
 

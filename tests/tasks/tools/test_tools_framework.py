@@ -164,7 +164,7 @@ def test_initialization_data_naming_an_unknown_table_is_rejected() -> None:
     domain = get_domain("retail")
     raw = domain.tasks()[0].model_dump(mode="json")
     raw["initial_state"] = {"initialization_data": {"agent_data": {"ordres": {}}}}
-    with pytest.raises(TaskFormatError, match="unknown table.*'ordres'"):
+    with pytest.raises(TaskFormatError, match=r"unknown table.*'ordres'"):
         check_against_domain(parse_tasks([raw])[0], domain)
     raw["initial_state"] = {"initialization_data": {"user_data": {"device": {}}}}
     with pytest.raises(TaskFormatError, match="user_data names unknown"):

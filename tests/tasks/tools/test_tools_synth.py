@@ -36,7 +36,7 @@ def test_synthesized_tasks_are_sound(synthesis) -> None:
         assert check_task(domain, task).ok
         wrong = wrong_write(domain, task, candidates)
         assert wrong is not None
-        assert judge(domain, task, gold_call_dicts(task) + [wrong]).reward == 0.0
+        assert judge(domain, task, [*gold_call_dicts(task), wrong]).reward == 0.0
 
 
 def test_synthesis_is_deterministic() -> None:
