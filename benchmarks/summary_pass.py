@@ -23,13 +23,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pydantic import BaseModel
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import harness.runlog as runlog
 from harness.lifecycle import summarize_run
 from harness.plan import PreparedTask, RunPlan, build_task, plan_from_config
+from harness.runlog import ModelT
 from harness.runner import RunOptions, execute
 from harness.store import RunStore
 from harness.suites import load_suite
@@ -77,7 +76,7 @@ def _timed(side: Callable[[], dict[str, TaskSummary]], repeats: int) -> tuple[fl
     parses = [0]
     original = runlog._parse
 
-    def counting(path: Path, number: int, raw: bytes, last: bool, model: type[BaseModel]) -> BaseModel | None:
+    def counting(path: Path, number: int, raw: bytes, last: bool, model: type[ModelT]) -> ModelT | None:
         if model is SampleResult:
             parses[0] += 1
         return original(path, number, raw, last, model)

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterator
 from itertools import accumulate
 from pathlib import Path
+from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -86,7 +87,10 @@ def _lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
             yield pending[0], pending[1], True
 
 
-def _parse(path: Path, number: int, raw: bytes, last: bool, model: type[BaseModel]) -> BaseModel | None:
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def _parse(path: Path, number: int, raw: bytes, last: bool, model: type[ModelT]) -> ModelT | None:
     """The line as ``model``; None for a torn last line; LogFormatError for any other bad line."""
     try:
         return model.model_validate_json(raw)
@@ -103,7 +107,7 @@ def iter_records(path: Path) -> Iterator[tuple[int, SampleResult]]:
     for number, raw, last in _lines(path):
         record = _parse(path, number, raw, last, SampleResult)
         if record is not None:
-            yield number, record  # type: ignore[misc]
+            yield number, record
 
 
 def winning_lines(path: Path) -> dict[str, int]:
@@ -114,7 +118,7 @@ def winning_lines(path: Path) -> dict[str, int]:
     for number, raw, last in _lines(path):
         identity = _parse(path, number, raw, last, _Identity)
         if identity is not None:
-            latest[result_key(identity.task, identity.sample_id)] = number  # type: ignore[attr-defined]
+            latest[result_key(identity.task, identity.sample_id)] = number
     return latest
 
 
@@ -132,4 +136,4 @@ def iter_results(path: Path, winners: set[int] | None = None) -> Iterator[Sample
         if number in winners:
             record = _parse(path, number, raw, last, SampleResult)
             if record is not None:
-                yield record  # type: ignore[misc]
+                yield record

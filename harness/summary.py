@@ -98,9 +98,18 @@ class CombinedAccumulator:
         return merged
 
 
+def _defined_in(cls: type, name: str) -> int:
+    """How far up ``cls``'s method resolution order ``name`` is defined (0: by ``cls`` itself)."""
+    return next(depth for depth, klass in enumerate(cls.__mro__) if name in vars(klass))
+
+
 def accumulator_of(task: AnyTask, seed: int) -> Accumulator:
-    """How ``task``'s metrics are built from the one pass (see the module's docstring)."""
-    if isinstance(task, StreamingAggregate):
+    """How ``task``'s metrics are built from the one pass (see the module's docstring).
+
+    A task's accumulator is used only where no subclass below it overrides ``aggregate`` again.
+    """
+    cls = type(task)
+    if isinstance(task, StreamingAggregate) and _defined_in(cls, "accumulator") <= _defined_in(cls, "aggregate"):
         return task.accumulator(seed=seed)
     if type(task).aggregate is Task.aggregate:
         return MetricsAccumulator(task.metrics(), seed=seed)

@@ -24,6 +24,7 @@ from harness.summary import CollectedAggregate, MetricsAccumulator, accumulator_
 from harness.task import AnyTask, Task, TaskArgs
 from harness.types import OUTCOMES, MetricValue, Output, SampleResult, Score, TaskSummary, Usage
 from tasks.tools.metrics import EpisodeAccumulator, episode_metrics
+from tasks.tools.task import DomainTask
 
 OPTIONS = RunOptions(concurrency=16, progress=False)
 
@@ -171,6 +172,16 @@ def test_tools_accumulator_equals_the_materialised_aggregate_and_keeps_no_result
     via_task = task.aggregate(iter(results), seed=4)
     assert via_task == fold(accumulator_of(task, 4), results)
     assert via_task["accuracy"].n == 4 and via_task["pass^1"] == streamed["pass^1"]
+
+    class Recounted(DomainTask):
+        """A subclass whose own aggregate must win over the accumulator it inherits."""
+
+        def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+            return {"episodes": MetricValue(value=float(sum(1 for _ in results)), n=1)}
+
+    recounted = Recounted("tools/retail", **task.args.model_dump())
+    assert isinstance(accumulator_of(recounted, 4), CollectedAggregate)
+    assert summarize_tasks([recounted], results, seed=4)["tools/retail"].metrics["episodes"].value == 5
 
 
 def _flatten(value: object) -> Iterator[object]:
