@@ -55,12 +55,18 @@ def mean_metric(values: Sequence[float], seed: int = 0, kind: MetricKind = "auto
     n = len(values)
     if n == 0:
         return MetricValue(value=None, n=0, method="empty")
-    mean = math.fsum(values) / n
     if kind == "proportion" or (kind == "auto" and is_binary(values)):
-        low, high = wilson_interval(math.fsum(values), n)
-        return MetricValue(value=mean, n=n, ci_low=low, ci_high=high, method="wilson")
+        return proportion_metric(math.fsum(values), n)
     low, high = bootstrap_interval(values, seed=seed)
-    return MetricValue(value=mean, n=n, ci_low=low, ci_high=high, method="bootstrap")
+    return MetricValue(value=math.fsum(values) / n, n=n, ci_low=low, ci_high=high, method="bootstrap")
+
+
+def proportion_metric(successes: float, n: int) -> MetricValue:
+    """The share ``successes / n`` with its Wilson interval (``empty`` when ``n`` is 0)."""
+    if n == 0:
+        return MetricValue(value=None, n=0, method="empty")
+    low, high = wilson_interval(successes, n)
+    return MetricValue(value=successes / n, n=n, ci_low=low, ci_high=high, method="wilson")
 
 
 def ratio_metric(numerators: Sequence[float], denominators: Sequence[float], seed: int = 0) -> MetricValue:

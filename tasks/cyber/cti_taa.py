@@ -22,12 +22,12 @@ from pathlib import Path
 from pydantic import Field
 
 from harness.errors import ConfigError
+from harness.stats import proportion_metric
 from harness.task import SolveContext
 from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
 from scorers.threat_actor import ActorRelations, AliasTable, extract_actor, table_groups
 from tasks.cyber.cti import CtiArgs, CtiRows
 from tasks.cyber.ctibench_data import data_path, load_taa_truth, locate
-from tasks.cyber.metrics import proportion
 from tasks.cyber.prompts import TAA_FINAL_LINE
 from tasks.cyber.taa_tables import load_tables
 
@@ -193,13 +193,14 @@ class CtiTaaTask(CtiRows[CtiTaaArgs]):
             llm_correct += llm_tier == "correct"
             llm_plausible += llm_tier in ("correct", "plausible")
         metrics = {
-            "accuracy": proportion(correct, rows),
-            "plausible_accuracy": proportion(plausible, rows),
-            "accuracy_scored": proportion(correct, scored),
+            "accuracy": proportion_metric(correct, rows),
+            "plausible_accuracy": proportion_metric(plausible, rows),
+            "accuracy_scored": proportion_metric(correct, scored),
         }
         if asked:
             metrics.update(
-                llm_accuracy=proportion(llm_correct, asked), llm_plausible_accuracy=proportion(llm_plausible, asked)
+                llm_accuracy=proportion_metric(llm_correct, asked),
+                llm_plausible_accuracy=proportion_metric(llm_plausible, asked),
             )
         return metrics
 

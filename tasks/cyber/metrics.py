@@ -11,34 +11,12 @@
 from __future__ import annotations
 
 import json
-import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
+from harness.stats import mean_metric, proportion_metric
 from harness.types import MetricValue, SampleResult
 from scorers.set_f1 import SetMatch, match_sets
-
-
-def bootstrap_mean(values: Sequence[float], seed: int = 0) -> MetricValue:
-    """Mean with a seeded percentile-bootstrap CI (for continuous values such as deviations)."""
-    from harness.stats import bootstrap_interval
-
-    if not values:
-        return MetricValue(value=None, n=0, method="empty")
-    low, high = bootstrap_interval(values, seed=seed)
-    return MetricValue(
-        value=math.fsum(values) / len(values), n=len(values), ci_low=low, ci_high=high, method="bootstrap"
-    )
-
-
-def proportion(successes: int, n: int) -> MetricValue:
-    """A share with its Wilson interval."""
-    from harness.stats import wilson_interval
-
-    if n == 0:
-        return MetricValue(value=None, n=0, method="empty")
-    low, high = wilson_interval(successes, n)
-    return MetricValue(value=successes / n, n=n, ci_low=low, ci_high=high, method="wilson")
 
 
 def vector_metrics(results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
@@ -61,9 +39,9 @@ def vector_metrics(results: Iterable[SampleResult], seed: int = 0) -> dict[str, 
             deviations.append(float(deviation))
         exact += int(bool(result.score.correct))
     return {
-        "mad": bootstrap_mean(deviations, seed=seed),
-        "exact_vector": proportion(exact, rows),
-        "invalid_rate": proportion(invalid, rows),
+        "mad": mean_metric(deviations, seed=seed, kind="mean"),
+        "exact_vector": proportion_metric(exact, rows),
+        "invalid_rate": proportion_metric(invalid, rows),
     }
 
 
@@ -102,12 +80,12 @@ def set_metrics(results: Iterable[SampleResult], seed: int = 0) -> dict[str, Met
         p_den.append(float(match.tp + match.fp))
         r_den.append(float(match.tp + match.fn))
     return {
-        "f1_macro": bootstrap_mean(f1_all, seed=seed),
-        "f1_macro_scored": bootstrap_mean(f1_scored, seed=seed),
+        "f1_macro": mean_metric(f1_all, seed=seed, kind="mean"),
+        "f1_macro_scored": mean_metric(f1_scored, seed=seed, kind="mean"),
         "f1_micro": ratio_metric(tp2, f1_den, seed=seed),
         "precision_micro": ratio_metric(tp, p_den, seed=seed),
         "recall_micro": ratio_metric(tp, r_den, seed=seed),
-        "exact_set": proportion(exact, len(f1_all)),
+        "exact_set": proportion_metric(exact, len(f1_all)),
     }
 
 

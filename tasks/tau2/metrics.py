@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from harness.stats import mean_metric
+from harness.stats import mean_metric, proportion_metric
 from harness.types import MetricValue, SampleResult
-from tasks.tools.metrics import base_task_id, pass_metrics, share_metric
+from tasks.tools.metrics import base_task_id, pass_metrics
 
 
 def _strict_success(result: SampleResult) -> bool:
@@ -38,6 +38,6 @@ def episode_metrics(results: Iterable[SampleResult], seed: int = 0) -> dict[str,
     metrics = pass_metrics(official, seed=seed)
     metrics.update({f"strict/{name}": value for name, value in pass_metrics(strict, seed=seed).items()})
     for reason, count in sorted(terminations.items()):
-        metrics[f"termination/{reason}"] = share_metric(count, total)
+        metrics[f"termination/{reason}"] = proportion_metric(count, total)
     metrics["tool_errors_per_episode"] = mean_metric(tool_errors, seed=seed, kind="mean")
     return metrics

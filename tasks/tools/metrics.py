@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Mapping
 from math import comb
 
-from harness.stats import mean_metric, wilson_interval
+from harness.stats import mean_metric, proportion_metric
 from harness.types import MetricValue, SampleResult
 
 TRIAL_SUFFIX = re.compile(r"#\d+$")
@@ -45,14 +45,6 @@ def pass_metrics(outcomes: Mapping[str, list[bool]], seed: int = 0) -> dict[str,
     return metrics
 
 
-def share_metric(count: int, n: int) -> MetricValue:
-    """A proportion with its Wilson interval."""
-    if n == 0:
-        return MetricValue(value=None, n=0, method="empty")
-    low, high = wilson_interval(count, n)
-    return MetricValue(value=count / n, n=n, ci_low=low, ci_high=high, method="wilson")
-
-
 class EpisodeAccumulator:
     """pass^k / pass@k over trials, termination shares, tool errors and cost per episode, one result at a time.
 
@@ -85,7 +77,7 @@ class EpisodeAccumulator:
         """The episode metrics over every result added."""
         metrics = pass_metrics(self.outcomes, seed=self.seed)
         for reason, count in sorted(self.terminations.items()):
-            metrics[f"termination/{reason}"] = share_metric(count, self.total)
+            metrics[f"termination/{reason}"] = proportion_metric(count, self.total)
         metrics["tool_errors_per_episode"] = mean_metric(self.tool_errors, seed=self.seed, kind="mean")
         metrics["cost_usd_per_episode"] = mean_metric(self.costs, seed=self.seed, kind="mean")
         return metrics

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.stats import bootstrap_interval, mean_metric, ratio_metric, wilson_interval
+from harness.stats import bootstrap_interval, mean_metric, proportion_metric, ratio_metric, wilson_interval
 
 
 def test_wilson_matches_reference_values() -> None:
@@ -40,3 +40,10 @@ def test_intervals_do_not_depend_on_the_order_of_the_log() -> None:
     assert bootstrap_interval(values, seed=3) == bootstrap_interval(list(reversed(values)), seed=3)
     num, den = [1, 2, 0, 3], [2, 2, 1, 4]
     assert ratio_metric(num, den, seed=1) == ratio_metric(num[::-1], den[::-1], seed=1)
+
+
+def test_proportion_metric_is_the_wilson_share_mean_metric_gives_for_zero_one_values() -> None:
+    assert proportion_metric(3, 10) == mean_metric([1.0] * 3 + [0.0] * 7)
+    assert proportion_metric(3, 10).method == "wilson" and proportion_metric(3, 10).value == 0.3
+    assert proportion_metric(0, 0).method == "empty" and proportion_metric(0, 0).value is None
+    assert proportion_metric(5, 5).ci_high == 1.0
