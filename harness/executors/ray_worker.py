@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from harness.adapters.base import close_adapter
+from harness.calls import using_call_settings
 from harness.methods.planning import plan_methods
 from harness.plan import RunPlan, build_task
 from harness.run_options import RunOptions
@@ -38,9 +39,11 @@ class SampleWorker:
 
         self.prepared = [build_task(task_plan) for task_plan in plan.tasks]
         self.samples = samples
-        self.model = build_model(plan, replace(options, progress=False))
-        self.seed = plan.seed
         self.concurrency = max(1, concurrency)
+        worker_options = replace(options, progress=False, concurrency=self.concurrency)
+        self.calls = worker_options.call_settings(plan.seed)
+        self.model = build_model(plan, worker_options, self.calls)
+        self.seed = plan.seed
         self.scoring = RayScoring(num_cpus=scoring_cpus)
         self._slots: asyncio.Semaphore | None = None
         self._planned: asyncio.Future[None] | None = None
@@ -68,7 +71,7 @@ class SampleWorker:
             self._planned = asyncio.ensure_future(self._plan())
         assert self._planned is not None
         await asyncio.shield(self._planned)
-        with using_scoring(self.scoring):
+        with using_scoring(self.scoring), using_call_settings(self.calls):
             results = await asyncio.gather(*(self._solve(index, sample) for index, sample in shard))
         return [result.model_dump_json() for result in results]
 
