@@ -38,14 +38,14 @@ def parse_method_spec(spec: Any) -> dict[str, Any]:
         return {"name": name, "params": dict(params)}
     if not isinstance(spec, str) or not spec.strip():
         raise SubmissionError(f"method spec {spec!r} is not a non-empty string")
-    name, _, rest = spec.strip().partition(":")
-    params: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, sep, raw = item.partition("=")
-        if not sep or not key:
-            raise SubmissionError(f"method spec {spec!r}: parameter {item!r} is not key=value")
-        params[key.strip()] = _parse_scalar(raw.strip())
-    return {"name": name, "params": params}
+    from harness.errors import ConfigError
+    from harness.registry import parse_method_spec as parse_spec_text
+
+    try:
+        name, texts = parse_spec_text(spec.strip())
+    except ConfigError as exc:
+        raise SubmissionError(str(exc)) from None
+    return {"name": name, "params": {key: _parse_scalar(raw) for key, raw in texts.items()}}
 
 
 def _parse_scalar(raw: str) -> Any:
