@@ -1,11 +1,13 @@
 """Pareto plots with matplotlib (Agg backend), written as PNG and SVG.
 
-Colours come from the Okabe–Ito palette (safe for the common colour-vision deficiencies) and
-groups beyond the eighth also change marker shape, so no reading depends on colour alone.
-Frontier points carry labels, each placed above or below its point where it overlaps no other
-(a label with no free place is left out);
-the legend takes two columns beyond twelve groups and, beyond 24, names the groups on the
-frontier first and counts the rest. The step frontier is a dashed black line; budget sweeps are
+Colours come from the Okabe–Ito palette (safe for the common colour-vision deficiencies), one
+per group (a model); groups beyond the eighth also change marker shape, so no reading depends on
+colour alone. The legend names every point label (a model, or a model with a method: the labels
+of one group share its colour and differ in marker), so a point is identified by the legend even
+where it carries no label of its own. Frontier points also carry labels, each placed above or
+below its point where it overlaps no other (a label with no free place is left out); the legend
+takes two columns beyond twelve labels and, beyond 24, names the labels on the frontier first
+and counts the rest. The step frontier is a dashed black line; budget sweeps are
 thin solid lines in their group's colour. Labels are plain text: ``$`` in a model name is
 escaped so that it is drawn as a dollar sign, never parsed as mathtext.
 
@@ -75,7 +77,6 @@ class PlotCanvas:
             self._ax = self._fig.add_axes((0.09, 0.11, 0.66, 0.8))
             self._ax.grid(True, which="major", linewidth=0.4, alpha=0.5)
         self._artists: list[Any] = []
-        self._pitches: dict[float, float] = {}
 
     def _clear(self) -> None:
         from matplotlib.transforms import Bbox
@@ -125,15 +126,12 @@ class PlotCanvas:
         ax = self._ax
         floor = log_floor([p.cost for p in usable(points)])
         drawn = [Point(on_log_axis(p.cost, floor), p.score, p.label, p.group, p.meta) for p in usable(points)]
-        groups = sorted({p.group for p in drawn})
-        style = {
-            g: (OKABE_ITO[i % len(OKABE_ITO)], MARKERS[(i // len(OKABE_ITO)) % len(MARKERS)])
-            for i, g in enumerate(groups)
-        }
-        columns = 1 if len(groups) <= LEGEND_ROWS else 2
+        style = point_styles(drawn)
+        names = list(style)
+        columns = 1 if len(names) <= LEGEND_ROWS else 2
         ax.set_position((0.09, 0.11, 0.66 if columns == 1 else 0.54, 0.8))
         lines = [
-            ([(p.cost, p.score) for p in members], style[members[0].group][0]) for members in sweeps(drawn).values()
+            ([(p.cost, p.score) for p in members], style[members[0].label][0]) for members in sweeps(drawn).values()
         ]
         if lines:
             self._artists.append(
@@ -143,15 +141,15 @@ class PlotCanvas:
                     )
                 )
             )
-        for marker in dict.fromkeys(style[g][1] for g in groups):
-            members = [p for p in drawn if style[p.group][1] == marker]
+        for marker in dict.fromkeys(marker for _, marker in style.values()):
+            members = [p for p in drawn if style[p.label][1] == marker]
             self._artists.append(
                 ax.scatter(
                     [p.cost for p in members],
                     [p.score for p in members],
                     marker=marker,
                     s=34,
-                    c=[style[p.group][0] for p in members],
+                    c=[style[p.label][0] for p in members],
                     edgecolors="black",
                     linewidths=0.5,
                     zorder=3,
@@ -165,10 +163,10 @@ class PlotCanvas:
             return
         front = frontier(drawn)
         entries: list[tuple[str, str | None, str | None]] = [
-            (_short(g, 24), style[g][0], style[g][1]) for g in _legend_groups(groups, front)
+            (_short(name, 24), *style[name]) for name in _legend_names(names, front)
         ]
-        if len(entries) < len(groups):
-            entries.append((f"+{len(groups) - len(entries)} more (see table)", None, None))
+        if len(entries) < len(names):
+            entries.append((f"+{len(names) - len(entries)} more (see table)", None, None))
         xs, ys = step_curve(drawn, max(p.cost for p in drawn))
         self._artists += ax.plot(xs, ys, color="black", linestyle="--", linewidth=1.0, zorder=4)
         entries.append(("Pareto frontier", "black", "--"))
@@ -178,7 +176,7 @@ class PlotCanvas:
         texts = [_short(point.label) for point in labelled]
         ax.autoscale_view()
         anchors = ax.transData.transform([(point.cost, point.score) for point in labelled])
-        for point, text, (x, y) in zip(labelled, texts, anchors):
+        for point, text, (x, y) in zip(labelled, texts, anchors, strict=True):
             right_half = len(front) > 1 and point.cost > middle
             offset = _free_offset(x, y, len(text), right_half, placed)
             if offset is None:
@@ -203,11 +201,13 @@ class PlotCanvas:
         self._legend(entries, columns)
 
     def _legend(self, entries: list[tuple[str, str | None, str | None]], columns: int) -> None:
-        """The legend right of the axes: per column one multi-line text and one marker per row.
+        """The legend right of the axes: per row one text and its marker, on one line in every backend.
 
         Drawn by hand rather than with ``Axes.legend``, whose per-entry layout cost as much as
         the rest of the plot: ``entries`` are (label, colour, marker), a marker of "--" is a
-        dashed line and None draws nothing.
+        dashed line and None draws nothing. Rows are placed in points (``LEGEND_LINESPACING``
+        times the font size apart), so SVG and PNG agree; one multi-line text per column did not
+        (the SVG backend spaces lines differently from Agg, and the markers drifted off their names).
         """
         from matplotlib.collections import PathCollection
         from matplotlib.lines import Line2D
@@ -216,34 +216,22 @@ class PlotCanvas:
 
         fig = self._fig
         fontsize = 7 if columns == 1 else 6
-        pitch = self._line_pitch(fontsize) / fig.bbox.height
         rows = -(-len(entries) // columns)
+        step = fontsize * LEGEND_LINESPACING / 72 / fig.get_figheight()
         left = self._ax.get_position().x1 + 0.015
         width = (0.995 - left) / columns
-        top = 0.51 + rows * pitch / 2
+        top = 0.51 + (rows - 1) * step / 2
         markers: dict[str, list[tuple[tuple[float, float], str]]] = {}
-        for column in range(columns):
-            chunk = entries[column * rows : (column + 1) * rows]
-            x = left + column * width
-            self._artists.append(
-                fig.text(
-                    x + 0.022,
-                    top,
-                    "\n".join(label for label, _, _ in chunk),
-                    va="top",
-                    ha="left",
-                    fontsize=fontsize,
-                    linespacing=LEGEND_LINESPACING,
+        for index, (label, colour, marker) in enumerate(entries):
+            x = left + (index // rows) * width
+            y = top - (index % rows) * step
+            self._artists.append(fig.text(x + 0.022, y, label, va="center_baseline", ha="left", fontsize=fontsize))
+            if marker == "--":
+                self._artists.append(
+                    fig.add_artist(Line2D([x, x + 0.018], [y, y], color=colour, linestyle="--", linewidth=1.0))
                 )
-            )
-            for row, (_, colour, marker) in enumerate(chunk):
-                y = top - (row + 0.5) * pitch
-                if marker == "--":
-                    self._artists.append(
-                        fig.add_artist(Line2D([x, x + 0.018], [y, y], color=colour, linestyle="--", linewidth=1.0))
-                    )
-                elif marker is not None and colour is not None:
-                    markers.setdefault(marker, []).append(((x + 0.009, y), colour))
+            elif marker is not None and colour is not None:
+                markers.setdefault(marker, []).append(((x + 0.009, y), colour))
         for marker, placed in markers.items():
             style = MarkerStyle(marker)
             self._artists.append(
@@ -260,14 +248,6 @@ class PlotCanvas:
                     )
                 )
             )
-
-    def _line_pitch(self, fontsize: float) -> float:
-        """The height in pixels of one legend line at ``fontsize`` (measured once per size)."""
-        if fontsize not in self._pitches:
-            probe = self._fig.text(0, 0, "Ag", fontsize=fontsize, linespacing=LEGEND_LINESPACING)
-            self._pitches[fontsize] = probe.get_window_extent(self._fig.canvas.get_renderer()).height
-            probe.remove()
-        return self._pitches[fontsize]
 
 
 def _free_offset(
@@ -286,14 +266,34 @@ def _free_offset(
     return None
 
 
-def _legend_groups(groups: list[str], front: Sequence[Point]) -> list[str]:
-    """The groups the legend names: all of them when two columns hold them, else those on the
+def point_styles(points: Sequence[Point]) -> dict[str, tuple[str, str]]:
+    """The (colour, marker) of each point label, in legend order (by group, then label).
+
+    A group (a model) has one colour; its labels (the model with each method) take distinct
+    markers, so every point the legend names can be told from the others of its group. The
+    first marker of a colour's first group changes every eighth group, as the palette repeats.
+    """
+    groups = sorted({p.group for p in points})
+    style: dict[str, tuple[str, str]] = {}
+    for index, group in enumerate(groups):
+        colour = OKABE_ITO[index % len(OKABE_ITO)]
+        labels = sorted({p.label for p in points if p.group == group} - set(style))
+        taken = {marker for used_colour, marker in style.values() if used_colour == colour}
+        start = (index // len(OKABE_ITO)) % len(MARKERS)
+        free = [m for m in MARKERS[start:] + MARKERS[:start] if m not in taken] or list(MARKERS)
+        for offset, label in enumerate(labels):
+            style[label] = (colour, free[offset % len(free)])
+    return style
+
+
+def _legend_names(names: list[str], front: Sequence[Point]) -> list[str]:
+    """The labels the legend names: all of them when two columns hold them, else those on the
     frontier first, then the others in order, leaving a row for the "+N more" entry."""
     room = 2 * LEGEND_ROWS
-    if len(groups) <= room:
-        return groups
-    first = list(dict.fromkeys(p.group for p in front))
-    rest = [g for g in groups if g not in first]
+    if len(names) <= room:
+        return names
+    first = list(dict.fromkeys(p.label for p in front))
+    rest = [name for name in names if name not in first]
     return (first + rest)[: room - 1]
 
 
