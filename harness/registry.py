@@ -1,9 +1,11 @@
 """Names of tasks, adapters, methods and suites, from the built-ins and entry points.
 
-Entry-point groups: ``frontier.tasks`` (a Task class or a TaskFamily),
-``frontier.adapters`` (a factory ``create(rest, **options)`` for specs ``<name>/<rest>``)
-and ``frontier.methods`` (a factory ``(inner_adapter, **params)``). Nothing is imported
-until it is needed, and a broken plugin only fails when it is asked for.
+Entry-point groups: ``frontier.tasks`` (a :class:`~harness.task.TaskFamily`; a Task class
+stands for a family of one task named like the entry point), ``frontier.adapters`` (a factory
+``create(rest, **options)`` for specs ``<name>/<rest>``), ``frontier.methods`` (a factory
+``(inner_adapter, **params)``) and ``frontier.commands`` (subcommands, see
+:mod:`harness.cli.commands`). Nothing is imported until it is needed, and a broken plugin
+only fails when it is asked for (its error is logged at INFO: ``frontier -v``).
 """
 
 from __future__ import annotations
@@ -11,13 +13,16 @@ from __future__ import annotations
 import difflib
 import importlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.errors import ConfigError
+
+if TYPE_CHECKING:
+    from harness.task import TaskEntry, TaskFamily
 
 log = logging.getLogger(__name__)
 
@@ -106,11 +111,6 @@ BUILTIN_METHODS = {
         "CLEAR global token allocation: clear:budget=B[,allocator=clear|uniform|proportional,tau=...]",
         "harness.methods.clear.method:Clear",
     ),
-    "critic_reasoner": Registered(
-        "critic_reasoner",
-        "ConFiQA Critic-Reasoner: mask misleading evidence, then answer",
-        "harness.methods.critic_reasoner:CriticReasoner",
-    ),
 }
 
 
@@ -155,54 +155,95 @@ def describe(entry: Registered) -> str:
         return f"(cannot load {entry.target}: {type(exc).__name__}: {exc})"
 
 
-@cache
-def task_index() -> dict[str, Any]:
-    """All task entries by name, plus the families (for parametric names) under ``""``."""
-    from harness.task import Task, TaskEntry, TaskFamily
+@dataclass(frozen=True)
+class TaskIndex:
+    """The registered tasks: listed entries by name, the families (for parametric names), and the
+    families that failed to load (entry-point name -> the error)."""
 
-    index: dict[str, Any] = {}
+    entries: Mapping[str, TaskEntry]
+    families: tuple[TaskFamily, ...]
+    broken: Mapping[str, str]
+
+    def resolve(self, name: str) -> TaskEntry:
+        """The TaskEntry called ``name``; ConfigError naming close matches (or the broken family) when unknown."""
+        if name in self.entries:
+            return self.entries[name]
+        for family in self.families:
+            entry = family.resolve(name)
+            if entry is not None:
+                return entry
+        prefix = name.split("/", 1)[0]
+        if prefix in self.broken:
+            raise ConfigError(f"task {name!r}: its family '{prefix}' failed to load: {self.broken[prefix]}")
+        close = difflib.get_close_matches(name, list(self.entries), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else "; run 'frontier list tasks'"
+        raise ConfigError(f"unknown task {name!r}{hint}")
+
+
+def _family_of(name: str, obj: object) -> TaskFamily | None:
+    """What an entry point names, as a family: a TaskFamily, or a Task class as a family of one task."""
+    from harness.task import Task, TaskFamily
+
+    if isinstance(obj, TaskFamily):
+        return obj
+    if isinstance(obj, type) and issubclass(obj, Task):
+        return TaskFamily.of((name, obj))
+    return None
+
+
+@cache
+def task_index() -> TaskIndex:
+    """Every ``frontier.tasks`` entry point loaded once; a family that fails to load is kept in ``broken``."""
+    entries: dict[str, TaskEntry] = {}
     families: list[TaskFamily] = []
     broken: dict[str, str] = {}
     for name, registered in sorted(_plugins(TASK_GROUP).items()):
         try:
-            obj = registered.load()
+            family = _family_of(name, registered.load())
         except Exception as exc:
             broken[name] = f"{type(exc).__name__}: {exc}"
-            log.debug("task family %s failed to load: %s", name, exc)
+            log.info("task family %s (%s) failed to load: %s: %s", name, registered.target, type(exc).__name__, exc)
             continue
-        if isinstance(obj, TaskFamily):
-            families.append(obj)
-            for entry in obj:
-                index[entry.name] = entry
-        elif isinstance(obj, type) and issubclass(obj, Task):
-            index[name] = TaskEntry(name, obj.description, obj)
-        else:
-            broken[name] = f"{registered.target} is neither a Task class nor a TaskFamily"
-    index[""] = (families, broken)
-    return index
+        if family is None:
+            broken[name] = f"{registered.target} is neither a TaskFamily nor a Task class"
+            log.info("task family %s: %s", name, broken[name])
+            continue
+        families.append(family)
+        entries.update((entry.name, entry) for entry in family)
+    return TaskIndex(entries, tuple(families), broken)
 
 
-def task_entries() -> dict[str, Any]:
+def task_entries() -> Mapping[str, TaskEntry]:
     """Registered task entries by name."""
-    return {k: v for k, v in task_index().items() if k}
+    return task_index().entries
 
 
-def resolve_task(name: str) -> Any:
-    """The TaskEntry called ``name``; ConfigError naming close matches when unknown."""
-    index = task_index()
-    if name in index and name:
-        return index[name]
-    families, broken = index[""]
-    for family in families:
-        entry = family.resolve(name)
+def resolve_task(name: str) -> TaskEntry:
+    """The TaskEntry called ``name``; ConfigError naming close matches when unknown.
+
+    Until the full index is built, the family whose entry point the name's prefix names
+    (``demo`` for ``demo/arith``, ``longcot`` for ``longcot-gen/cs``) is tried alone first, so that
+    one task does not import every family.
+    """
+    if task_index.cache_info().currsize == 0:
+        entry = _resolve_in_named_family(name)
         if entry is not None:
             return entry
+    return task_index().resolve(name)
+
+
+def _resolve_in_named_family(name: str) -> TaskEntry | None:
+    """``name`` resolved by the family its prefix names, or None (unknown there, or it failed to load)."""
+    plugins = _plugins(TASK_GROUP)
     prefix = name.split("/", 1)[0]
-    if prefix in broken:
-        raise ConfigError(f"task {name!r}: its family '{prefix}' failed to load: {broken[prefix]}")
-    close = difflib.get_close_matches(name, [k for k in index if k], n=3, cutoff=0.5)
-    hint = f"; did you mean {', '.join(close)}?" if close else "; run 'frontier list tasks'"
-    raise ConfigError(f"unknown task {name!r}{hint}")
+    point = next((p for p in (prefix, prefix.split("-", 1)[0]) if p in plugins), None)
+    if point is None:
+        return None
+    try:
+        family = _family_of(point, plugins[point].load())
+    except Exception:
+        return None
+    return family.resolve(name) if family is not None else None
 
 
 def parse_method_spec(spec: str) -> tuple[str, dict[str, str]]:

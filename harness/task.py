@@ -231,20 +231,35 @@ class TaskEntry:
         return type(self.create()).Args
 
 
-@dataclass
+TaskResolver = Callable[[str], "TaskEntry | None"]
+"""Builds the entry of a parametric name (``tau2-synth/<folder>``), or None when the name is not its kind."""
+
+
+@dataclass(frozen=True)
 class TaskFamily:
-    """A group of tasks exposed through one ``frontier.tasks`` entry point."""
+    """A group of tasks exposed through one ``frontier.tasks`` entry point: the one way to declare tasks.
+
+    ``entries`` are the listed names; ``resolvers`` build entries for names that cannot be listed
+    (paths, former names), tried in order after ``entries``. ``TaskFamily.of`` builds the common
+    case from ``(name, TaskClass)`` pairs.
+    """
 
     entries: Mapping[str, TaskEntry] = field(default_factory=dict)
+    resolvers: tuple[TaskResolver, ...] = ()
 
     @classmethod
-    def of(cls, *classes: tuple[str, type[AnyTask]]) -> TaskFamily:
+    def of(cls, *classes: tuple[str, type[AnyTask]], resolvers: tuple[TaskResolver, ...] = ()) -> TaskFamily:
         """A family from ``(name, TaskClass)`` pairs; descriptions come from the classes."""
-        return cls({name: TaskEntry(name, klass.description, klass) for name, klass in classes})
+        return cls({name: TaskEntry(name, klass.description, klass) for name, klass in classes}, resolvers)
 
     def __iter__(self) -> Iterator[TaskEntry]:
         return iter(self.entries.values())
 
     def resolve(self, name: str) -> TaskEntry | None:
-        """The entry called ``name``, or None; override for parametric names."""
-        return self.entries.get(name)
+        """The entry called ``name``: listed, else the first resolver's; None when neither knows it."""
+        entry = self.entries.get(name)
+        for resolver in self.resolvers:
+            if entry is not None:
+                break
+            entry = resolver(name)
+        return entry

@@ -6,7 +6,7 @@ import click
 
 
 def describe_task(name: str) -> str:
-    """A task's documentation and its ``-T`` arguments (type, default, description), as printed by ``list tasks NAME``."""
+    """A task's documentation and its ``-T`` arguments (type, default, description): ``list tasks NAME``."""
     import inspect
 
     from harness.registry import resolve_task
@@ -57,8 +57,9 @@ def list_command(what: str, name: str | None) -> None:
             (name, entry.description + _data_note(data_note(name)))
             for name, entry in sorted(registry.task_entries().items())
         ]
-        _, broken = registry.task_index()[""]
-        rows += [(f"{name}/*", f"(family failed to load: {error})") for name, error in broken.items()]
+        rows += [
+            (f"{name}/*", f"(family failed to load: {error})") for name, error in registry.task_index().broken.items()
+        ]
     elif what == "adapters":
         rows = [(f"{name}/...", registry.describe(entry)) for name, entry in registry.adapter_entries().items()]
         rows.append((f"{registry.LITELLM_ENTRY.name}/<model>", registry.LITELLM_ENTRY.description))

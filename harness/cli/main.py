@@ -1,31 +1,20 @@
-"""The ``frontier`` command. Subcommands are imported only when invoked, so ``--help`` starts fast."""
+"""The ``frontier`` command. Subcommands are imported only when invoked, so ``--help`` starts fast.
+
+The harness's own subcommands are in :mod:`harness.cli.commands`; task families and other packages add
+theirs through the ``frontier.commands`` entry-point group, so this module names none of them.
+"""
 
 from __future__ import annotations
 
-import importlib
 import sys
-from typing import Any
+from functools import cached_property
+from typing import NoReturn
 
 import click
 
 from harness import __version__
-
-SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("harness.cli.run:run_command", "Run a suite or tasks against a model into a run directory."),
-    "list": ("harness.cli.listing:list_command", "List tasks, adapters, methods or suites."),
-    "show": ("harness.cli.show:show_command", "Print the summary table of a run."),
-    "rescore": ("harness.cli.rescore:rescore_command", "Re-score a run's log with the current scorers."),
-    "import": ("harness.cli.import_outputs:import_command", "Import outputs produced elsewhere as a scored run."),
-    "sweep": ("harness.cli.sweep:sweep_command", "Run methods over a range of total token budgets, one run per point."),
-    "data": ("harness.cli.data:data_group", "Download the public data sets some tasks need (frontier data get)."),
-    "serve": ("harness.cli.serve:serve_command", "Serve any model spec over an OpenAI-compatible HTTP API."),
-    "export": ("harness.cli.export:export_group", "Export suite tasks for other harnesses (lm-eval)."),
-    "coins": ("coins_rocq.cli:coins_group", "Check Rocq specifications (Coins)."),
-    "tools": ("tasks.tools.cli:tools_group", "Tool-use environments: synthesize domains."),
-    "submit": ("leaderboard.cli:submit_command", "Build a leaderboard submission from runs."),
-    "leaderboard": ("leaderboard.cli:leaderboard_group", "Validate submissions and build the static site."),
-    "report": ("leaderboard.cli:report_command", "Build the static HTML report of one or more runs."),
-}
+from harness.cli.commands import LazyCommand, all_commands, help_line
+from harness.logs import LEVELS, configure_logging, level_for
 
 EPILOG = """\b
 Examples:
@@ -34,43 +23,56 @@ Examples:
   frontier run --task demo/arith --model openai-compatible/qwen@http://127.0.0.1:8000/v1
   frontier show runs/<run dir>
   frontier list tasks
+  frontier -v list tasks   (INFO log lines, e.g. a task family that failed to load)
 """
 
 
 class LazyGroup(click.Group):
     """A click group whose subcommands are imported on first use."""
 
+    @cached_property
+    def declared(self) -> dict[str, LazyCommand | click.Command]:
+        """Every subcommand by name, built-in then registered (read once)."""
+        return all_commands()
+
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(SUBCOMMANDS)
+        return list(self.declared)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name not in SUBCOMMANDS:
-            return None
-        module, _, attribute = SUBCOMMANDS[name][0].partition(":")
+        declared = self.declared.get(name)
+        if declared is None or isinstance(declared, click.Command):
+            return declared
         try:
-            return getattr(importlib.import_module(module), attribute)
+            return declared.load()
         except (ImportError, AttributeError) as exc:
-            return click.Command(
-                name, help=f"(unavailable: {exc})", callback=lambda: _fail(f"'{name}' is unavailable: {exc}")
-            )
+            message = f"'{name}' is unavailable: {type(exc).__name__}: {exc}"
+            return click.Command(name, help=f"(unavailable: {exc})", callback=lambda: _fail(message))
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):
-            formatter.write_dl([(name, help_text) for name, (_, help_text) in SUBCOMMANDS.items()])
+            formatter.write_dl([(name, help_line(declared)) for name, declared in self.declared.items()])
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     click.echo(f"error: {message}", err=True)
     sys.exit(2)
 
 
 @click.group(cls=LazyGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="frontier")
-def cli() -> None:
+@click.option(
+    "--log-level",
+    type=click.Choice(list(LEVELS), case_sensitive=False),
+    default=None,
+    help="Log level of the project's messages on stderr (default WARNING).",
+)
+@click.option("-v", "--verbose", count=True, help="More log messages: -v for INFO, -vv for DEBUG.")
+def cli(log_level: str | None, verbose: int) -> None:
     """frontier-evals: evaluate language models on hard, verifiable tasks."""
+    configure_logging(level_for(log_level, verbose))
 
 
-def main(argv: list[str] | None = None) -> Any:
+def main(argv: list[str] | None = None) -> object:
     """Entry point of the console script; harness errors print as one line and exit 2."""
     from harness.errors import FrontierError
 

@@ -82,6 +82,11 @@ def parse_spec(rest: str) -> tuple[str, dict[str, str], dict[str, str]]:
     return name, connection, model_args
 
 
+def provider_args(model_args: dict[str, str]) -> dict[str, Any]:
+    """The query's other pairs as ``get_model``'s provider arguments (``Any`` there: each provider reads its own)."""
+    return dict(model_args)
+
+
 def create(rest: str, **options: Any) -> InspectModelAdapter:
     """The adapter for spec ``inspect/<rest>``; ``base_url``/``api_key`` in the query go to the provider."""
     name, connection, model_args = parse_spec(rest)
@@ -90,7 +95,9 @@ def create(rest: str, **options: Any) -> InspectModelAdapter:
     except ImportError:
         raise ConfigError("the inspect/ adapter needs inspect-ai: pip install 'frontier-evals[interop]'") from None
     try:
-        model = get_model(name, **connection, **model_args)
+        model = get_model(
+            name, base_url=connection.get("base_url"), api_key=connection.get("api_key"), **provider_args(model_args)
+        )
     except Exception as exc:
         raise ConfigError(f"inspect model {name!r} cannot be created: {type(exc).__name__}: {exc}") from None
     where = f"@{connection['base_url']}" if "base_url" in connection else ""

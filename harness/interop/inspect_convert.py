@@ -79,17 +79,17 @@ def from_inspect_messages(messages: list[ChatMessage]) -> tuple[Message, ...]:
             calls = tuple(
                 ToolCall(id=c.id, name=c.function, arguments=_raw_arguments(c.arguments))
                 for c in (message.tool_calls or [])
-            )  # type: ignore[union-attr]
+            )
             converted.append(Message(role="assistant", content=text, tool_calls=calls))
         elif message.role == "tool":
             converted.append(
                 Message(
                     role="tool",
                     content=text or "",
-                    tool_call_id=message.tool_call_id,  # type: ignore[union-attr]
+                    tool_call_id=message.tool_call_id,
                     name=message.function,
                 )
-            )  # type: ignore[union-attr]
+            )
         else:
             converted.append(Message(role=message.role, content=text or ""))
     return tuple(converted)

@@ -24,8 +24,8 @@ from typing import Any
 import yaml
 
 from harness.errors import ConfigError
-from harness.interop.inspect_tasks import inspect_name
 from harness.interop.lm_eval_runtime import PARTS, SAMPLE_FIELD
+from harness.interop.names import lm_eval_name
 from harness.task import GenerationSettings, SolveContext, Task
 from harness.types import GenerateRequest, Generation, Output, Sample, SampleResult, Score
 
@@ -66,11 +66,6 @@ class _RecordingModel:
         self.requests.append(request)
         answer = self.task.reference_output(self.sample, request)
         return answer if isinstance(answer, Generation) else Generation(text=str(answer))
-
-
-def lm_eval_name(task_name: str) -> str:
-    """``demo/arith`` -> ``frontier_demo_arith``."""
-    return f"frontier_{inspect_name(task_name)}"
 
 
 def single_turn_request(task: Task, sample: Sample) -> GenerateRequest | str:

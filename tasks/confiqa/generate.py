@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -199,9 +199,9 @@ class Generator:
         templates = [self.rng.randrange(3) for _ in path]
         background = self._background(path, cf)
         bg_templates = [self.rng.randrange(3) for _ in background]
-        orig_hops = [self._sentence(t, k) for t, k in zip(path, templates)]
-        cf_hops = [self._sentence(t, k) for t, k in zip(cf, templates)]
-        orig_bg = [self._sentence(t, k) for t, k in zip(background, bg_templates)]
+        orig_hops = [self._sentence(t, k) for t, k in zip(path, templates, strict=True)]
+        cf_hops = [self._sentence(t, k) for t, k in zip(cf, templates, strict=False)]
+        orig_bg = [self._sentence(t, k) for t, k in zip(background, bg_templates, strict=True)]
         answer_swap = [(self.entity(path[-1][2]).label, self.entity(cf[-1][2]).label)]
         cf_bg = [replace_whole_words(s, answer_swap) for s in orig_bg]
         order = list(range(len(orig_hops) + len(orig_bg)))
@@ -259,10 +259,15 @@ class Generator:
         )
 
 
+def _literally(replacement: str) -> Callable[[re.Match[str]], str]:
+    """A ``re.sub`` replacement that inserts ``replacement`` as is (no group references, no escapes)."""
+    return lambda _match: replacement
+
+
 def replace_whole_words(text: str, replacements: Sequence[tuple[str, str]]) -> str:
     """``text`` with every whole-word occurrence of each ``old`` replaced by ``new``."""
     for old, new in replacements:
-        text = re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", lambda _m, new=new: new, text)
+        text = re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", _literally(new), text)
     return text
 
 

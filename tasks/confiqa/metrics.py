@@ -80,13 +80,13 @@ def aggregate_results(results: Iterable[SampleResult], seed: int = 0) -> dict[st
     for result in results:
         if result.score.outcome == "error":
             continue
-        scored = result.score.outcome == "scored" and result.score.value is not None
-        columns["accuracy"].append(float(result.score.value) if scored else 0.0)
+        value = result.score.value if result.score.outcome == "scored" else None
+        columns["accuracy"].append(float(value) if value is not None else 0.0)
         for name in (*FLAGS, "control"):
             value = _flag(result, name)
             if value is not None:
                 columns[name].append(value)
-    denominators = [p + c for p, c in zip(columns["po"], columns["pc"])]
+    denominators = [p + c for p, c in zip(columns["po"], columns["pc"], strict=True)]
     return {
         "accuracy": mean_metric(columns["accuracy"], seed=seed),
         "pc": mean_metric(columns["pc"], seed=seed),

@@ -16,19 +16,17 @@ from tasks.tau2.task import Tau2DomainTask, Tau2SynthesizedTask
 SYNTH_PREFIX = "tau2-synth/"
 
 
-class Tau2Family(TaskFamily):
-    """The τ² domains by name, plus ``tau2-synth/<folder>`` for a synthesized domain in τ²'s format."""
-
-    def resolve(self, name: str) -> TaskEntry | None:
-        """A listed entry, or a synthesized domain folder given by path."""
-        if name.startswith(SYNTH_PREFIX) and len(name) > len(SYNTH_PREFIX):
-            return TaskEntry(name, Tau2SynthesizedTask.description, Tau2SynthesizedTask)
-        return self.entries.get(name)
+def resolve_synthesized(name: str) -> TaskEntry | None:
+    """``tau2-synth/<folder>``: a synthesized domain folder given by path."""
+    if name.startswith(SYNTH_PREFIX) and len(name) > len(SYNTH_PREFIX):
+        return TaskEntry(name, Tau2SynthesizedTask.description, Tau2SynthesizedTask)
+    return None
 
 
-FAMILY = Tau2Family(
+FAMILY = TaskFamily(
     {
         **{f"tau2/{d}": TaskEntry(f"tau2/{d}", Tau2DomainTask.description, Tau2DomainTask) for d in DOMAINS},
         "tau2/all": TaskEntry("tau2/all", Tau2PooledTask.description, Tau2PooledTask),
-    }
+    },
+    resolvers=(resolve_synthesized,),
 )

@@ -18,21 +18,17 @@ LOOKALIKE_PREFIX = "toolsim"
 FORMER_PREFIX = "tools"
 
 
-class ToolsFamily(TaskFamily):
-    """The look-alike domains by name, the former ``tools/<domain>`` names, and ``tools-synth/<spec>``."""
-
-    def resolve(self, name: str) -> TaskEntry | None:
-        """A listed entry, a former name, or a synthesis task for a spec given by path."""
-        entry = self.entries.get(name)
-        prefix, _, rest = name.partition("/")
-        if entry is None and prefix == FORMER_PREFIX and rest in DOMAIN_NAMES:
-            return TaskEntry(name, DomainTask.description, DomainTask)
-        if entry is None and name.startswith("tools-synth/") and name.endswith((".yaml", ".yml")):
-            return TaskEntry(name, SynthTask.description, SynthTask)
-        return entry
+def resolve_unlisted(name: str) -> TaskEntry | None:
+    """A former ``tools/<domain>`` name, or a synthesis task for a spec given by path."""
+    prefix, _, rest = name.partition("/")
+    if prefix == FORMER_PREFIX and rest in DOMAIN_NAMES:
+        return TaskEntry(name, DomainTask.description, DomainTask)
+    if name.startswith("tools-synth/") and name.endswith((".yaml", ".yml")):
+        return TaskEntry(name, SynthTask.description, SynthTask)
+    return None
 
 
-FAMILY = ToolsFamily(
+FAMILY = TaskFamily(
     {
         **{
             f"{LOOKALIKE_PREFIX}/{d}": TaskEntry(f"{LOOKALIKE_PREFIX}/{d}", DomainTask.description, DomainTask)
@@ -41,5 +37,6 @@ FAMILY = ToolsFamily(
         **{
             f"tools-synth/{s}": TaskEntry(f"tools-synth/{s}", SynthTask.description, SynthTask) for s in shipped_specs()
         },
-    }
+    },
+    resolvers=(resolve_unlisted,),
 )

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from harness.errors import ConfigError
-from harness.methods.critic_reasoner import CriticReasoner
 from harness.plan import RunPlan, TaskPlan
 from harness.runner import RunOptions, execute
 from harness.testing.openai_server import OpenAIServer, Reply
 from harness.types import GenerateRequest, Generation, Message, SampleResult, Usage
+from tasks.confiqa.critic_reasoner import CriticReasoner
 
 
 class FakeModel:
@@ -97,7 +97,7 @@ def _responder(body: dict[str, Any]) -> Reply:
     prompt = body["messages"][-1]["content"]
     if "Rewritten evidence:" in prompt:
         evidence = prompt.split("Evidence:\n", 1)[1].split("\n\nQuestion:", 1)[0]
-        first, _, rest = evidence.partition(". ")
+        _, _, rest = evidence.partition(". ")
         return Reply(text=f"[MASK]. {rest}")
     question = re.search(r"Question: (.*)\nAnswer:", prompt)
     return Reply(text=f"I cannot tell from: {question.group(1) if question else '?'}")
