@@ -113,14 +113,23 @@ def _settle(text: str, closed: list[tuple[int, int]], hidden: list[int]) -> tupl
 
 
 def nesting_depth(text: str) -> int:
-    """The deepest nesting of brackets outside quoted strings (linear; an unmatched closer does not go below 0)."""
+    """The deepest nesting of brackets outside quoted strings (linear; an unmatched closer does not go below 0).
+
+    The quote state is :class:`_Scan`'s, kept in locals: this runs over whole responses.
+    """
     depth = deepest = 0
-    scan = _Scan()
+    quote: str | None = None
+    escaped = False
     for ch in text:
-        if scan.in_quote(ch):
-            continue
-        if ch in "\"'":
-            scan.quote = ch
+        if quote is not None:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
         elif ch in "[{(":
             depth += 1
             deepest = max(deepest, depth)
@@ -168,7 +177,7 @@ def strict_equal(a: Any, b: Any) -> bool:
     if isinstance(a, str) and isinstance(b, str):
         return " ".join(a.split()) == " ".join(b.split())
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b, strict=False))
     if isinstance(a, dict) and isinstance(b, dict):
         ka = {str(k).strip(): v for k, v in a.items()}
         kb = {str(k).strip(): v for k, v in b.items()}

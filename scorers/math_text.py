@@ -148,10 +148,10 @@ def to_plain(text: str) -> str | None:
         return None
     for old, new in LATEX_SIMPLE.items():
         s = s.replace(old, new)
-    s = _latex_commands(s)
-    if s is None or "\\" in s:
+    cleaned = _latex_commands(s)
+    if cleaned is None or "\\" in cleaned:
         return None
-    s = _unicode_roots(s).replace("cube_root", "cbrt").replace("cuberoot", "cbrt")
+    s = _unicode_roots(cleaned).replace("cube_root", "cbrt").replace("cuberoot", "cbrt")
     s = re.sub(r"\b(ln|log|sin|cos|tan|sqrt)(\d+)\b", r"\1(\2)", s)
     if not ALLOWED_CHARS.match(s) or re.search(r"[A-Za-z]\s*\.|\.\s*[A-Za-z]", s):
         return None

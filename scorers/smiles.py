@@ -19,9 +19,9 @@ def canonical(smiles: str) -> str | None:
     text = smiles.strip()
     if not text or len(text) > MAX_SMILES_CHARS or not SMILES_CHARS.match(text):
         return None
-    from rdkit import Chem, RDLogger
+    from rdkit import Chem, rdBase
 
-    RDLogger.DisableLog("rdApp.*")
+    rdBase.DisableLog("rdApp.*")
     for candidate in (text, text.replace(":", "")):
         mol = Chem.MolFromSmiles(candidate)
         if mol is not None:

@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Literal
 
 from scorers.math_text import normalize, to_plain
+from scorers.sympy_worker import READY
 
 Status = Literal["match", "mismatch", "unresolved"]
 DEFAULT_TIMEOUT_S = 4.0
+STARTUP_TIMEOUT_S = 120.0
 PLAIN_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,4})?$")
 PLAIN_FRACTION = re.compile(r"^([+-]?\d{1,200})\s*/\s*([+-]?\d{1,200})$")
 
@@ -85,7 +87,7 @@ class SympyWorker:
         self._lock = threading.Lock()
         self._process: subprocess.Popen[str] | None = None
 
-    def _start(self) -> subprocess.Popen[str]:
+    def _start(self) -> subprocess.Popen[str] | None:
         root = str(Path(__file__).resolve().parents[1])
         env = dict(os.environ)
         env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
@@ -98,7 +100,19 @@ class SympyWorker:
             env=env,
             cwd=root,
         )
+        if not self._ready(self._process):
+            self.stop()
         return self._process
+
+    @staticmethod
+    def _ready(process: subprocess.Popen[str]) -> bool:
+        """Whether the fresh child said it is ready within STARTUP_TIMEOUT_S."""
+        assert process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], STARTUP_TIMEOUT_S)
+        try:
+            return bool(ready) and json.loads(process.stdout.readline() or "null") == READY
+        except ValueError:
+            return False
 
     def stop(self) -> None:
         """Kill the child process, if any."""
@@ -114,6 +128,8 @@ class SympyWorker:
         """The child's verdict, or ``unresolved`` when it overruns ``timeout_s`` or dies."""
         with self._lock:
             process = self._process if self._process is not None and self._process.poll() is None else self._start()
+            if process is None:
+                return "unresolved"
             assert process.stdin is not None and process.stdout is not None
             try:
                 process.stdin.write(json.dumps([expected, predicted]) + "\n")

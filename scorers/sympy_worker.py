@@ -1,8 +1,9 @@
 """The child process behind :mod:`scorers.sympy_equiv`: reads JSON lines ``[expected, predicted]``
 of whitelisted plain expressions on stdin and writes one JSON status per line on stdout.
 
-Run as ``python -m scorers.sympy_worker``; it limits its own address space, and the
-parent kills it when a comparison overruns its time limit.
+Run as ``python -m scorers.sympy_worker``; it limits its own address space, imports sympy, says
+``"ready"``, and then serves; the parent kills it when a comparison overruns its time limit
+(the import, seconds on a loaded machine, is not counted against any comparison).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ WORKER_MEMORY_BYTES = 2 * 1024**3
 EXACT_BITS_LIMIT = 200_000
 NUMERIC_BITS_LIMIT = 10**12
 SYMBOLIC_EXPONENT_GUESS = 64
+READY = "ready"
 
 
 def _parse(plain: str, evaluate: bool) -> Any:
@@ -50,7 +52,7 @@ def _parse(plain: str, evaluate: bool) -> Any:
         "Pow": sp.Pow,
         "Add": sp.Add,
     }
-    transformations = standard_transformations + (implicit_multiplication_application, convert_xor, factorial_notation)
+    transformations = (*standard_transformations, implicit_multiplication_application, convert_xor, factorial_notation)
     return parse_expr(
         plain, local_dict=local, global_dict=safe_globals, transformations=transformations, evaluate=evaluate
     )
@@ -152,6 +154,9 @@ def main() -> None:
     except (ImportError, ValueError, OSError):
         pass
     sys.setrecursionlimit(4000)
+    _parse("1", evaluate=True)
+    sys.stdout.write(json.dumps(READY) + "\n")
+    sys.stdout.flush()
     for line in sys.stdin:
         try:
             expected, predicted = json.loads(line)

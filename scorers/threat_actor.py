@@ -21,7 +21,8 @@ MAX_NAME_CHARS = 120
 MAX_ALIAS_FILE_BYTES = 20_000_000
 
 _TAG = re.compile(
-    r"(?im)^[^\w\n]{0,10}(?:final[ \t]+)?(?:threat[ \t]+actor|attribution|attributed[ \t]+(?:threat[ \t]+)?actor|actor|answer)"
+    r"(?im)^[^\w\n]{0,10}(?:final[ \t]+)?"
+    r"(?:threat[ \t]+actor|attribution|attributed[ \t]+(?:threat[ \t]+)?actor|actor|answer)"
     r"[^\w\n]{0,4}[ \t]*[:=](.*)$"
 )
 # Phrases after which a free-form answer names the actor it attributes the incident to.

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
 from collections.abc import Sequence
 
 from harness.context import SampleContext, active_sample
@@ -49,10 +48,10 @@ def majority(
 
     Returns the winner and the tally.
     """
-    tally: Counter[str] = Counter()
+    tally: dict[str, float] = {}
     for index, answer in enumerate(answers):
         if answer is not None:
-            tally[answer] += 1.0 if weights is None else float(weights[index])
+            tally[answer] = tally.get(answer, 0.0) + (1.0 if weights is None else float(weights[index]))
     if not tally:
         return None, {}
     best = max(tally.values())

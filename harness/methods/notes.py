@@ -13,12 +13,8 @@ from harness.context import SampleContext, active_sample
 
 
 def method_data(context: SampleContext) -> dict[str, Any]:
-    """The context's method-data dict, created on first use."""
-    data = getattr(context, "method_data", None)
-    if data is None:
-        data = {}
-        context.method_data = data  # type: ignore[attr-defined]
-    return data
+    """The context's method-data dict."""
+    return context.method_data
 
 
 def note(method: str, **values: Any) -> None:

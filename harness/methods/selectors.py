@@ -49,7 +49,7 @@ class MajoritySelector:
         """The first candidate with the most voted answer."""
         texts = [c.text for c in candidates]
         scores = await candidate_scores(texts)
-        answers = [normalised_answer(t, s) for t, s in zip(texts, scores)]
+        answers = [normalised_answer(t, s) for t, s in zip(texts, scores, strict=False)]
         winner, tally = majority(answers, seed=seed)
         index = answers.index(winner) if winner is not None else 0
         return Selection(index, {"answers": answers, "votes": tally, "winner": winner})

@@ -163,13 +163,14 @@ def load_taa_truth(data: str | None, responses: str | None, count: int) -> list[
     else:
         taa = locate(data, "cti-taa")
         folder = None if taa is None else taa.parent
-        path = None if folder is None else _file_in(folder, RESPONSES_NAME)
-        if path is None:
+        found = None if folder is None else _file_in(folder, RESPONSES_NAME)
+        if found is None:
             raise ConfigError(
                 "CTI-Bench TAA: the ground truth is only in upstream's "
                 f"evaluation/responses/{RESPONSES_NAME}.tsv; pass -T responses=PATH "
                 "(the hub dataset does not include it)"
             )
+        path = found
     rows = read_tsv(path, ["GT"])
     if len(rows) != count:
         raise ConfigError(

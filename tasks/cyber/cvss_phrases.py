@@ -24,47 +24,92 @@ METRIC_VALUES: dict[str, tuple[str, ...]] = {
 PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
     "AV": {
         "N": (
-            "The vulnerable service is reachable over the internet, so the attack can be launched remotely across routed networks.",
-            "An attacker can exploit the flaw remotely from anywhere on the internet by sending crafted network traffic.",
+            (
+                "The vulnerable service is reachable over the internet, so the attack can be launched remotely across "
+                "routed networks."
+            ),
+            (
+                "An attacker can exploit the flaw remotely from anywhere on the internet by sending crafted network "
+                "traffic."
+            ),
             "Exploitation works over a routed wide-area network; the attacker does not need to be on the same subnet.",
-            "The issue is remotely exploitable through the network stack from any host that can route packets to the device.",
-            "Crafted requests sent from a remote network location, several router hops away, are enough to reach the bug.",
+            (
+                "The issue is remotely exploitable through the network stack from any host that can route packets to "
+                "the device."
+            ),
+            (
+                "Crafted requests sent from a remote network location, several router hops away, are enough to reach "
+                "the bug."
+            ),
         ),
         "A": (
             "The attacker must be on the same local network segment (the same broadcast domain) as the target.",
-            "Exploitation is only possible from an adjacent network, such as the same Wi-Fi network or Bluetooth range, and cannot cross a router.",
+            (
+                "Exploitation is only possible from an adjacent network, such as the same Wi-Fi network or Bluetooth "
+                "range, and cannot cross a router."
+            ),
             "Only hosts on the same layer-2 segment can deliver the malicious frames; the traffic is not routable.",
             "An attacker needs to be within radio range of the device or share its local subnet to exploit the flaw.",
             "The attack is limited to the shared physical or logical adjacent network, for example the same VLAN.",
         ),
         "L": (
-            "The attacker needs local access to the system, such as an interactive shell or a logged-in console session.",
-            "The vulnerable code is not exposed to the network; it can only be reached by a process already running on the machine.",
+            (
+                "The attacker needs local access to the system, such as an interactive shell or a logged-in console "
+                "session."
+            ),
+            (
+                "The vulnerable code is not exposed to the network; it can only be reached by a process already "
+                "running on the machine."
+            ),
             "Exploitation requires running code locally on the affected host, for instance through a terminal session.",
-            "The flaw is reachable only through local interfaces on the host, such as a local IPC socket or a command-line tool.",
+            (
+                "The flaw is reachable only through local interfaces on the host, such as a local IPC socket or a "
+                "command-line tool."
+            ),
             "An attacker must first be able to execute commands on the target machine itself to trigger the bug.",
         ),
         "P": (
             "Exploitation requires physical access to the device, for example by attaching hardware to its debug port.",
-            "The attacker must physically touch or manipulate the hardware, such as plugging a device into its USB port.",
+            (
+                "The attacker must physically touch or manipulate the hardware, such as plugging a device into its USB "
+                "port."
+            ),
             "Only someone holding the device in hand can trigger the flaw through its exposed hardware interface.",
-            "The bug can be triggered solely through physical interaction with the unit, like opening the case to reach the UART pins.",
-            "An attacker needs hands-on physical access to the machine, such as booting it from removable media at the console.",
+            (
+                "The bug can be triggered solely through physical interaction with the unit, like opening the case to "
+                "reach the UART pins."
+            ),
+            (
+                "An attacker needs hands-on physical access to the machine, such as booting it from removable media at "
+                "the console."
+            ),
         ),
     },
     "AC": {
         "L": (
             "No special conditions are needed: the attack succeeds reliably every time it is attempted.",
-            "Exploitation is straightforward and repeatable, with no preparation or target-specific knowledge required.",
+            (
+                "Exploitation is straightforward and repeatable, with no preparation or target-specific knowledge "
+                "required."
+            ),
             "The attack works against the default configuration without any timing or environmental prerequisites.",
             "An attacker can expect repeatable success, since nothing outside their control affects the outcome.",
             "Triggering the flaw requires no reconnaissance, race, or specific setup on the target.",
         ),
         "H": (
             "Successful exploitation depends on winning a narrow race condition, so most attempts fail.",
-            "The attacker must first gather target-specific secrets, such as a per-installation key, before the attack can succeed.",
-            "Exploitation only succeeds if the attacker can place themselves in the network path between the client and the server.",
-            "The attack relies on conditions beyond the attacker's control, such as a non-default configuration being enabled.",
+            (
+                "The attacker must first gather target-specific secrets, such as a per-installation key, before the "
+                "attack can succeed."
+            ),
+            (
+                "Exploitation only succeeds if the attacker can place themselves in the network path between the "
+                "client and the server."
+            ),
+            (
+                "The attack relies on conditions beyond the attacker's control, such as a non-default configuration "
+                "being enabled."
+            ),
             "Reliable exploitation requires defeating an exploit mitigation with considerable per-target preparation.",
         ),
     },
@@ -87,8 +132,14 @@ PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
             "The attacker must already hold administrative privileges on the affected component.",
             "Exploitation requires an account with full administrator rights.",
             "Only a user with high privileges, such as a system administrator, can reach the vulnerable functionality.",
-            "The attacker needs elevated, administrator-level access to the management interface before exploiting the flaw.",
-            "Exploiting the bug requires significant control over the component, for example a root or superuser account.",
+            (
+                "The attacker needs elevated, administrator-level access to the management interface before exploiting "
+                "the flaw."
+            ),
+            (
+                "Exploiting the bug requires significant control over the component, for example a root or superuser "
+                "account."
+            ),
         ),
     },
     "UI": {
@@ -102,9 +153,18 @@ PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
         "R": (
             "A victim must click a malicious link crafted by the attacker for the attack to work.",
             "Exploitation requires a user to open a specially crafted file supplied by the attacker.",
-            "The attack succeeds only after a legitimate user takes some action, such as visiting a booby-trapped page.",
-            "An administrator has to be tricked into importing the malicious configuration before the flaw is triggered.",
-            "User interaction is required: someone other than the attacker must perform an action, like approving a prompt.",
+            (
+                "The attack succeeds only after a legitimate user takes some action, such as visiting a booby-trapped "
+                "page."
+            ),
+            (
+                "An administrator has to be tricked into importing the malicious configuration before the flaw is "
+                "triggered."
+            ),
+            (
+                "User interaction is required: someone other than the attacker must perform an action, like approving "
+                "a prompt."
+            ),
         ),
     },
     "S": {
@@ -117,10 +177,22 @@ PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
         ),
         "C": (
             "Exploitation lets the attacker break out of the sandbox and affect the underlying host.",
-            "The impact extends beyond the vulnerable component to resources governed by a different security authority.",
-            "A successful attack crosses a security boundary, for example escaping the virtual machine to reach the hypervisor.",
-            "The flaw in one component lets the attacker impact other components outside its security scope, such as users' browsers.",
-            "The scope changes: the vulnerable component is used as a stepping stone to compromise a separately secured system.",
+            (
+                "The impact extends beyond the vulnerable component to resources governed by a different security "
+                "authority."
+            ),
+            (
+                "A successful attack crosses a security boundary, for example escaping the virtual machine to reach "
+                "the hypervisor."
+            ),
+            (
+                "The flaw in one component lets the attacker impact other components outside its security scope, such "
+                "as users' browsers."
+            ),
+            (
+                "The scope changes: the vulnerable component is used as a stepping stone to compromise a separately "
+                "secured system."
+            ),
         ),
     },
     "C": {
@@ -134,7 +206,10 @@ PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
         "L": (
             "Some restricted information is disclosed, but the attacker has no control over what is obtained.",
             "There is a limited loss of confidentiality: only a small amount of non-critical data can be read.",
-            "The attacker gains access to some restricted data, although the disclosure is partial and of limited value.",
+            (
+                "The attacker gains access to some restricted data, although the disclosure is partial and of limited "
+                "value."
+            ),
             "Confidentiality is partially affected, as limited internal details such as file paths leak.",
             "A modest information leak occurs, exposing some data but not the most sensitive information.",
         ),
@@ -165,7 +240,10 @@ PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
             "There is a total loss of integrity: the attacker can modify any file or data on the component.",
             "The attacker can alter all data protected by the component, including security-critical settings.",
             "Arbitrary data can be overwritten, so the integrity of the whole system is lost.",
-            "Integrity is completely compromised, letting the attacker plant malicious code that runs with the component's rights.",
+            (
+                "Integrity is completely compromised, letting the attacker plant malicious code that runs with the "
+                "component's rights."
+            ),
             "The flaw allows full write access to every record and configuration managed by the component.",
         ),
     },

@@ -11,8 +11,14 @@ ACCESS_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         306,
         (
-            "exposes the firmware upload function of the {component} without requiring any login, so anyone on the network can replace the firmware",
-            "offers a factory-reset endpoint that performs the reset without checking whether the caller is authenticated",
+            (
+                "exposes the firmware upload function of the {component} without requiring any login, so anyone on the "
+                "network can replace the firmware"
+            ),
+            (
+                "offers a factory-reset endpoint that performs the reset without checking whether the caller is "
+                "authenticated"
+            ),
             "allows the user-management API to create administrator accounts without any authentication",
         ),
         (
@@ -31,8 +37,14 @@ ACCESS_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         862,
         (
-            "lets any logged-in user call the administrative export function of the {component}, because the handler never checks the caller's role",
-            "performs the delete-project action for any authenticated user without checking whether the user may modify that project",
+            (
+                "lets any logged-in user call the administrative export function of the {component}, because the "
+                "handler never checks the caller's role"
+            ),
+            (
+                "performs the delete-project action for any authenticated user without checking whether the user may "
+                "modify that project"
+            ),
             "exposes the billing settings API to all accounts, as no authorization check is performed on the endpoint",
         ),
         (
@@ -51,8 +63,14 @@ ACCESS_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         639,
         (
-            "returns invoices by the numeric id in the {param} parameter without checking that the invoice belongs to the requesting user",
-            "lets users change the account number in the request of the {component} to view other customers' statements",
+            (
+                "returns invoices by the numeric id in the {param} parameter without checking that the invoice belongs "
+                "to the requesting user"
+            ),
+            (
+                "lets users change the account number in the request of the {component} to view other customers' "
+                "statements"
+            ),
             "uses a sequential document key supplied by the client to look up records, exposing other tenants' files",
         ),
         (
@@ -92,7 +110,10 @@ ACCESS_TEMPLATES: tuple[CweTemplates, ...] = (
         307,
         (
             "does not limit failed login attempts to the {component}, allowing unlimited password guessing",
-            "lets attackers try any number of one-time codes against the verification endpoint without lockout or delay",
+            (
+                "lets attackers try any number of one-time codes against the verification endpoint without lockout or "
+                "delay"
+            ),
             "performs no throttling on the PIN entry of the API, so all 10,000 PINs can be tried in minutes",
         ),
         (
@@ -111,7 +132,10 @@ ACCESS_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         384,
         (
-            "keeps the same session identifier after login in the {component}, so an attacker who set the session id beforehand takes over the authenticated session",
+            (
+                "keeps the same session identifier after login in the {component}, so an attacker who set the session "
+                "id beforehand takes over the authenticated session"
+            ),
             "accepts a session id supplied in the URL and does not issue a new one at authentication",
             "reuses the pre-login session cookie for the authenticated session",
         ),
@@ -131,7 +155,10 @@ ACCESS_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         613,
         (
-            "does not invalidate session tokens on logout in the {component}, so captured tokens remain valid indefinitely",
+            (
+                "does not invalidate session tokens on logout in the {component}, so captured tokens remain valid "
+                "indefinitely"
+            ),
             "issues API tokens without an expiry time that keep working after the user's password is changed",
             "leaves remember-me sessions active for years without any timeout",
         ),
@@ -151,15 +178,24 @@ ACCESS_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         640,
         (
-            "lets users reset passwords by answering a security question whose answer is easy to look up, without any further verification",
-            "sends the password reset link to an email address taken from the {param} field of the request instead of the address on file",
+            (
+                "lets users reset passwords by answering a security question whose answer is easy to look up, without "
+                "any further verification"
+            ),
+            (
+                "sends the password reset link to an email address taken from the {param} field of the request instead "
+                "of the address on file"
+            ),
             "generates password reset tokens that never expire and can be reused",
         ),
         (
             Ticket(
                 "Password reset email can be redirected to the attacker",
                 (
-                    "Request a reset for the victim and change the {param} field in the request to attacker@example.com.",
+                    (
+                        "Request a reset for the victim and change the {param} field in the request to "
+                        "attacker@example.com."
+                    ),
                 ),
                 "The reset link for the victim's account arrives in the attacker's mailbox.",
             ),
@@ -173,7 +209,10 @@ ACCESS_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         327,
         (
-            "encrypts stored credentials in the {component} with DES in ECB mode, a broken algorithm that can be brute-forced",
+            (
+                "encrypts stored credentials in the {component} with DES in ECB mode, a broken algorithm that can be "
+                "brute-forced"
+            ),
             "protects backups with RC4 and a short key, which is cryptographically weak",
             "signs update packages with MD5, so collisions allow forged packages",
         ),
@@ -193,7 +232,10 @@ ACCESS_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         295,
         (
-            "disables TLS certificate verification when the {component} connects to the update server, allowing man-in-the-middle attacks",
+            (
+                "disables TLS certificate verification when the {component} connects to the update server, allowing "
+                "man-in-the-middle attacks"
+            ),
             "accepts any certificate, including self-signed ones, when the mobile client connects to the API",
             "does not check that the server certificate's hostname matches the host being contacted",
         ),
@@ -273,7 +315,10 @@ ACCESS_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         209,
         (
-            "returns detailed stack traces, including SQL statements and file paths, in error responses of the {component}",
+            (
+                "returns detailed stack traces, including SQL statements and file paths, in error responses of the "
+                "{component}"
+            ),
             "shows database connection strings in the error page when a query fails",
             "reveals internal host names and library versions in verbose error messages to unauthenticated users",
         ),
@@ -301,7 +346,10 @@ ACCESS_TEMPLATES: tuple[CweTemplates, ...] = (
             Ticket(
                 "Password hashes are unsalted SHA-1",
                 ("Inspect the users table of the {component}.",),
-                "Hashes are 40-character SHA-1 digests; identical passwords have identical hashes and crack in seconds.",
+                (
+                    "Hashes are 40-character SHA-1 digests; identical passwords have identical hashes and crack in "
+                    "seconds."
+                ),
             ),
             Ticket(
                 "Password storage uses MD5",
@@ -313,7 +361,10 @@ ACCESS_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         276,
         (
-            "installs its program directory with write permission for all users, so unprivileged users can replace the service binary",
+            (
+                "installs its program directory with write permission for all users, so unprivileged users can replace "
+                "the service binary"
+            ),
             "creates its configuration files with mode 0666 by default",
             "sets default permissions on the shared folder of the {component} that let every local user modify it",
         ),
@@ -353,8 +404,14 @@ ACCESS_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         1333,
         (
-            "validates the {param} field with a regular expression that exhibits catastrophic backtracking on crafted input",
-            "uses the pattern ^(a+)+$ to check identifiers, so a long string of a's followed by ! takes exponential time",
+            (
+                "validates the {param} field with a regular expression that exhibits catastrophic backtracking on "
+                "crafted input"
+            ),
+            (
+                "uses the pattern ^(a+)+$ to check identifiers, so a long string of a's followed by ! takes "
+                "exponential time"
+            ),
             "matches email addresses with a nested-quantifier regex that freezes the worker on specific inputs",
         ),
         (
@@ -373,7 +430,10 @@ ACCESS_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         427,
         (
-            "loads a DLL from the current working directory before the system directory, so a malicious library next to a document is loaded",
+            (
+                "loads a DLL from the current working directory before the system directory, so a malicious library "
+                "next to a document is loaded"
+            ),
             "searches an attacker-writable folder in its library path when the {component} starts",
             "includes the current directory in the PATH used to start helper programs",
         ),
@@ -393,7 +453,10 @@ ACCESS_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         1021,
         (
-            "does not send X-Frame-Options or a frame-ancestors policy, so the {component} can be framed by other sites to trick users into clicking",
+            (
+                "does not send X-Frame-Options or a frame-ancestors policy, so the {component} can be framed by other "
+                "sites to trick users into clicking"
+            ),
             "allows its payment confirmation page to be embedded in an invisible iframe",
             "lets third-party pages overlay its settings page in a frame and capture clicks",
         ),

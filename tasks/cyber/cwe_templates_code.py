@@ -12,9 +12,18 @@ CODE_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         787,
         (
-            "copies a length-prefixed record from incoming requests into a fixed 256-byte stack buffer without checking the length, so an oversized record overwrites adjacent memory",
-            "writes decoded pixel rows past the end of the heap buffer it allocated when the declared image height is smaller than the real one",
-            "uses an attacker-supplied index to store a value into an array in the {component} without a bounds check, allowing writes before the start of the array",
+            (
+                "copies a length-prefixed record from incoming requests into a fixed 256-byte stack buffer without "
+                "checking the length, so an oversized record overwrites adjacent memory"
+            ),
+            (
+                "writes decoded pixel rows past the end of the heap buffer it allocated when the declared image height "
+                "is smaller than the real one"
+            ),
+            (
+                "uses an attacker-supplied index to store a value into an array in the {component} without a bounds "
+                "check, allowing writes before the start of the array"
+            ),
         ),
         (
             Ticket(
@@ -23,21 +32,36 @@ CODE_TEMPLATES: tuple[CweTemplates, ...] = (
                     "Create an input file whose first record declares a length of 4096 bytes.",
                     "Import it through the {component}.",
                 ),
-                "The process aborts with 'malloc(): corrupted top size'; AddressSanitizer reports a heap-buffer-overflow WRITE of size 4096.",
+                (
+                    "The process aborts with 'malloc(): corrupted top size'; AddressSanitizer reports a "
+                    "heap-buffer-overflow WRITE of size 4096."
+                ),
             ),
             Ticket(
                 "Stack smashing detected when the {param} field is very long",
                 ("Send a request with a {param} value of 2000 'A' characters to the {component}.",),
-                "The service dies with '*** stack smashing detected ***' and the saved return address contains 0x41414141.",
+                (
+                    "The service dies with '*** stack smashing detected ***' and the saved return address contains "
+                    "0x41414141."
+                ),
             ),
         ),
     ),
     CweTemplates(
         125,
         (
-            "reads beyond the end of a packet buffer in the {component} when a TLV entry declares a length larger than the remaining data, disclosing adjacent heap memory",
-            "uses an unchecked offset from the file header to read a table entry, which reads memory outside the mapped buffer",
-            "parses a string that is not NUL-terminated and keeps reading past the end of the allocation until it finds a zero byte",
+            (
+                "reads beyond the end of a packet buffer in the {component} when a TLV entry declares a length larger "
+                "than the remaining data, disclosing adjacent heap memory"
+            ),
+            (
+                "uses an unchecked offset from the file header to read a table entry, which reads memory outside the "
+                "mapped buffer"
+            ),
+            (
+                "parses a string that is not NUL-terminated and keeps reading past the end of the allocation until it "
+                "finds a zero byte"
+            ),
         ),
         (
             Ticket(
@@ -58,27 +82,45 @@ CODE_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         416,
         (
-            "frees a session object when the connection closes but a pending callback in the {component} still dereferences the freed pointer",
-            "releases a DOM node during event dispatch while the {component} keeps using its dangling reference, so freed memory is reused",
-            "returns a cached object to the pool on error and then continues to access it after it has been handed to another request",
+            (
+                "frees a session object when the connection closes but a pending callback in the {component} still "
+                "dereferences the freed pointer"
+            ),
+            (
+                "releases a DOM node during event dispatch while the {component} keeps using its dangling reference, "
+                "so freed memory is reused"
+            ),
+            (
+                "returns a cached object to the pool on error and then continues to access it after it has been handed "
+                "to another request"
+            ),
         ),
         (
             Ticket(
                 "Crash in callback after client disconnects mid-request",
                 ("Start a long upload to the {component}.", "Close the TCP connection before the server responds."),
-                "ASan reports heap-use-after-free: the object was freed by the close handler and then read by the completion callback.",
+                (
+                    "ASan reports heap-use-after-free: the object was freed by the close handler and then read by the "
+                    "completion callback."
+                ),
             ),
             Ticket(
                 "Random crashes when removing an element inside its own event handler",
                 ("Register an onchange handler that removes its own element.", "Trigger the change event."),
-                "The renderer crashes in the dispatch loop; the element's memory has already been freed and is accessed again.",
+                (
+                    "The renderer crashes in the dispatch loop; the element's memory has already been freed and is "
+                    "accessed again."
+                ),
             ),
         ),
     ),
     CweTemplates(
         415,
         (
-            "frees the same buffer twice when an error occurs after cleanup in the {component}, corrupting the allocator state",
+            (
+                "frees the same buffer twice when an error occurs after cleanup in the {component}, corrupting the "
+                "allocator state"
+            ),
             "calls free() on a header structure both in the parse-error path and again in the common cleanup path",
             "releases the decompression context in the {component} on failure and the caller releases it a second time",
         ),
@@ -86,7 +128,10 @@ CODE_TEMPLATES: tuple[CweTemplates, ...] = (
             Ticket(
                 "'double free detected in tcache' when a malformed header is rejected",
                 ("Send a request with an invalid {param} header to the {component}.",),
-                "glibc aborts with 'free(): double free detected in tcache 2'; the buffer is released by both the error path and the cleanup path.",
+                (
+                    "glibc aborts with 'free(): double free detected in tcache 2'; the buffer is released by both the "
+                    "error path and the cleanup path."
+                ),
             ),
             Ticket(
                 "Allocator abort after a failed decompression",
@@ -98,9 +143,18 @@ CODE_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         476,
         (
-            "dereferences the result of a lookup in the {component} without checking whether it is NULL when the requested key is missing",
-            "accesses a field of an optional configuration section that is NULL when the section is absent, crashing the daemon",
-            "does not check the return value of an allocation before using it, so a failed allocation leads to a NULL dereference",
+            (
+                "dereferences the result of a lookup in the {component} without checking whether it is NULL when the "
+                "requested key is missing"
+            ),
+            (
+                "accesses a field of an optional configuration section that is NULL when the section is absent, "
+                "crashing the daemon"
+            ),
+            (
+                "does not check the return value of an allocation before using it, so a failed allocation leads to a "
+                "NULL dereference"
+            ),
         ),
         (
             Ticket(
@@ -118,9 +172,18 @@ CODE_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         190,
         (
-            "multiplies the width and height from the image header in 32-bit arithmetic, which wraps around and allocates a buffer that is far too small",
-            "adds a user-supplied length to an offset without checking for wraparound, so the size check in the {component} passes for huge values",
-            "computes the number of elements times the element size in the {component} with an unsigned int that overflows for large counts",
+            (
+                "multiplies the width and height from the image header in 32-bit arithmetic, which wraps around and "
+                "allocates a buffer that is far too small"
+            ),
+            (
+                "adds a user-supplied length to an offset without checking for wraparound, so the size check in the "
+                "{component} passes for huge values"
+            ),
+            (
+                "computes the number of elements times the element size in the {component} with an unsigned int that "
+                "overflows for large counts"
+            ),
         ),
         (
             Ticket(
@@ -131,7 +194,10 @@ CODE_TEMPLATES: tuple[CweTemplates, ...] = (
             Ticket(
                 "Length check bypassed with a count of 0x40000001",
                 ("Send an array with a declared count of 1073741825 four-byte elements.",),
-                "count * 4 wraps to 4, the size check passes, and the {component} processes far more data than allocated.",
+                (
+                    "count * 4 wraps to 4, the size check passes, and the {component} processes far more data than "
+                    "allocated."
+                ),
             ),
         ),
     ),
@@ -139,7 +205,10 @@ CODE_TEMPLATES: tuple[CweTemplates, ...] = (
         134,
         (
             "passes the user-supplied {param} value directly as the format string of a printf-style logging call",
-            "uses the device name received from the network as the format argument of syslog(), so %n and %x sequences are interpreted",
+            (
+                "uses the device name received from the network as the format argument of syslog(), so %n and %x "
+                "sequences are interpreted"
+            ),
             "builds an error message by calling sprintf with the attacker-controlled message as the format string",
         ),
         (
@@ -158,15 +227,24 @@ CODE_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         401,
         (
-            "allocates a buffer for every malformed request in the {component} and never frees it on the error path, so memory grows without bound",
+            (
+                "allocates a buffer for every malformed request in the {component} and never frees it on the error "
+                "path, so memory grows without bound"
+            ),
             "leaks the parsed header list each time a connection is rejected, eventually exhausting process memory",
-            "does not release the temporary context created for each failed login, so repeated attempts slowly consume all memory",
+            (
+                "does not release the temporary context created for each failed login, so repeated attempts slowly "
+                "consume all memory"
+            ),
         ),
         (
             Ticket(
                 "Resident memory grows by 1 MB per rejected request",
                 ("Send malformed requests to the {component} in a loop.", "Watch the process RSS."),
-                "Memory usage climbs steadily and is never returned; Valgrind reports 'definitely lost' blocks from the error path.",
+                (
+                    "Memory usage climbs steadily and is never returned; Valgrind reports 'definitely lost' blocks "
+                    "from the error path."
+                ),
             ),
             Ticket(
                 "Service OOM-killed after a night of failed logins",
@@ -198,9 +276,18 @@ CODE_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         835,
         (
-            "loops forever in the {component} when a chunk header declares a length of zero, because the parser never advances",
-            "follows a chain of record offsets that can point back to an earlier record, so a crafted file makes the loop never terminate",
-            "retries a failed read in a loop whose exit condition can never be reached when the peer sends a specific sequence",
+            (
+                "loops forever in the {component} when a chunk header declares a length of zero, because the parser "
+                "never advances"
+            ),
+            (
+                "follows a chain of record offsets that can point back to an earlier record, so a crafted file makes "
+                "the loop never terminate"
+            ),
+            (
+                "retries a failed read in a loop whose exit condition can never be reached when the peer sends a "
+                "specific sequence"
+            ),
         ),
         (
             Ticket(
@@ -218,9 +305,18 @@ CODE_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         843,
         (
-            "casts an object to the wrong class in the {component} when a message carries an unexpected type tag, so fields are interpreted with the wrong layout",
-            "accesses a variant value as a string even though a crafted input stores an integer there, treating the integer as a pointer",
-            "confuses two object types sharing a base class during deserialization, letting a crafted input call a method through the wrong vtable",
+            (
+                "casts an object to the wrong class in the {component} when a message carries an unexpected type tag, "
+                "so fields are interpreted with the wrong layout"
+            ),
+            (
+                "accesses a variant value as a string even though a crafted input stores an integer there, treating "
+                "the integer as a pointer"
+            ),
+            (
+                "confuses two object types sharing a base class during deserialization, letting a crafted input call a "
+                "method through the wrong vtable"
+            ),
         ),
         (
             Ticket(
@@ -231,16 +327,28 @@ CODE_TEMPLATES: tuple[CweTemplates, ...] = (
             Ticket(
                 "Wrong object type reaches the render path",
                 ("Load a document where a shape node is replaced by a text node with the same id.",),
-                "The code casts the text node to a shape and reads fields at the wrong offsets; ASan reports a bad-cast.",
+                (
+                    "The code casts the text node to a shape and reads fields at the wrong offsets; ASan reports a "
+                    "bad-cast."
+                ),
             ),
         ),
     ),
     CweTemplates(
         367,
         (
-            "checks the permissions of a file path in the {component} and later opens the same path, so a symlink swapped in between is opened instead",
-            "verifies that a temporary file is owned by the user and then writes to it by name, leaving a window in which the file can be replaced",
-            "validates a resource with stat() and then uses it with open(), allowing the resource to change between the check and the use",
+            (
+                "checks the permissions of a file path in the {component} and later opens the same path, so a symlink "
+                "swapped in between is opened instead"
+            ),
+            (
+                "verifies that a temporary file is owned by the user and then writes to it by name, leaving a window "
+                "in which the file can be replaced"
+            ),
+            (
+                "validates a resource with stat() and then uses it with open(), allowing the resource to change "
+                "between the check and the use"
+            ),
         ),
         (
             Ticket(
@@ -264,8 +372,14 @@ WEB_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         79,
         (
-            "reflects the {param} parameter into the HTML of the {component} without encoding, so a crafted link runs attacker JavaScript in the victim's browser",
-            "stores user profile text and renders it to other users without escaping, letting script tags execute in their sessions",
+            (
+                "reflects the {param} parameter into the HTML of the {component} without encoding, so a crafted link "
+                "runs attacker JavaScript in the victim's browser"
+            ),
+            (
+                "stores user profile text and renders it to other users without escaping, letting script tags execute "
+                "in their sessions"
+            ),
             "inserts the value of the {param} query parameter into an inline script block without escaping quotes",
         ),
         (
@@ -287,15 +401,27 @@ WEB_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         89,
         (
-            "concatenates the {param} parameter into a SQL query in the {component}, allowing attackers to alter the query and read the database",
-            "builds the ORDER BY clause from the sort field without parameterization, enabling injection of arbitrary SQL",
-            "uses string formatting to insert the login name into a SELECT statement, so a quote character changes the query logic",
+            (
+                "concatenates the {param} parameter into a SQL query in the {component}, allowing attackers to alter "
+                "the query and read the database"
+            ),
+            (
+                "builds the ORDER BY clause from the sort field without parameterization, enabling injection of "
+                "arbitrary SQL"
+            ),
+            (
+                "uses string formatting to insert the login name into a SELECT statement, so a quote character changes "
+                "the query logic"
+            ),
         ),
         (
             Ticket(
                 "Quote in the {param} parameter causes a database syntax error",
                 ("Request the {component} with {param}=1' OR '1'='1.",),
-                "All rows of the table are returned; with a lone quote the page shows 'You have an error in your SQL syntax'.",
+                (
+                    "All rows of the table are returned; with a lone quote the page shows 'You have an error in your "
+                    "SQL syntax'."
+                ),
             ),
             Ticket(
                 "UNION SELECT in the search box returns the users table",
@@ -307,9 +433,18 @@ WEB_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         78,
         (
-            "passes the {param} parameter to a shell command in the {component} without sanitization, allowing execution of arbitrary OS commands",
-            "builds a ping command line from the host field and runs it through /bin/sh, so shell metacharacters run extra commands",
-            "calls system() with a file name taken from the request, letting semicolons and backticks execute commands on the host",
+            (
+                "passes the {param} parameter to a shell command in the {component} without sanitization, allowing "
+                "execution of arbitrary OS commands"
+            ),
+            (
+                "builds a ping command line from the host field and runs it through /bin/sh, so shell metacharacters "
+                "run extra commands"
+            ),
+            (
+                "calls system() with a file name taken from the request, letting semicolons and backticks execute "
+                "commands on the host"
+            ),
         ),
         (
             Ticket(
@@ -327,9 +462,18 @@ WEB_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         94,
         (
-            "evaluates the {param} expression with eval() in the {component}, so an attacker can run arbitrary code in the interpreter",
-            "writes user-supplied text into a generated source file that is then compiled and loaded by the application",
-            "passes a formula from the spreadsheet import to the scripting engine without restriction, executing attacker-written code",
+            (
+                "evaluates the {param} expression with eval() in the {component}, so an attacker can run arbitrary "
+                "code in the interpreter"
+            ),
+            (
+                "writes user-supplied text into a generated source file that is then compiled and loaded by the "
+                "application"
+            ),
+            (
+                "passes a formula from the spreadsheet import to the scripting engine without restriction, executing "
+                "attacker-written code"
+            ),
         ),
         (
             Ticket(
@@ -347,9 +491,18 @@ WEB_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         22,
         (
-            "uses the {param} parameter to build a file path in the {component} without removing '../' sequences, letting attackers read files outside the web root",
-            "joins an archive entry name with the extraction directory without normalization, so entries named ../../etc/cron.d/x escape it",
-            "serves downloads by concatenating the requested name to the storage folder, allowing traversal to arbitrary files",
+            (
+                "uses the {param} parameter to build a file path in the {component} without removing '../' sequences, "
+                "letting attackers read files outside the web root"
+            ),
+            (
+                "joins an archive entry name with the extraction directory without normalization, so entries named "
+                "../../etc/cron.d/x escape it"
+            ),
+            (
+                "serves downloads by concatenating the requested name to the storage folder, allowing traversal to "
+                "arbitrary files"
+            ),
         ),
         (
             Ticket(
@@ -367,9 +520,18 @@ WEB_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         611,
         (
-            "parses uploaded XML in the {component} with external entity resolution enabled, so a DOCTYPE can read local files",
-            "accepts SOAP requests whose DTD defines an external entity pointing to a local file, and returns its contents",
-            "configures the XML parser without disabling DTDs, letting documents fetch URLs and files through entity references",
+            (
+                "parses uploaded XML in the {component} with external entity resolution enabled, so a DOCTYPE can read "
+                "local files"
+            ),
+            (
+                "accepts SOAP requests whose DTD defines an external entity pointing to a local file, and returns its "
+                "contents"
+            ),
+            (
+                "configures the XML parser without disabling DTDs, letting documents fetch URLs and files through "
+                "entity references"
+            ),
         ),
         (
             Ticket(
@@ -387,7 +549,10 @@ WEB_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         918,
         (
-            "fetches the URL given in the {param} parameter from the server side without restriction, letting attackers reach internal services",
+            (
+                "fetches the URL given in the {param} parameter from the server side without restriction, letting "
+                "attackers reach internal services"
+            ),
             "downloads an avatar from a user-supplied address, which can point at the cloud metadata endpoint",
             "proxies webhook test requests to any host, including 127.0.0.1 and private network addresses",
         ),
@@ -407,15 +572,27 @@ WEB_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         352,
         (
-            "does not verify an anti-forgery token on state-changing requests in the {component}, so a malicious page can submit them with the victim's session",
-            "accepts password-change requests authenticated only by the session cookie, letting another site trigger them",
-            "performs account deletion on a simple GET request without any token, which can be triggered by an embedded image",
+            (
+                "does not verify an anti-forgery token on state-changing requests in the {component}, so a malicious "
+                "page can submit them with the victim's session"
+            ),
+            (
+                "accepts password-change requests authenticated only by the session cookie, letting another site "
+                "trigger them"
+            ),
+            (
+                "performs account deletion on a simple GET request without any token, which can be triggered by an "
+                "embedded image"
+            ),
         ),
         (
             Ticket(
                 "External page can change a logged-in user's email",
                 (
-                    "While logged in, open an attacker page containing an auto-submitting form that posts to the {component}.",
+                    (
+                        "While logged in, open an attacker page containing an auto-submitting form that posts to the "
+                        "{component}."
+                    ),
                 ),
                 "The email address is changed without the user's knowledge; no token is checked.",
             ),
@@ -429,8 +606,14 @@ WEB_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         601,
         (
-            "redirects users to the address in the {param} parameter after login without validating it, enabling phishing through trusted links",
-            "uses the return URL from the query string in a Location header without checking that it stays on the same site",
+            (
+                "redirects users to the address in the {param} parameter after login without validating it, enabling "
+                "phishing through trusted links"
+            ),
+            (
+                "uses the return URL from the query string in a Location header without checking that it stays on the "
+                "same site"
+            ),
             "forwards users to any domain named in the next parameter of the logout endpoint",
         ),
         (
@@ -449,9 +632,18 @@ WEB_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         434,
         (
-            "accepts file uploads in the {component} without checking their type, so a PHP script can be uploaded and then executed from the uploads folder",
-            "checks only the client-side file extension, letting attackers upload a .jsp web shell that the server executes",
-            "stores uploaded attachments inside the web root with their original names, including executable server-side scripts",
+            (
+                "accepts file uploads in the {component} without checking their type, so a PHP script can be uploaded "
+                "and then executed from the uploads folder"
+            ),
+            (
+                "checks only the client-side file extension, letting attackers upload a .jsp web shell that the server "
+                "executes"
+            ),
+            (
+                "stores uploaded attachments inside the web root with their original names, including executable "
+                "server-side scripts"
+            ),
         ),
         (
             Ticket(
@@ -469,7 +661,10 @@ WEB_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         502,
         (
-            "deserializes the {param} cookie with Java native serialization, so a crafted gadget chain executes code on the server",
+            (
+                "deserializes the {param} cookie with Java native serialization, so a crafted gadget chain executes "
+                "code on the server"
+            ),
             "unpickles data received from the network in the {component} without any integrity check",
             "loads YAML from user uploads with an unsafe loader that instantiates arbitrary classes",
         ),
@@ -489,8 +684,14 @@ WEB_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         1321,
         (
-            "merges user JSON into a configuration object without blocking the __proto__ key, so attackers can add properties to Object.prototype",
-            "recursively assigns nested keys from the {param} query string, including constructor.prototype, changing behaviour of every object",
+            (
+                "merges user JSON into a configuration object without blocking the __proto__ key, so attackers can add "
+                "properties to Object.prototype"
+            ),
+            (
+                "recursively assigns nested keys from the {param} query string, including constructor.prototype, "
+                "changing behaviour of every object"
+            ),
             "copies request body fields into a defaults object using a deep merge that follows __proto__",
         ),
         (
@@ -509,7 +710,10 @@ WEB_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         113,
         (
-            "copies the {param} parameter into a Set-Cookie header without removing CR and LF characters, allowing injection of extra headers",
+            (
+                "copies the {param} parameter into a Set-Cookie header without removing CR and LF characters, allowing "
+                "injection of extra headers"
+            ),
             "places a user-supplied language value into the Location header, so %0d%0a splits the HTTP response",
             "writes a filename into the Content-Disposition header without stripping newline characters",
         ),
@@ -529,7 +733,10 @@ WEB_TEMPLATES: tuple[CweTemplates, ...] = (
     CweTemplates(
         1336,
         (
-            "renders the {param} value as part of a Jinja2 template in the {component}, so template expressions are evaluated on the server",
+            (
+                "renders the {param} value as part of a Jinja2 template in the {component}, so template expressions "
+                "are evaluated on the server"
+            ),
             "builds an email template from a user-supplied subject line and renders it with the template engine",
             "passes the page title from the CMS editor to the template compiler, letting {{ }} expressions run",
         ),

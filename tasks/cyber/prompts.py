@@ -69,7 +69,7 @@ def rcm_prompt(text: str, kind: str = "CVE description", label: str = "CVE Descr
 
 def mcq_prompt(question: str, options: Sequence[str], source: str = "Cyber Threat Intelligence (CTI)") -> str:
     """The CTI-MCQ instructions for ``question`` with four options lettered A to D."""
-    lettered = " ".join(f"{letter}) {option}" for letter, option in zip("ABCD", options))
+    lettered = " ".join(f"{letter}) {option}" for letter, option in zip("ABCD", options, strict=False))
     return MCQ_TEMPLATE.format(source=source, question=question.strip(), options=lettered)
 
 

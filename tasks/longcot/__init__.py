@@ -11,24 +11,31 @@ Names: ``longcot/mini`` (easy split), ``longcot/full`` (medium + hard),
 
 from __future__ import annotations
 
-from harness.task import TaskEntry, TaskFamily
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from harness.task import AnyTask, TaskEntry, TaskFamily
 from tasks.longcot.catalog import DOMAINS, SPLITS
 
+if TYPE_CHECKING:
+    from tasks.longcot.gen.task import GenArgs
+    from tasks.longcot.task import LongCotArgs
 
-def _mini(name: str, **args: object) -> object:
+
+def _mini(name: str, **args: object) -> AnyTask:
     from tasks.longcot.task import MiniTask
 
     return MiniTask(name, **args)
 
 
-def _full(name: str, **args: object) -> object:
+def _full(name: str, **args: object) -> AnyTask:
     from tasks.longcot.task import FullTask
 
     return FullTask(name, **args)
 
 
-def _split(domain: str, split: str):
-    def create(name: str, **args: object) -> object:
+def _split(domain: str, split: str) -> Callable[..., AnyTask]:
+    def create(name: str, **args: object) -> AnyTask:
         from tasks.longcot.task import split_task
 
         return split_task(domain, split)(name, **args)
@@ -36,8 +43,8 @@ def _split(domain: str, split: str):
     return create
 
 
-def _generated(domain: str):
-    def create(name: str, **args: object) -> object:
+def _generated(domain: str) -> Callable[..., AnyTask]:
+    def create(name: str, **args: object) -> AnyTask:
         from tasks.longcot.gen.task import generator_task
 
         return generator_task(domain)(name, **args)
@@ -45,13 +52,13 @@ def _generated(domain: str):
     return create
 
 
-def _data_args() -> type:
+def _data_args() -> type[LongCotArgs]:
     from tasks.longcot.task import LongCotArgs
 
     return LongCotArgs
 
 
-def _generator_args() -> type:
+def _generator_args() -> type[GenArgs]:
     from tasks.longcot.gen.task import GenArgs
 
     return GenArgs

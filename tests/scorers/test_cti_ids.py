@@ -49,7 +49,10 @@ def test_the_last_full_cwe_anywhere_when_the_last_line_has_none() -> None:
     "text, expected",
     [
         (
-            "Techniques:\n- T1071: Application Layer Protocol\n- T1573.001 (Encrypted Channel)\n\nThese are the main ones.",
+            (
+                "Techniques:\n- T1071: Application Layer Protocol\n- T1573.001 (Encrypted Channel)\n\n"
+                "These are the main ones."
+            ),
             ["T1071", "T1573"],
         ),
         ("```\nT1071, T1105\n```", ["T1071", "T1105"]),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import random
@@ -71,7 +72,7 @@ def test_package_agrees_with_the_specification_formula_on_every_vector() -> None
     names = ["AV", "AC", "PR", "UI", "S", "C", "I", "A"]
     checked = 0
     for combo in itertools.product(*values):
-        vector = "CVSS:3.1/" + "/".join(f"{n}:{v}" for n, v in zip(names, combo))
+        vector = "CVSS:3.1/" + "/".join(f"{n}:{v}" for n, v in zip(names, combo, strict=False))
         assert parse_cvss3(vector).base_score == spec_base_score(vector), vector
         checked += 1
     assert checked == 2592
@@ -110,7 +111,10 @@ def test_prefixless_and_lowercase_vectors_are_accepted() -> None:
 
 
 def test_find_vector_prefers_last_line_then_last_anywhere() -> None:
-    text = "Maybe CVSS:3.1/AV:L/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H at first.\nFinal:\n**CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H**"
+    text = (
+        "Maybe CVSS:3.1/AV:L/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H at first.\n"
+        "Final:\n**CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H**"
+    )
     assert find_cvss_vector(text) == "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"
     text = "The vector is CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:N/A:N.\nThis gives a score of 5.9."
     assert find_cvss_vector(text) == "CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:N/A:N"
@@ -125,10 +129,8 @@ def test_random_garbage_never_crashes() -> None:
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 120)))
         raw = find_cvss_vector(text)
         if raw is not None:
-            try:
+            with contextlib.suppress(InvalidVector):
                 parse_cvss3(raw)
-            except InvalidVector:
-                pass
 
 
 def test_the_full_vector_one_line_earlier_beats_a_fragment_in_the_last_line() -> None:
@@ -141,4 +143,4 @@ def test_the_full_vector_one_line_earlier_beats_a_fragment_in_the_last_line() ->
     assert find_cvss_vector(two) == "AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"
     assert find_cvss_vector("Only a fragment: AV:N") == "AV:N"  # kept so that it is reported invalid
     with pytest.raises(InvalidVector):
-        parse_cvss3(find_cvss_vector("Only a fragment: AV:N"))
+        parse_cvss3("AV:N")

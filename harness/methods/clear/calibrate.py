@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
+from numpy.typing import ArrayLike
 
 from harness.methods.clear.utility import ShiftedSurge
 
 
-def fit_surge(budgets: Sequence[float], taus: Sequence[float], outcomes: Sequence[float]) -> ShiftedSurge:
+def fit_surge(budgets: ArrayLike, taus: ArrayLike, outcomes: ArrayLike) -> ShiftedSurge:
     """Least-squares fit of α, β to observed outcomes (0/1 or accuracies) at budgets b with thresholds τ.
 
     Fitted as ceiling c = α/β² in (0, 1] and scale s = 1/β tokens, which are better conditioned.

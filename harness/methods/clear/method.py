@@ -129,7 +129,7 @@ class Clear(MethodAdapter):
         """Predict τ̂ for the whole batch and allocate the global budget across it."""
         taus = np.array([self.tau.predict(s) for s in samples], dtype=float)
         budgets = self.allocate(taus) if len(samples) else np.zeros(0, dtype=np.int64)
-        self.allocation = {s.id: (int(b), float(t)) for s, b, t in zip(samples, budgets, taus)}
+        self.allocation = {s.id: (int(b), float(t)) for s, b, t in zip(samples, budgets, taus, strict=False)}
 
     async def generate(self, request: GenerateRequest) -> Generation:
         """Generate within the sample's allocation; an abandoned sample makes no call."""

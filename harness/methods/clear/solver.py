@@ -56,14 +56,14 @@ class Curves:
     def utility(self, budgets: np.ndarray) -> FloatArray:
         """U_i(b_i) for every query."""
         out = np.zeros(len(self.taus))
-        for family, idx in zip(self.families, self.index):
+        for family, idx in zip(self.families, self.index, strict=False):
             out[idx] = family.utility(np.asarray(budgets, dtype=float)[idx] - self.taus[idx])
         return out
 
     def marginal(self, budgets: np.ndarray) -> FloatArray:
         """u_i(b_i − τ_i) for every query."""
         out = np.zeros(len(self.taus))
-        for family, idx in zip(self.families, self.index):
+        for family, idx in zip(self.families, self.index, strict=False):
             out[idx] = family.marginal(np.asarray(budgets, dtype=float)[idx] - self.taus[idx])
         return out
 
@@ -90,7 +90,7 @@ class PricedAllocation:
 def targets_at(curves: Curves, lam: float) -> FloatArray:
     """τ_i + x_i*(λ) for every query (τ_i where λ is above the query's largest marginal utility)."""
     targets = np.zeros(len(curves))
-    for family, idx in zip(curves.families, curves.index):
+    for family, idx in zip(curves.families, curves.index, strict=False):
         targets[idx] = curves.taus[idx] + family.excess_at_price(lam)
     return targets
 
@@ -150,7 +150,7 @@ def solve_price(curves: Curves, budget: float, hint: float | None = None) -> Pri
 
 def _family_of(curves: Curves) -> list[UtilityFamily]:
     owners: list[UtilityFamily] = [curves.families[0]] * len(curves) if curves.families else []
-    for family, idx in zip(curves.families, curves.index):
+    for family, idx in zip(curves.families, curves.index, strict=False):
         for i in idx:
             owners[int(i)] = family
     return owners
@@ -200,22 +200,23 @@ def hand_out(curves: Curves, budgets: np.ndarray, leftover: int) -> tuple[np.nda
     return budgets, leftover
 
 
+def _surplus_positive(family: UtilityFamily, taus: np.ndarray, prices: np.ndarray) -> np.ndarray:
+    """Where buying at ``prices`` leaves a query of ``family`` a positive surplus."""
+    excess = family.excess_at_price(prices)
+    return (excess > 0) & (family.utility(excess) - prices * (taus + excess) > 0)
+
+
 def entry_prices(curves: Curves, steps: int = 80) -> FloatArray:
     """Each query's entry price: the highest λ at which its surplus is positive (0 if none)."""
     out = np.zeros(len(curves))
-    for family, idx in zip(curves.families, curves.index):
+    for family, idx in zip(curves.families, curves.index, strict=False):
         taus = curves.taus[idx]
         top = family.max_marginal()
         lo, hi = np.full(len(idx), top * 1e-12), np.full(len(idx), top)
-
-        def positive(prices: np.ndarray) -> np.ndarray:
-            excess = family.excess_at_price(prices)
-            return (excess > 0) & (family.utility(excess) - prices * (taus + excess) > 0)
-
-        alive = positive(lo)
+        alive = _surplus_positive(family, taus, lo)
         for _ in range(steps):
             mid = np.sqrt(lo * hi)
-            ok = positive(mid)
+            ok = _surplus_positive(family, taus, mid)
             lo, hi = np.where(ok, mid, lo), np.where(ok, hi, mid)
         out[idx] = np.where(alive, lo, 0.0)
     return out
@@ -229,7 +230,7 @@ def fixed_set_budgets(curves: Curves, members: np.ndarray, budget: float) -> Flo
     """
     mask = np.zeros(len(curves), dtype=bool)
     mask[members] = True
-    top = min(f.max_marginal() for f, idx in zip(curves.families, curves.index) if mask[idx].any())
+    top = min(f.max_marginal() for f, idx in zip(curves.families, curves.index, strict=False) if mask[idx].any())
     hi, lo = top * (1 - 1e-9), top * 1e-12
 
     def spend(lam: float) -> float:

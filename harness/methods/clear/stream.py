@@ -35,7 +35,7 @@ def allocate_stream(windows: Sequence[Curves], total_budget: int) -> StreamAlloc
     remaining_budget = int(total_budget)
     hint: float | None = None
     done: list[Allocation] = []
-    for curves, size in zip(windows, sizes):
+    for curves, size in zip(windows, sizes, strict=False):
         share = remaining_budget * size // remaining_queries if remaining_queries else 0
         allocation = allocate(curves, share, hint)
         spent = int(allocation.budgets.sum())

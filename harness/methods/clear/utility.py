@@ -8,6 +8,7 @@ of the marginal on its decreasing branch, x*(λ). New families implement the sam
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -20,7 +21,10 @@ FloatArray = NDArray[np.float64]
 class UtilityFamily(Protocol):
     """U and u of a query given its excess tokens x = b − τ."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The family's name, as ``make_family`` takes it."""
+        ...
 
     def utility(self, x: ArrayLike) -> FloatArray:
         """Accuracy at excess ``x`` (0 where x ≤ 0)."""
@@ -124,11 +128,14 @@ class SaturatingExponential:
         return np.where(inside, excess, np.where(prices <= 0, np.inf, 0.0))
 
 
-FAMILIES = {"surge": ShiftedSurge, "exponential": SaturatingExponential}
+FAMILIES: dict[str, Callable[[float, float], UtilityFamily]] = {
+    "surge": ShiftedSurge,
+    "exponential": SaturatingExponential,
+}
 
 
 def make_family(name: str, first: float, second: float) -> UtilityFamily:
     """A family by name from its two parameters (surge: alpha, beta; exponential: ceiling, rate)."""
     if name not in FAMILIES:
         raise ValueError(f"unknown utility family {name!r}; known: {', '.join(FAMILIES)}")
-    return FAMILIES[name](first, second)  # type: ignore[return-value]
+    return FAMILIES[name](first, second)

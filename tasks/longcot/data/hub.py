@@ -70,8 +70,9 @@ def hub_split(repo: str, split: str) -> dict[str, list[Question]]:
     """Every question of ``split`` in the dataset ``repo``, by domain.
 
     A local mirror is read afresh each time, through a throwaway cache (``datasets`` would
-    otherwise reuse a cache that does not notice edited files). Raises LongCotDataError with the way out (``-T data=PATH``) when the repository cannot be
-    loaded: offline with a hub id, an unknown id or split, or malformed rows.
+    otherwise reuse a cache that does not notice edited files). Raises LongCotDataError with the
+    way out (``-T data=PATH``) when the repository cannot be loaded: offline with a hub id, an
+    unknown id or split, or malformed rows.
     """
     hint = "pass -T data=PATH (a folder with <domain>/<split>.json or <domain>-<split>.json files)"
     local = Path(repo).is_dir()

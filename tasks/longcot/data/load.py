@@ -81,7 +81,7 @@ def load_questions(data: str | None, domains: tuple[str, ...], splits: tuple[str
                 if split not in loaded:
                     loaded[split] = hub_split(repo, split)
                 questions = loaded[split].get(domain, [])
-            else:
+            elif folder is not None:
                 path = find_file(folder, domain, split)
                 if path is None:
                     continue

@@ -103,7 +103,8 @@ def make_chess(rng: random.Random, steps: int, index: int) -> Question:
     """A random legal game of ``steps`` plies in UCI; the final position's FEN is asked."""
     import chess
 
-    board, played = chess.Board(), []
+    board = chess.Board()
+    played: list[str] = []
     while len(played) < steps:
         legal = sorted(board.legal_moves, key=lambda m: m.uci())
         if not legal:
@@ -146,7 +147,7 @@ def make_cs(rng: random.Random, steps: int, index: int) -> Question:
 def make_chemistry(rng: random.Random, steps: int, index: int) -> Question:
     """``steps`` chained edits that grow a molecule atom by atom; three RDKit descriptors are asked."""
     from rdkit import Chem
-    from rdkit.Chem import Descriptors
+    from rdkit.Chem import rdMolDescriptors
 
     mol = Chem.RWMol(Chem.MolFromSmiles("C"))
     edits = []
@@ -164,7 +165,7 @@ def make_chemistry(rng: random.Random, steps: int, index: int) -> Question:
     answer = [
         final.GetNumHeavyAtoms(),
         sum(a.GetTotalNumHs() for a in final.GetAtoms()),
-        Descriptors.NumRotatableBonds(final),
+        rdMolDescriptors.CalcNumRotatableBonds(final),
     ]
     prompt = (
         "Start from methane (one carbon atom, index 0). Apply these edits in order; new atoms get the "

@@ -23,6 +23,7 @@ from tasks.longcot.official.parsing import (
     mixed_list_from_text,
 )
 from tasks.longcot.verdict import Verdict
+from tasks.longcot.verify.extract import final_match
 
 SMILES_TEMPLATES = frozenset({"easy1", "easy2", "med3", "hard3"})
 STRICT_ATOM = r"(?:\[[^\[\]\s]{1,60}\]|Br|Cl|[BCNOPSFHIbcnops*])"
@@ -62,9 +63,7 @@ def smiles_candidate(response: str) -> str | None:
         match = FROM_START.match(without_bold(payload))
         if match and without_bold(match.group(0)):
             return without_bold(match.group(0))
-    last = None
-    for last in ANYWHERE.finditer(response):
-        pass
+    last = final_match(ANYWHERE, response)
     return without_bold(last.group(0)) if last is not None and without_bold(last.group(0)) else None
 
 
@@ -86,7 +85,7 @@ def ints_equal(a: list[Any], b: list[Any]) -> bool:
     """Nested lists equal item by item with Python ``==`` (``_chemistry._lists_equal_int``)."""
     if len(a) != len(b):
         return False
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=False):
         if isinstance(x, list) and isinstance(y, list):
             if not ints_equal(x, y):
                 return False
@@ -108,7 +107,7 @@ def mixed_equal(predicted: list[Any], gold: list[Any]) -> bool:
     (``_chemistry._mixed_lists_equal``)."""
     if len(predicted) != len(gold):
         return False
-    for mine, want in zip(predicted, gold):
+    for mine, want in zip(predicted, gold, strict=False):
         if isinstance(want, str):
             if not isinstance(mine, str) or not smiles_equivalent(mine, want):
                 return False

@@ -21,6 +21,7 @@ from tasks.longcot.official.parsing import (
     load_literal,
 )
 from tasks.longcot.verdict import Verdict
+from tasks.longcot.verify.extract import final_match
 
 MAX_PLIES = 2000
 MOVE_NUMBER = re.compile(r"^\d+\.+$")
@@ -228,9 +229,7 @@ def best_three_tokens(response: str) -> list[str] | None:
         tokens = move_tokens(first_line(payload))
         if len(tokens) == 3 and all(SAN.fullmatch(t) for t in tokens):
             return tokens
-    triplet = None
-    for triplet in SAN_TRIPLET.finditer(response):
-        pass
+    triplet = final_match(SAN_TRIPLET, response)
     if triplet is not None:
         return [triplet.group(1), triplet.group(2), triplet.group(3)]
     every = [m.group(0) for m in SAN.finditer(response)]

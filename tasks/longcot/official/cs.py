@@ -24,7 +24,7 @@ from tasks.longcot.verify.extract import coerce_ints
 
 JSON_TEMPLATES = frozenset({"HM", "MFMC", "Scheduling", "TM", "MCM", "LLVM"})
 INT_LIST_TEMPLATES = frozenset({"Backprop", "DistMem"})
-INT_TOKEN = re.compile(r"-?\d{1,%d}" % MAX_INT_DIGITS)
+INT_TOKEN = re.compile(rf"-?\d{{1,{MAX_INT_DIGITS}}}")
 
 
 def int_items(value: Any) -> list[int] | None:

@@ -63,8 +63,8 @@ def sokoban_moves(response: str) -> str | None:
 def sudoku_grid(response: str, side: int) -> list[list[int]] | None:
     """A ``side`` x ``side`` integer grid from the payload, else the last grid-shaped match
     (``_sudoku._parse_grid``)."""
-    row = r"\[\s*-?\d+\s*(?:,\s*-?\d+\s*){%d}\]" % (side - 1)
-    grid_pattern = re.compile(r"\[\s*" + row + r"\s*(?:,\s*" + row + r"\s*){%d}\]" % (side - 1))
+    row = rf"\[\s*-?\d+\s*(?:,\s*-?\d+\s*){{{side - 1}}}\]"
+    grid_pattern = re.compile(rf"\[\s*{row}\s*(?:,\s*{row}\s*){{{side - 1}}}\]")
     grid = list_solution(response, grid_pattern)
     if not isinstance(grid, list) or len(grid) != side:
         return None

@@ -68,9 +68,8 @@ def _balanced(text: str) -> bool:
     for ch in text:
         if ch in "([{":
             stack.append({"(": ")", "[": "]", "{": "}"}[ch])
-        elif ch in ")]}":
-            if not stack or stack.pop() != ch:
-                return False
+        elif ch in ")]}" and (not stack or stack.pop() != ch):
+            return False
     return not stack
 
 
@@ -154,7 +153,7 @@ def verify_math_official(question: Question, response: str, budget_s: float = AN
     if len(predicted) != len(expected) or len(predicted) > MAX_COMPONENTS:
         return Verdict.check(False, predicted, f"expected {len(expected)} answers, got {len(predicted)}")
     deadline = time.monotonic() + budget_s
-    for index, (want, got) in enumerate(zip(expected, predicted)):
+    for index, (want, got) in enumerate(zip(expected, predicted, strict=False)):
         remaining = deadline - time.monotonic()
         status = (
             component_status(want, got, max(0.05, min(COMPONENT_LIMIT_S, remaining))) if remaining > 0 else "unresolved"

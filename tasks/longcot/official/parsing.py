@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from scorers.literal import nesting_depth
+from tasks.longcot.verify.extract import final_match
 
 MAX_RESPONSE_CHARS = 2_000_000
 MAX_NESTING = 200
@@ -44,9 +45,7 @@ def extract_solution(text: str) -> str | None:
     Mirrors ``_parsing.extract_solution``: the label may be part of a longer word and
     ``solution ==`` counts, exactly as upstream matches it.
     """
-    last = None
-    for last in SOLUTION.finditer(text):
-        pass
+    last = final_match(SOLUTION, text)
     if last is None:
         return None
     payload = text[last.end() :].strip()

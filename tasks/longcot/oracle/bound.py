@@ -274,7 +274,7 @@ class SideBound:
         pending = [sq for sq in self.lost_rights if rights >> sq & 1]
         if not pending:
             return 0
-        row_cost = {int(squares[r]): (int(matrix[r, c]), c >= m) for r, c in zip(rows, cols)}
+        row_cost = {int(squares[r]): (int(matrix[r, c]), c >= m) for r, c in zip(rows, cols, strict=False)}
         king_sq = 4 if self.white else 60
         king_cost = next((row_cost[int(squares[i])][0] for i in range(len(types)) if types[i] == KING), 0)
         king_extra = 2 if (king_cost == 0 and int(squares[types == KING][0]) == king_sq) else 0

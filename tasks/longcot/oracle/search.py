@@ -264,7 +264,7 @@ class BeamSearch:
             for _, index, move, white, black in scored[: self.width]:
                 board = beam[index].board.copy(stack=False)
                 board.push(move)
-                next_beam.append(State(board, beam[index].moves + (move,), white, black))
+                next_beam.append(State(board, (*beam[index].moves, move), white, black))
             beam = next_beam
         done = [list(s.moves) for s in beam if s.white == self.goal.white and s.black == self.goal.black]
         return done or (self.finish(*finish_from) if finish_from else [])
@@ -290,7 +290,7 @@ class BeamSearch:
         for _, move, white, black, _ in sorted(self.children(state, ply), key=lambda item: item[0]):
             board = state.board.copy(stack=False)
             board.push(move)
-            found = self._finish(State(board, state.moves + (move,), white, black), ply + 1, budget, dead)
+            found = self._finish(State(board, (*state.moves, move), white, black), ply + 1, budget, dead)
             if found is not None:
                 return found
         if budget[0] > 0:

@@ -104,7 +104,7 @@ def verify_chemistry(question: Question, payload: str) -> Verdict:
         raise ValueError(f"{question.uid}: a {template} answer must be a list, got {type(gold).__name__}")
     if len(items) != len(gold):
         return Verdict.check(False, items, f"expected {len(gold)} items")
-    for position, (mine, want) in enumerate(zip(items, gold)):
+    for position, (mine, want) in enumerate(zip(items, gold, strict=False)):
         if isinstance(want, str):
             if not isinstance(mine, str) or not same_molecule(mine.strip().strip("'\""), want):
                 return Verdict.check(False, items, f"item {position}: molecule differs")

@@ -25,12 +25,8 @@ def _dict_value(value: Any) -> Any:
     return value
 
 
-def move_dict_plies(value: Any) -> list[str] | None:
-    """``{"1": "e4 e5", "2": "... Nf6"}`` as a flat list of SAN plies in move order; None if malformed.
-
-    A leading ``...`` (black to move first) becomes a placeholder that is dropped, and
-    keys must be consecutive move numbers.
-    """
+def numbered_moves(value: Any) -> list[tuple[int, str]] | None:
+    """``{"1": "e4 e5", ...}`` as (move number, text) pairs in order; None unless the numbers are consecutive."""
     value = _dict_value(value)
     if not isinstance(value, dict) or not value or len(value) > cn.MAX_PLIES:
         return None
@@ -40,6 +36,10 @@ def move_dict_plies(value: Any) -> list[str] | None:
         return None
     if [n for n, _ in numbered] != list(range(numbered[0][0], numbered[0][0] + len(numbered))):
         return None
+    return numbered
+
+
+def _plies(numbered: list[tuple[int, str]]) -> list[str] | None:
     plies: list[str] = []
     for index, (_, text) in enumerate(numbered):
         parts = cn.move_tokens(text)
@@ -50,6 +50,16 @@ def move_dict_plies(value: Any) -> list[str] | None:
             return None
         plies.extend(parts)
     return plies
+
+
+def move_dict_plies(value: Any) -> list[str] | None:
+    """``{"1": "e4 e5", "2": "... Nf6"}`` as a flat list of SAN plies in move order; None if malformed.
+
+    A leading ``...`` (black to move first) becomes a placeholder that is dropped, and
+    keys must be consecutive move numbers.
+    """
+    numbered = numbered_moves(value)
+    return None if numbered is None else _plies(numbered)
 
 
 def same_moves(fen: str | None, predicted: list[str], expected: list[str]) -> tuple[bool, str]:
@@ -67,11 +77,10 @@ def same_moves(fen: str | None, predicted: list[str], expected: list[str]) -> tu
 
 def verify_reconstruct(question: Question, payload: str) -> Verdict:
     """A legal game from the initial position containing the forced moves and reaching ``final_fen``."""
-    predicted = parse_structure(payload, "{")
-    plies = move_dict_plies(predicted)
-    if plies is None:
+    numbered = numbered_moves(parse_structure(payload, "{"))
+    plies = None if numbered is None else _plies(numbered)
+    if numbered is None or plies is None:
         return Verdict.unparsed('no move dict {"1": "e4 e5", ...} after \'solution =\'', payload[:200])
-    numbered = sorted((int(str(k)), str(v)) for k, v in predicted.items())  # type: ignore[union-attr]
     if numbered[0][0] != 1 or numbered[0][1].strip().startswith("..."):
         return Verdict.check(False, plies[:10], "the game must start at move 1 with White")
     forced = _dict_value(question.problem.get("forced_moves")) or {}

@@ -8,6 +8,7 @@ what they need from its start (a balanced list or dict, a first line, a first to
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Iterable
 
 from scorers.literal import LiteralError, first_bracketed, parse_literal
@@ -19,13 +20,17 @@ LEADING_WRAPPERS = re.compile(r"^(?:```[A-Za-z]*\s*|`+|\$+|\*\*|\\\(|\\\[|\\boxe
 INTEGER = re.compile(r"[+-]?\d[\d,_]*")
 
 
+def final_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The last match of ``pattern`` in ``text`` (one pass, nothing kept but the last), or None."""
+    found = deque(pattern.finditer(text), maxlen=1)
+    return found[0] if found else None
+
+
 def solution_payload(text: str) -> str | None:
     """The text after the last ``solution =`` (or ``solution:=``), wrappers removed; None if absent or empty."""
     if not text:
         return None
-    last = None
-    for last in SOLUTION.finditer(text):
-        pass
+    last = final_match(SOLUTION, text)
     if last is None:
         return None
     payload = text[last.end() : last.end() + MAX_PAYLOAD_CHARS].strip()

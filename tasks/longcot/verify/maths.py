@@ -35,7 +35,7 @@ def verify_math(question: Question, payload: str, budget_s: float = ANSWER_BUDGE
         return Verdict.check(False, predicted, f"expected {len(expected)} answers, got {len(predicted)}")
     deadline = time.monotonic() + budget_s
     unresolved = []
-    for index, (want, got) in enumerate(zip(expected, predicted)):
+    for index, (want, got) in enumerate(zip(expected, predicted, strict=False)):
         remaining = deadline - time.monotonic()
         status = (
             compare(want, got, timeout_s=max(0.05, min(COMPONENT_LIMIT_S, remaining)))

@@ -93,7 +93,7 @@ def test_self_consistency_returns_the_majority_answer_and_logs_every_call() -> N
         (top, votes), *rest = answers.most_common()
         if not rest or rest[0][1] < votes:
             assert _answer_of(result.output.text) == top
-    accuracy = sum(r.score.value for r in results) / N_SAMPLES
+    accuracy = sum(r.score.value or 0.0 for r in results) / N_SAMPLES
     assert accuracy >= 0.9 and accuracy >= plain_correct / N_SAMPLES
 
 
@@ -133,6 +133,7 @@ def test_rear_selects_the_highest_realignment_reward() -> None:
         scoring = [c for c in result.calls if c.role == "rear"]
         assert len(generated) == 3 and len(scoring) == 6 and _usage_is_sum_of_calls(result)
         assert sum(c.generation.usage.input_tokens for c in scoring) > 0
+        assert isinstance(result.input, str)
         plain = (Message(role="user", content=result.input),)
         preferred = (Message(role="system", content=preference), *plain)
         rewards = []

@@ -49,6 +49,12 @@ def published(shared_data: Path) -> Path:
 _IMPORTED: dict[tuple[str, str, str | None], TaskSummary] = {}
 
 
+def _value(summary: TaskSummary, metric: str) -> float:
+    value = summary.metrics[metric].value
+    assert value is not None, metric
+    return value
+
+
 def imported(published: Path, out: Path, subset: str, source: Path, column: str | None = None) -> TaskSummary:
     """Import ``source`` as a run of ``cyber/<subset>`` on the full upstream data and return its summary.
 
@@ -67,15 +73,15 @@ def test_extracted_answers_of_five_models_give_the_authors_numbers(
 ) -> None:
     metric, numbers, scale = PUBLISHED[subset]
     source = published / "responses" / f"{subset}-responses.tsv"
-    for model, number in zip(MODELS, numbers):
+    for model, number in zip(MODELS, numbers, strict=False):
         summary = imported(published, tmp_path / model, subset, source, column=model)
-        assert summary.metrics[metric].value * scale == pytest.approx(number, abs=0.005 if scale == 100 else 5e-5), (
+        assert _value(summary, metric) * scale == pytest.approx(number, abs=0.005 if scale == 100 else 5e-5), (
             subset,
             model,
         )
         if subset == "cti-taa":
             plausible = TAA_PLAUSIBLE[MODELS.index(model)]
-            assert summary.metrics["plausible_accuracy"].value * 100 == pytest.approx(plausible), model
+            assert _value(summary, "plausible_accuracy") * 100 == pytest.approx(plausible), model
 
 
 def test_the_paper_denominators_refusals_kept_for_mcq_non_cwe_answers_dropped_for_rcm(
@@ -98,7 +104,7 @@ def test_raw_chatgpt35_logs_reproduce_within_tolerance(published: Path, tmp_path
     metric, number, tolerance, scale = RAW_GPT3[subset]
     summary = imported(published, tmp_path / "raw", subset, published / "logs" / "gpt3" / f"{subset}.txt")
     assert sum(summary.counts.values()) == {"cti-mcq": 2500, "cti-taa": 50}.get(subset, 1000)
-    assert summary.metrics[metric].value * scale == pytest.approx(number, abs=tolerance), subset
+    assert _value(summary, metric) * scale == pytest.approx(number, abs=tolerance), subset
 
 
 def test_duplicate_prompts_with_conflicting_truth_cap_the_score(published: Path, tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ def test_ground_truth_as_last_line_scores_one_on_every_row(cti: Path, name: str)
     gts = raw_gt(cti, name)
     assert len(samples) == len(gts) == ROWS[name]
     assert len({s.id for s in samples}) == len(samples)
-    for sample, gt in zip(samples, gts):
+    for sample, gt in zip(samples, gts, strict=False):
         assert sample.input[0].role == "system" and sample.input[0].content == CTI_SYSTEM_PROMPT
         assert len(prompt_text(sample)) > 50
         result = score(task, sample, f"Let me analyse the text step by step.\nSome reasoning here.\n{gt}")
@@ -138,7 +138,7 @@ def test_taa_uses_the_responses_file_and_other_models_answers(cti: Path) -> None
     assert [s.target for s in samples] == ["SideCopy", "MUSTANG PANDA", "MUSTANG PANDA", "MUMMY SPIDER", "Dark Caracal"]
     with open(cti / "cti-taa-responses.tsv", newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
-    gpt4 = [score(task, s, row["ChatGPT-4"]).value for s, row in zip(samples, rows)]
+    gpt4 = [score(task, s, row["ChatGPT-4"]).value for s, row in zip(samples, rows, strict=False)]
     assert gpt4 == [0.0, 0.0, 0.0, 0.0, 1.0]
     assert score(task, samples[0], "The threat actor is likely SideCopy, a sub-group of APT36.").value == 1.0
 
@@ -189,7 +189,7 @@ def test_env_var_then_offline_hub_error(cti: Path, tmp_path: Path, monkeypatch: 
 def test_bad_files_give_errors_naming_the_problem(cti: Path, tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="does not exist"):
         list(make("cyber/cti-mcq", data=str(tmp_path / "nowhere")).samples())
-    with pytest.raises(ConfigError, match="cti-mcq.tsv not found"):
+    with pytest.raises(ConfigError, match=r"cti-mcq\.tsv not found"):
         list(make("cyber/cti-mcq", data=str(tmp_path)).samples())
     (tmp_path / "cti-mcq.tsv").write_text("URL\tQuestion\nx\ty\n")
     with pytest.raises(ConfigError, match=r"lacks column\(s\) \['Prompt', 'GT'\]"):

@@ -19,7 +19,10 @@ CYBERMETRIC = {
                 "A": "Generate public keys",
                 "B": "Authenticate digital signatures",
                 "C": "Encrypt data using a password",
-                "D": "KDF are algorithms used to transform a secret into crucial parameters like keys and Initialization Vectors (IVs)",
+                "D": (
+                    "KDF are algorithms used to transform a secret into crucial parameters like keys and "
+                    "Initialization Vectors (IVs)"
+                ),
             },
             "solution": "D",
         },
@@ -88,7 +91,7 @@ def test_seceval_multi_letter_answers_are_all_or_nothing(tmp_path: Path) -> None
     assert first.id == "f1a2" and first.target == "ABD" and first.metadata["topics"] == ["SystemSecurity"]
     roles = [m.role for m in first.messages()]
     assert roles == ["system", "user", "assistant", "user"]
-    assert first.messages()[-1].content.startswith("Question: Which practices")
+    assert (first.messages()[-1].content or "").startswith("Question: Which practices")
     assert task.score(first, Output(text="Answer: ABD")).value == 1.0
     assert task.score(first, Output(text="A, B and D")).value == 1.0
     assert task.score(first, Output(text="Answer: AB")).value == 0.0

@@ -78,7 +78,7 @@ def test_gold_answers_verify_per_template(by_template):
 def test_other_questions_answers_fail(by_template):
     checked = 0
     for key, items in by_template.items():
-        for (q, payload), (other, other_payload) in zip(items, items[1:] + items[:1]):
+        for (q, payload), (other, other_payload) in zip(items, items[1:] + items[:1], strict=False):
             if other_payload is None or payload is None or q is other or other_payload == payload:
                 continue
             if (

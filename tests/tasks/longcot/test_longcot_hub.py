@@ -112,10 +112,10 @@ async def test_oracle_scores_one_on_the_mirror(tmp_path: Path, longcot_dir: Path
 
 def test_hub_failures_say_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, longcot_dir: Path) -> None:
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
-    with pytest.raises(LongCotDataError, match="offline.*-T data=PATH"):
+    with pytest.raises(LongCotDataError, match=r"offline.*-T data=PATH"):
         list(load_questions("hub:LongHorizonReasoning/longcot", DOMAINS, ("easy",)))
     repo = _mirror(tmp_path, longcot_dir, as_records=False, per_domain=1)
-    with pytest.raises(LongCotDataError, match="'hard' split.*failed"):
+    with pytest.raises(LongCotDataError, match=r"'hard' split.*failed"):
         list(load_questions(f"hub:{repo}", DOMAINS, ("hard",)))
     broken = tmp_path / "broken"
     (broken / "data").mkdir(parents=True)

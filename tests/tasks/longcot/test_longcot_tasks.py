@@ -40,7 +40,7 @@ def test_bad_data_is_named(tmp_path, monkeypatch):
     with pytest.raises(LongCotDataError, match="lacks problem"):
         list(load_questions(str(tmp_path), ("cs",), ("easy",)))
     (tmp_path / "cs-easy.json").write_text("{not json")
-    with pytest.raises(LongCotDataError, match="cs-easy.json"):
+    with pytest.raises(LongCotDataError, match=r"cs-easy\.json"):
         list(load_questions(str(tmp_path), ("cs",), ("easy",)))
     with pytest.raises(LongCotDataError, match="does not exist"):
         list(load_questions(str(tmp_path / "missing"), ("cs",), ("easy",)))
@@ -76,7 +76,7 @@ def test_metrics_count_unscored_as_wrong(longcot_dir):
         SampleResult(
             sample_id=s.id, task=task.name, input=s.input, score=task.score(s, Output(text=o)), metadata=s.metadata
         )
-        for s, o in zip(samples, outputs)
+        for s, o in zip(samples, outputs, strict=False)
     ]
     summary = task.aggregate(results)
     assert summary["accuracy"].value == pytest.approx(1 / 3)
