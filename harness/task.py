@@ -122,7 +122,7 @@ class Task(Generic[ArgsT]):
 
     args: ArgsT
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         parameter = _args_parameter(cls)
         if parameter is None or issubclass(cls.Args, parameter):
@@ -131,7 +131,7 @@ class Task(Generic[ArgsT]):
             raise TypeError(f"{cls.__qualname__}.Args is {cls.Args.__name__}, not its parameter {parameter.__name__}")
         cls.Args = parameter
 
-    def __init__(self, name: str, **args: Any) -> None:
+    def __init__(self, name: str, **args: object) -> None:
         self.name = name
         try:
             self.args = cast(ArgsT, self.Args.model_validate(args))
@@ -217,7 +217,7 @@ class TaskEntry:
     factory: Callable[..., AnyTask]
     args_model: Callable[[], type[TaskArgs]] | None = None
 
-    def create(self, **args: Any) -> AnyTask:
+    def create(self, **args: object) -> AnyTask:
         """Build the task with ``args``."""
         return self.factory(self.name, **args)
 

@@ -11,13 +11,18 @@ import random
 import re
 import threading
 import weakref
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
 from harness.task import Metric, Task, TaskArgs
 from harness.types import GenerateRequest, Output, Sample, SampleResult, Score
+
+if TYPE_CHECKING:
+    from coins_rocq.backends.coqtop import CoqtopPool
+    from coins_rocq.curated import CuratedSpec
+    from coins_rocq.rtypes import Signature
 
 _FENCE = re.compile(r"```[ \t]*(?:coq|rocq|v)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
 MAX_ANSWER_CHARS = 50_000
@@ -43,7 +48,7 @@ def extract_spec(text: str) -> str | None:
     return None
 
 
-def build_prompt(prompt: str, signature: Any) -> str:
+def build_prompt(prompt: str, signature: Signature) -> str:
     """The instruction shown to the model for one problem."""
     params = " ".join(f"({p.name} : {p.rtype})" for p in signature.params)
     type_map = ", ".join(f"{p.name}: {p.rtype.python()} -> {p.rtype}" for p in signature.params)
@@ -70,12 +75,12 @@ class SpecGenTask(Task[SpecGenArgs]):
     version = "1"
     cpu_heavy = True
 
-    def __init__(self, name: str, **args: Any) -> None:
+    def __init__(self, name: str, **args: object) -> None:
         super().__init__(name, **args)
-        self._pool: Any = None
+        self._pool: CoqtopPool | None = None
         self._lock = threading.Lock()
 
-    def _curated(self) -> list[Any]:
+    def _curated(self) -> list[CuratedSpec]:
         from coins_rocq.curated import curated_specs
 
         specs = curated_specs()
@@ -104,7 +109,7 @@ class SpecGenTask(Task[SpecGenArgs]):
                 metadata={"signature": str(spec.signature), "entry_point": item["entry_point"]},
             )
 
-    def _backend(self) -> Any:
+    def _backend(self) -> CoqtopPool:
         with self._lock:
             if self._pool is None:
                 from coins_rocq.backends import CoqtopPool
@@ -175,7 +180,7 @@ def _correct(result: SampleResult) -> float | None:
     return 1.0 if result.score.details.get("verdict") == "correct" else 0.0
 
 
-def _rate(kind: str) -> Any:
+def _rate(kind: str) -> Callable[[SampleResult], float | None]:
     def value(result: SampleResult) -> float | None:
         if result.score.outcome == "error":
             return None
@@ -188,7 +193,7 @@ def _rate(kind: str) -> Any:
     return value
 
 
-def _verdict_is(verdict: str) -> Any:
+def _verdict_is(verdict: str) -> Callable[[SampleResult], float | None]:
     def value(result: SampleResult) -> float | None:
         if result.score.outcome == "error":
             return None

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import Field
 
+from harness.errors import ConfigError
 from harness.task import GenerationSettings, SolveContext, Task, TaskArgs
 from harness.types import GenerateRequest, Message, MetricValue, Output, Sample, SampleResult, Score
 from scorers.alias_match import MatchMode
@@ -54,6 +55,17 @@ class ConFiQAGenArgs(ConFiQAArgs):
     max_hops: int = Field(4, ge=2, le=4, description="most hops of an MR/MC path")
 
 
+_SUBSETS: dict[str, Subset] = {"qa": "qa", "mr": "mr", "mc": "mc"}
+
+
+def subset_of(name: str) -> Subset:
+    """The subset a task name ends with (``confiqa/mr`` -> ``mr``); ConfigError for any other ending."""
+    subset = _SUBSETS.get(name.rsplit("/", 1)[-1])
+    if subset is not None:
+        return subset
+    raise ConfigError(f"task {name}: a ConFiQA task name ends with /qa, /mr or /mc")
+
+
 ConFiQAArgsT = TypeVar("ConFiQAArgsT", bound=ConFiQAArgs, covariant=True)
 
 
@@ -64,9 +76,9 @@ class ConFiQATask(Task[ConFiQAArgsT]):
     version: ClassVar[str] = "1"
     settings: ClassVar[GenerationSettings] = GenerationSettings(max_tokens=128, temperature=0.0)
 
-    def __init__(self, name: str, **args: Any) -> None:
+    def __init__(self, name: str, **args: object) -> None:
         super().__init__(name, **args)
-        self.subset: Subset = name.rsplit("/", 1)[-1]  # type: ignore[assignment]
+        self.subset: Subset = subset_of(name)
         self.load_problems: list[LoadProblem] = []
 
     def items(self) -> Iterable[tuple[str, ConFiQAItem]]:
@@ -177,8 +189,6 @@ class ConFiQAGenTask(ConFiQATask[ConFiQAGenArgs]):
 
         opts = self.args
         if opts.min_hops > opts.max_hops:
-            from harness.errors import ConfigError
-
             raise ConfigError(f"task {self.name}: min_hops ({opts.min_hops}) exceeds max_hops ({opts.max_hops})")
         raw = generate_items(self.subset, opts.n, opts.seed, min_hops=opts.min_hops, max_hops=opts.max_hops)
         result = parse_items(raw, f"{self.name} (seed {opts.seed})")
