@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import math
 import time
 import traceback
 from collections.abc import Iterable
@@ -24,7 +23,7 @@ from harness.methods.planning import plan_methods
 from harness.plan import RunPlan
 from harness.run_options import RunOptions
 from harness.task import GenerationSettings, SolveContext, Task
-from harness.types import Output, RunSummary, Sample, SampleResult, Score, Usage
+from harness.types import Output, RunSummary, Sample, SampleResult, Score, Usage, summed_cost
 
 __all__ = [
     "LocalExecutor",
@@ -65,9 +64,7 @@ async def solve_sample(
         score = Score.error(f"solver failed: {type(exc).__name__}: {exc}", traceback=traceback.format_exc(limit=5))
     finally:
         current_sample.reset(token)
-    usage = sum((call.generation.usage for call in context.calls), Usage())
-    costs = [call.generation.cost_usd for call in context.calls]
-    known = [c for c in costs if c is not None]
+    cost_usd, cost_known = summed_cost([call.generation.cost_usd for call in context.calls])
     return SampleResult(
         sample_id=sample.id,
         task=task.name,
@@ -76,9 +73,9 @@ async def solve_sample(
         output=output,
         score=score,
         calls=tuple(context.calls),
-        usage=usage,
-        cost_usd=math.fsum(known) if known else None,
-        cost_known=len(known) == len(costs),
+        usage=Usage.total(call.generation.usage for call in context.calls),
+        cost_usd=cost_usd,
+        cost_known=cost_known,
         retries=context.retries,
         latency_s=time.perf_counter() - started,
         metadata=sample.metadata,

@@ -7,6 +7,8 @@ Containers are tuples so that records compare and hash by value.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer, model_validator
@@ -90,6 +92,11 @@ class Usage(Record):
         """Input plus output tokens."""
         return self.input_tokens + self.output_tokens
 
+    @classmethod
+    def total(cls, usages: Iterable[Usage]) -> Usage:
+        """The sum of ``usages`` (no tokens when there are none)."""
+        return sum(usages, cls())
+
     def __add__(self, other: Usage) -> Usage:
         return Usage(
             input_tokens=self.input_tokens + other.input_tokens,
@@ -97,6 +104,12 @@ class Usage(Record):
             reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
             cached_tokens=self.cached_tokens + other.cached_tokens,
         )
+
+
+def summed_cost(costs: Sequence[float | None]) -> tuple[float | None, bool]:
+    """The calls' total cost (None when no call's cost is known) and whether every call's cost is known."""
+    known = [cost for cost in costs if cost is not None]
+    return (math.fsum(known) if known else None), len(known) == len(costs)
 
 
 class TokenLogprob(Record):
@@ -222,7 +235,7 @@ class SampleResult(Record):
         text = self.output.text
         if not text or not isinstance(data, dict) or not isinstance(data.get("calls"), list):
             return data
-        for call, dumped in zip(self.calls, data["calls"]):
+        for call, dumped in zip(self.calls, data["calls"], strict=True):
             generation = dumped.get("generation") if isinstance(dumped, dict) else None
             if call.generation.text == text and isinstance(generation, dict) and "text" in generation:
                 generation["text"] = None

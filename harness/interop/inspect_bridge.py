@@ -14,10 +14,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
-import traceback
 from typing import Any
 
 from inspect_ai import Task as InspectTask
@@ -30,11 +28,12 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from harness.calls import CallingAdapter, RetryPolicy
 from harness.context import SampleContext, current_sample
+from harness.executors.scoring import score_safely
 from harness.interop.inspect_adapter import InspectModelAdapter
 from harness.interop.inspect_convert import from_inspect_messages, to_inspect_messages
 from harness.runner import limited_samples, sample_seed
 from harness.task import SolveContext, Task
-from harness.types import MetricValue, Output, Sample, SampleResult, Score, Usage
+from harness.types import MetricValue, Output, Sample, SampleResult, Score, Usage, summed_cost
 
 SAMPLE_KEY = "frontier_sample"
 OUTPUT_KEY = "frontier_output"
@@ -104,7 +103,7 @@ def frontier_solve(task: str, args: dict[str, Any], seed: int = 0) -> Solver:
             output = await ours.solve(sample, SolveContext(calling, ours.settings, context.seed))
         finally:
             current_sample.reset(token)
-        usage = sum((call.generation.usage for call in context.calls), Usage())
+        usage = Usage.total(call.generation.usage for call in context.calls)
         costs = [call.generation.cost_usd for call in context.calls]
         state.store.set(OUTPUT_KEY, output.model_dump(mode="json"))
         state.store.set(USAGE_KEY, {"usage": usage.model_dump(), "costs": costs})
@@ -120,12 +119,7 @@ def frontier_solve(task: str, args: dict[str, Any], seed: int = 0) -> Solver:
 
 async def score_output(task: Task, sample: Sample, output: Output) -> Score:
     """``task.score`` as the runner calls it: in a thread when CPU-heavy; a scorer bug is an error outcome."""
-    try:
-        if task.cpu_heavy:
-            return await asyncio.to_thread(task.score, sample, output)
-        return task.score(sample, output)
-    except Exception as exc:
-        return Score.error(f"scorer failed: {type(exc).__name__}: {exc}", traceback=traceback.format_exc(limit=5))
+    return await score_safely(task, sample, output)
 
 
 def to_inspect_score(score: Score, result: SampleResult) -> InspectScore:
@@ -144,8 +138,7 @@ def result_of(
     sample: Sample, task_name: str, output: Output, score: Score, usage_record: dict[str, Any]
 ) -> SampleResult:
     """The SampleResult our aggregates read (input and calls left out to keep inspect logs small)."""
-    costs = usage_record.get("costs") or []
-    known = [c for c in costs if c is not None]
+    cost_usd, cost_known = summed_cost(usage_record.get("costs") or [])
     return SampleResult(
         sample_id=sample.id,
         task=task_name,
@@ -154,8 +147,8 @@ def result_of(
         output=output.model_copy(update={"trajectory": ()}),
         score=score,
         usage=Usage.model_validate(usage_record.get("usage") or {}),
-        cost_usd=math.fsum(known) if known else None,
-        cost_known=len(known) == len(costs),
+        cost_usd=cost_usd,
+        cost_known=cost_known,
         metadata=sample.metadata,
     )
 
@@ -163,11 +156,11 @@ def result_of(
 def metric_values(values: dict[str, MetricValue]) -> dict[str, float | None]:
     """Our metrics flattened for inspect: each value with ``_ci_low``, ``_ci_high`` and ``_n``."""
     flat: dict[str, float | None] = {}
-    for name, value in values.items():
-        flat[name] = value.value
-        flat[f"{name}_ci_low"] = value.ci_low
-        flat[f"{name}_ci_high"] = value.ci_high
-        flat[f"{name}_n"] = float(value.n)
+    for name, metric in values.items():
+        flat[name] = metric.value
+        flat[f"{name}_ci_low"] = metric.ci_low
+        flat[f"{name}_ci_high"] = metric.ci_high
+        flat[f"{name}_n"] = float(metric.n)
     return flat
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import traceback
 from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from harness.executors.scoring import scorer_failure
 from harness.task import Task
 from harness.types import MetricValue, Output, Sample, SampleResult, Score
 
@@ -34,7 +34,7 @@ def score_text(task: Task, sample: Sample, text: str) -> Score:
     try:
         return task.score(sample, Output(text=text))
     except Exception as exc:
-        return Score.error(f"scorer failed: {type(exc).__name__}: {exc}", traceback=traceback.format_exc(limit=5))
+        return scorer_failure(exc)
 
 
 def process_results(

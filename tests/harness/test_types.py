@@ -106,3 +106,16 @@ def test_score_constructors() -> None:
     assert Score.unscored("no answer").outcome == "unscored" and Score.unscored("x").value is None
     assert Score.error("boom").outcome == "error"
     assert Score.of(False).value == 0.0 and Score.of(True).correct is True
+
+
+def test_call_totals_sum_usage_and_say_whether_every_cost_is_known() -> None:
+    from harness.types import Usage, summed_cost
+
+    assert Usage.total([Usage(input_tokens=2, output_tokens=3), Usage(input_tokens=1, reasoning_tokens=4)]) == Usage(
+        input_tokens=3, output_tokens=3, reasoning_tokens=4
+    )
+    assert Usage.total([]) == Usage()
+    assert summed_cost([0.1, 0.2, 0.3]) == (0.6, True)  # fsum: exact, where 0.1 + 0.2 + 0.3 is 0.6000000000000001
+    assert summed_cost([0.5, None]) == (0.5, False)
+    assert summed_cost([None]) == (None, False)
+    assert summed_cost([]) == (None, True)
