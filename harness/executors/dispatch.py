@@ -188,10 +188,11 @@ class Dispatcher:
         slots = [_Slot(index, self.spawn(index)) for index in range(self.workers)]
         feeders = [asyncio.ensure_future(self._feed(slot)) for slot in slots for _ in range(self.depth)]
         try:
-            done, pending = await asyncio.wait(feeders, return_when=asyncio.FIRST_EXCEPTION)
+            done, _ = await asyncio.wait(feeders, return_when=asyncio.FIRST_EXCEPTION)
             for future in done:
-                if future.exception() is not None:
-                    raise future.exception()  # type: ignore[misc]
+                error = future.exception()
+                if error is not None:
+                    raise error
         finally:
             for future in feeders:
                 future.cancel()

@@ -12,6 +12,7 @@ in its environment.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import shutil
@@ -92,7 +93,7 @@ class LocalRayCluster:
         )
         log = (self.temp_dir / log_name).open("wb")
         process = subprocess.Popen(
-            _ray_cli() + ["start", *args], stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+            [*_ray_cli(), "start", *args], stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
         )
         log.close()
         self._processes.append(process)
@@ -187,10 +188,8 @@ def _session_members(session: int) -> list[int]:
 
 def _signal_all(pids: list[int], sig: signal.Signals) -> None:
     for pid in pids:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, sig)
-        except ProcessLookupError:
-            pass
 
 
 def _end_session(process: subprocess.Popen[bytes], grace_s: float) -> None:

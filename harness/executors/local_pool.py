@@ -17,6 +17,7 @@ the run goes on. Workers exit, with the provers they started, when the run's pro
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import math
 import multiprocessing
@@ -107,7 +108,7 @@ class LocalPoolScoring:
                 continue
             self._batches_in_flight += 1
             wrapped = asyncio.wrap_future(future)
-            wrapped.add_done_callback(lambda done, batch=batch, pool=pool: self._finished(done, batch, pool))
+            wrapped.add_done_callback(functools.partial(self._finished, batch=batch, pool=pool))
 
     def _finished(self, done: asyncio.Future[list[Score]], batch: list[_Job], pool: ProcessPoolExecutor) -> None:
         self._batches_in_flight -= 1
@@ -119,7 +120,7 @@ class LocalPoolScoring:
             for job in batch:
                 _settle(job, failure)
         else:
-            for job, score in zip(batch, done.result()):
+            for job, score in zip(batch, done.result(), strict=False):
                 _settle(job, score)
         self._send()
 

@@ -12,6 +12,7 @@ see their pipes close and exit too.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -52,10 +53,8 @@ def descendants(pid: int) -> list[int]:
 
 def _end_worker() -> None:
     for pid in descendants(os.getpid()):
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
     os._exit(1)
 
 
