@@ -22,7 +22,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from harness.adapters.base import ModelAdapter
+from harness.adapters.base import ModelAdapter, close_adapter
 from harness.errors import FrontierError, TransientError
 from harness.serve_format import (
     MAX_CHOICES,
@@ -137,7 +137,8 @@ class OpenAIApp:
             (Message(role="user", content=""),),
         )
         n = int_in(body, "n", 1, MAX_CHOICES) or 1
-        choices, prompt_tokens, completion_tokens = [], 0, 0
+        choices: list[dict[str, Any]] = []
+        prompt_tokens = completion_tokens = 0
         for prompt in prompts:
             for copy in range(n):
                 request_settings = (
@@ -216,12 +217,10 @@ class OpenAIApp:
         app.router.add_post("/v1/completions", self.completions)
         app.router.add_get("/v1/models", self.models)
 
-        async def close_adapter(_: Any) -> None:
-            close = getattr(self.adapter, "aclose", None)
-            if close is not None:
-                await close()
+        async def close_on_cleanup(_: Any) -> None:
+            await close_adapter(self.adapter)
 
-        app.on_cleanup.append(close_adapter)
+        app.on_cleanup.append(close_on_cleanup)
         return app
 
 

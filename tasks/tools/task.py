@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import Field, ValidationError
 
+from harness.adapters.base import close_adapter
 from harness.summary import Accumulator, CombinedAccumulator, MetricsAccumulator, fold
 from harness.task import GenerationSettings, SolveContext, Task, TaskArgs
 from harness.types import GenerateRequest, Generation, Message, MetricValue, Output, Sample, SampleResult, Score
@@ -23,6 +24,9 @@ from tasks.tools.oracle import reference_generation
 from tasks.tools.orchestrator import Episode, run_episode
 from tasks.tools.taskformat import TauTask
 from tasks.tools.users import LlmUser, LoggedCall, ScriptedUser, UserSimulator, default_script
+
+if TYPE_CHECKING:
+    from harness.calls import LabelledAdapter
 
 
 class ToolsArgs(TaskArgs):
@@ -78,7 +82,7 @@ class ToolsTaskBase(Task[ToolsArgsT]):
         args = self.args
         task, domain = self._task_of(sample), self.domain()
         env = Environment(domain, task.initial_state)
-        closers: list[Any] = []
+        closers: list[LabelledAdapter] = []
         user: UserSimulator
         if args.user_model:
             user_adapter = auxiliary_model(args.user_model, "user")
@@ -104,9 +108,7 @@ class ToolsTaskBase(Task[ToolsArgsT]):
                 )
         finally:
             for adapter in closers:
-                close = getattr(adapter, "aclose", None)
-                if close is not None:
-                    await close()
+                await close_adapter(adapter)
         return episode_output(domain, task, env, episode, user, judgements)
 
     def score(self, sample: Sample, output: Output) -> Score:
