@@ -5,12 +5,17 @@ Each rung is one tactic; the ladder runs them in order, each under the per-goal
 ``{unfold}`` is ``cbv beta delta [...]`` over the spec's ``Definition``s. The ``search``
 rung is ``coins_crush``, defined in plain Ltac in ``LADDER_LTAC``: it introduces and
 destructs (conjunctions, existentials, iffs, disjunctions), splits goals, decides
-concrete ``Forall``/``NoDup``/``Sorted``/``HdRel``/``In`` by their constructors and
-inversions, enumerates a bounded natural (``i < n`` with ``n`` concrete), refutes a
-``forall`` over a concrete list or a bounded range by trying each instance, looks for an
-``exists`` witness among the naturals 0..23 (else by unification), and closes leaves by
-``reflexivity``/``discriminate``/``congruence``/``lia``, to a fixed depth. Axioms stay
-audited: every proof is followed by ``Print Assumptions``.
+concrete ``Forall``/``Forall2``/``NoDup``/``Sorted``/``HdRel``/``In`` by their
+constructors and inversions, proves other inductive goals (the spec's own relations) by
+trying their first four constructors in turn, enumerates a bounded natural (``i < n`` with
+``n`` concrete), refutes a ``forall`` over a concrete list or a bounded range by trying
+each instance, looks for an ``exists`` witness among the naturals 0..23, then among the
+elements of the concrete lists in the goal, else by unification, and closes leaves by
+``reflexivity``/``discriminate``/``congruence``/``lia`` (and ``lra`` when the signature
+uses ``R``), to a fixed depth. Steps that only walk a concrete list or disjunction (a list
+constructor or inversion, the right disjunct, a case of a disjunctive hypothesis) do not
+spend depth, since the term they walk is finite: the depth bounds choices, not list
+lengths. Axioms stay audited: every proof is followed by ``Print Assumptions``.
 """
 
 from __future__ import annotations
@@ -32,9 +37,113 @@ sets come first, because ``Print Assumptions`` walks every dependency; the first
 computes the goal once and then tries every cheap way to close it."""
 
 LADDER_LTAC: tuple[str, ...] = (
-    "Ltac coins_leaf := first [ exact I | reflexivity | discriminate | contradiction | congruence | lia ].",
-    "Ltac coins_lt_cases :=\n  match goal with\n  | H : (?i < ?n)%nat |- _ =>\n      is_var i; simpl in H;\n      first [ exfalso; apply (Nat.nlt_0_r _ H)\n            | destruct i as [|i]; [ clear H | apply Nat.succ_lt_mono in H; coins_lt_cases ] ]\n  | H : (?i <= ?n)%nat |- _ => is_var i; apply Nat.lt_succ_r in H; coins_lt_cases\n  | H : (?i > ?n)%nat |- _ => fail\n  end.",
-    'Ltac coins_search n :=\n  lazymatch n with\n  | O => coins_leaf\n  | S ?m =>\n    repeat match goal with\n           | |- forall _, _ => intro\n           | |- ~ _ => intro\n           | H : _ /\\ _ |- _ => destruct H\n           | H : exists _, _ |- _ => destruct H\n           | H : _ <-> _ |- _ => destruct H\n           | H : True |- _ => clear H\n           end;\n    first [ coins_leaf\n          | match goal with\n            | H : forall i : nat, (i < ?k)%nat -> _ |- _ =>\n                let k\' := eval vm_compute in k in coins_inst_nat m H k\' O\n            | H : forall x, In x ?l -> _ |- _ =>\n                let l\' := eval vm_compute in l in coins_inst_in m H l\'\n            end\n          | simpl in *;\n            first [ coins_leaf\n                  | match goal with\n                    | H : False |- _ => contradiction\n                    | H : _ /\\ _ |- _ => destruct H; coins_search m\n                    | H : exists _, _ |- _ => destruct H; coins_search m\n                    | H : _ <-> _ |- _ => destruct H; coins_search m\n                    | |- _ /\\ _ => split; coins_search m\n                    | |- _ <-> _ => split; coins_search m\n                    | |- ~ _ => intro; coins_search m\n                    | |- Forall _ _ => constructor; coins_search m\n                    | |- NoDup _ => constructor; coins_search m\n                    | |- Sorted _ _ => constructor; coins_search m\n                    | |- HdRel _ _ _ => constructor; coins_search m\n                    | |- _ \\/ _ => first [ left; solve [coins_search m] | right; coins_search m ]\n                    | |- exists _ : nat, _ => coins_exists_nat m O constr:(24%nat)\n                    | |- exists _, _ => eexists; coins_search m\n                    | H : _ \\/ _ |- _ => destruct H; coins_search m\n                    | H : (?i < ?k)%nat |- _ => coins_lt_cases; coins_search m\n                    | H : (?i <= ?k)%nat |- _ => coins_lt_cases; coins_search m\n                    | H : Forall _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search m\n                    | H : Sorted _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search m\n                    | H : HdRel _ _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search m\n                    | H : NoDup (_ :: _) |- _ => inversion H; clear H; subst; coins_search m\n                    | H : ~ ?A |- _ => exfalso; apply H; clear H; coins_search m\n                    | H : ?A -> ?B |- _ =>\n                        lazymatch type of A with\n                        | Prop => let HA := fresh "HA" in\n                                  assert (HA : A) by (solve [coins_search m]); specialize (H HA); coins_search m\n                        end\n                    end ] ]\n  end\nwith coins_exists_nat m k bound :=\n  lazymatch bound with\n  | O => fail\n  | S ?b => first [ exists k; solve [coins_search m] | coins_exists_nat m (S k) b ]\n  end\nwith coins_inst_nat m H n k :=\n  lazymatch n with\n  | O => fail\n  | S ?b => first [ let Hk := fresh "Hk" in pose proof (H k ltac:(simpl; lia)) as Hk; clear H; solve [coins_search m]\n                  | coins_inst_nat m H b (S k) ]\n  end\nwith coins_inst_in m H l :=\n  lazymatch l with\n  | nil => fail\n  | ?a :: ?t => first [ let Hk := fresh "Hk" in pose proof (H a ltac:(simpl; repeat first [left; reflexivity | right])) as Hk; clear H; solve [coins_search m]\n                      | coins_inst_in m H t ]\n  end.',
+    (
+        "Ltac coins_leaf := first [ exact I | reflexivity | discriminate | contradiction | congruence | lia"
+        " | coins_lra ]."
+    ),
+    (
+        "Ltac coins_user_inductive G :=\n"
+        "  lazymatch G with\n"
+        "  | _ /\\ _ => fail | _ \\/ _ => fail | _ <-> _ => fail | _ = _ => fail | ex _ => fail\n"
+        "  | (_ < _)%nat => fail | (_ <= _)%nat => fail | True => fail | False => fail | _ => idtac\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_lt_cases :=\n"
+        "  match goal with\n"
+        "  | H : (?i < ?n)%nat |- _ =>\n"
+        "      is_var i; simpl in H;\n"
+        "      first [ exfalso; apply (Nat.nlt_0_r _ H)\n"
+        "            | destruct i as [|i]; [ clear H | apply Nat.succ_lt_mono in H; coins_lt_cases ] ]\n"
+        "  | H : (?i <= ?n)%nat |- _ => is_var i; apply Nat.lt_succ_r in H; coins_lt_cases\n"
+        "  | H : (?i > ?n)%nat |- _ => fail\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_search n :=\n"
+        "  lazymatch n with\n"
+        "  | O => coins_leaf\n"
+        "  | S ?m =>\n"
+        "    repeat match goal with\n"
+        "           | |- forall _, _ => intro\n"
+        "           | |- ~ _ => intro\n"
+        "           | H : _ /\\ _ |- _ => destruct H\n"
+        "           | H : exists _, _ |- _ => destruct H\n"
+        "           | H : _ <-> _ |- _ => destruct H\n"
+        "           | H : True |- _ => clear H\n"
+        "           end;\n"
+        "    first [ coins_leaf\n"
+        "          | match goal with\n"
+        "            | H : forall i : nat, (i < ?k)%nat -> _ |- _ =>\n"
+        "                let k' := eval vm_compute in k in coins_inst_nat m H k' O\n"
+        "            | H : forall x, In x ?l -> _ |- _ =>\n"
+        "                let l' := eval vm_compute in l in coins_inst_in m H l'\n"
+        "            end\n"
+        "          | simpl in *;\n"
+        "            first [ coins_leaf\n"
+        "                  | match goal with\n"
+        "                    | H : False |- _ => contradiction\n"
+        "                    | H : _ /\\ _ |- _ => destruct H; coins_search m\n"
+        "                    | H : exists _, _ |- _ => destruct H; coins_search m\n"
+        "                    | H : _ <-> _ |- _ => destruct H; coins_search m\n"
+        "                    | |- _ /\\ _ => split; coins_search m\n"
+        "                    | |- _ <-> _ => split; coins_search m\n"
+        "                    | |- ~ _ => intro; coins_search m\n"
+        "                    | |- Forall _ _ => constructor; coins_search n\n"
+        "                    | |- NoDup _ => constructor; coins_search n\n"
+        "                    | |- Sorted _ _ => constructor; coins_search n\n"
+        "                    | |- HdRel _ _ _ => constructor; coins_search n\n"
+        "                    | |- Forall2 _ _ _ => constructor; coins_search n\n"
+        "                    | |- _ \\/ _ => first [ left; solve [coins_search m] | right; coins_search n ]\n"
+        "                    | |- exists _ : nat, _ => coins_exists_nat m O constr:(24%nat)\n"
+        "                    | |- @ex ?T _ =>\n"
+        "                        match goal with\n"
+        "                        | |- context [@cons T ?a _] => exists a; solve [coins_search m]\n"
+        "                        end\n"
+        "                    | |- exists _, _ => eexists; coins_search m\n"
+        "                    | H : _ \\/ _ |- _ => destruct H; coins_search n\n"
+        "                    | H : (?i < ?k)%nat |- _ => coins_lt_cases; coins_search m\n"
+        "                    | H : (?i <= ?k)%nat |- _ => coins_lt_cases; coins_search m\n"
+        "                    | H : Forall _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search n\n"
+        "                    | H : Sorted _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search n\n"
+        "                    | H : HdRel _ _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search n\n"
+        "                    | H : NoDup (_ :: _) |- _ => inversion H; clear H; subst; coins_search n\n"
+        "                    | H : Forall2 _ (_ :: _) _ |- _ => inversion H; clear H; subst; coins_search n\n"
+        "                    | |- ?G =>\n"
+        "                        coins_user_inductive G;\n"
+        "                        first [ solve [constructor 1; coins_search m] | solve [constructor 2;"
+        " coins_search m]\n"
+        "                              | solve [constructor 3; coins_search m] | solve [constructor 4;"
+        " coins_search m] ]\n"
+        "                    | H : ~ ?A |- _ => exfalso; apply H; clear H; coins_search m\n"
+        "                    | H : ?A -> ?B |- _ =>\n"
+        "                        lazymatch type of A with\n"
+        '                        | Prop => let HA := fresh "HA" in\n'
+        "                                  assert (HA : A) by (solve [coins_search m]); specialize (H HA);"
+        " coins_search m\n"
+        "                        end\n"
+        "                    end ] ]\n"
+        "  end\n"
+        "with coins_exists_nat m k bound :=\n"
+        "  lazymatch bound with\n"
+        "  | O => fail\n"
+        "  | S ?b => first [ exists k; solve [coins_search m] | coins_exists_nat m (S k) b ]\n"
+        "  end\n"
+        "with coins_inst_nat m H n k :=\n"
+        "  lazymatch n with\n"
+        "  | O => fail\n"
+        '  | S ?b => first [ let Hk := fresh "Hk" in pose proof (H k ltac:(simpl; lia)) as Hk; clear H;'
+        " solve [coins_search m]\n"
+        "                  | coins_inst_nat m H b (S k) ]\n"
+        "  end\n"
+        "with coins_inst_in m H l :=\n"
+        "  lazymatch l with\n"
+        "  | nil => fail\n"
+        '  | ?a :: ?t => first [ let Hk := fresh "Hk" in pose proof (H a ltac:(simpl; repeat first [left;'
+        " reflexivity | right])) as Hk; clear H; solve [coins_search m]\n"
+        "                      | coins_inst_in m H t ]\n"
+        "  end."
+    ),
     "Ltac coins_crush := solve [coins_search constr:(12%nat)].",
 )
 """The Ltac definitions of the ``search`` rung (sent with the prelude, before any spec)."""
