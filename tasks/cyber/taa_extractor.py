@@ -31,12 +31,12 @@ def parse_extraction(text: str) -> str | None:
 
 
 async def ask_extractor(spec: str, answer: str, retry: RetryPolicy | None = None) -> dict[str, str | None]:
-    """``{"actor": name or None, "error": message or None}`` from the extractor adapter ``spec``."""
+    """``{"actor": name or None, "error": message or None}`` from extractor ``spec`` (the run's retries by default)."""
     from harness.calls import auxiliary_model
     from harness.errors import FrontierError
 
     try:
-        adapter = auxiliary_model(spec, EXTRACTOR_ROLE, retry=retry or RetryPolicy())
+        adapter = auxiliary_model(spec, EXTRACTOR_ROLE, retry=retry)
     except (FrontierError, OSError, ValueError) as exc:
         return {"actor": None, "error": f"extractor unavailable: {exc}"}
     request = GenerateRequest(
