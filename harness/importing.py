@@ -17,14 +17,15 @@ import asyncio
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError
 from harness.import_formats import ImportedText, ImportFormat, guess_format, read_outputs
+from harness.lifecycle import LoadedRun, Record, WorkItem
 from harness.plan import PreparedTask, RunPlan, TaskPlan
+from harness.run_options import RunOptions
 from harness.types import CallRecord, GenerateRequest, Generation, Output, RunSummary, Sample, SampleResult, Score
 
 IMPORT_ROLE = "import"
@@ -143,6 +144,41 @@ async def _scores(entry: PreparedTask, pairs: list[tuple[Sample, str]]) -> list[
         return list(await asyncio.gather(*(score_safely(entry.task, s, Output(text=t)) for s, t in pairs)))
 
 
+class ImportExecutor:
+    """Solves a run's samples with outputs imported from a file: each answered sample scored by its task,
+    as a model's answer is; a sample with no output logged as an ``error`` (``allow_missing``)."""
+
+    def __init__(self, entry: PreparedTask, matched: dict[str, ImportedText], label: str, source: Path) -> None:
+        self.entry = entry
+        self.matched = matched
+        self.label = label
+        self.source = source
+        self.written = 0
+
+    async def start(self, run: LoadedRun) -> None:
+        """Nothing to build: no model is called."""
+
+    async def plan(self, run: LoadedRun) -> None:
+        """Nothing to plan: no method is run."""
+
+    async def solve(self, items: list[WorkItem], record: Record) -> None:
+        """Score the imported outputs of ``items`` (a CPU-heavy task through the local pool), then log each."""
+        entry = self.entry
+        answered = [(sample, self.matched[sample.id].text) for _, sample, _ in items if sample.id in self.matched]
+        scores = iter(await _scores(entry, answered))
+        for _, sample, _ in items:
+            found = self.matched.get(sample.id)
+            if found is None:
+                missing = Score.error(f"no output imported for this sample (not in {self.source.name})", stage="model")
+                record(imported_result(entry, sample, None, self.label, missing, None))
+            else:
+                record(imported_result(entry, sample, found.text, self.label, next(scores), found.line))
+            self.written += 1
+
+    async def close(self) -> None:
+        """Nothing to release."""
+
+
 def import_outputs(
     task_plan: TaskPlan,
     source: Path,
@@ -155,11 +191,11 @@ def import_outputs(
 ) -> ImportReport:
     """Write ``out_dir`` as a run of ``task_plan`` whose outputs are read from ``source``, and score it.
 
-    Importing the same source again into the same directory adds nothing; a directory
-    holding another run (or another source) is refused untouched, as ``frontier run`` does.
+    The run goes through the one run lifecycle (:func:`harness.lifecycle.run_lifecycle`) with an
+    :class:`ImportExecutor`. Importing the same source again into the same directory adds nothing;
+    a directory holding another run (or another source) is refused untouched, as ``frontier run`` does.
     """
-    from harness.lifecycle import limited_samples, load_run, summarize_run
-    from harness.store import RunStore, result_key
+    from harness.lifecycle import limited_samples, load_run, run_lifecycle
 
     chosen = fmt or guess_format(source)
     entries = read_outputs(source, chosen, column)
@@ -183,43 +219,13 @@ def import_outputs(
         "entries": len(entries),
         "allow_missing": allow_missing,
     }
-    config = import_config(loaded.config, origin)
-    store = RunStore(out_dir)
-    done = store.open(config)
-    started_at = datetime.now(UTC).isoformat(timespec="seconds")
-    todo = [s for s in samples if result_key(entry.task.name, s.id) not in done]
-    complete = False
-    try:
-        answered = [(s, matched[s.id].text) for s in todo if s.id in matched]
-        scores = iter(asyncio.run(_scores(entry, answered)))
-        for sample in todo:
-            found = matched.get(sample.id)
-            score = (
-                next(scores)
-                if found is not None
-                else Score.error(f"no output imported for this sample (not in {source.name})", stage="model")
-            )
-            store.append(
-                imported_result(
-                    entry,
-                    sample,
-                    None if found is None else found.text,
-                    name,
-                    score,
-                    None if found is None else found.line,
-                )
-            )
-        complete = True
-    finally:
-        store.close_log()
-        try:
-            store.write_summary(summarize_run(store, plan, [entry], config["config_hash"], started_at, complete))
-        finally:
-            store.close()
+    run = replace(loaded, config=import_config(loaded.config, origin))
+    executor = ImportExecutor(entry, matched, name, source)
+    summary = asyncio.run(run_lifecycle(run, out_dir, RunOptions(progress=False), executor))
     return ImportReport(
-        summary=store.read_summary(),
-        written=len(todo),
-        already_logged=len(samples) - len(todo),
+        summary=summary,
+        written=executor.written,
+        already_logged=len(samples) - executor.written,
         missing=len(missing),
         outside_limit=outside,
     )

@@ -136,13 +136,13 @@ class RunExecutor(Protocol):
         """Release what ``start`` built; called once, whatever happened."""
 
 
-async def run_lifecycle(plan: RunPlan, out_dir: Path, options: RunOptions, executor: RunExecutor) -> RunSummary:
-    """Run ``plan`` into ``out_dir`` with ``executor``, skipping samples already logged; returns the summary.
+async def run_lifecycle(run: LoadedRun, out_dir: Path, options: RunOptions, executor: RunExecutor) -> RunSummary:
+    """Run ``run`` (:func:`load_run`'s) into ``out_dir`` with ``executor``, skipping samples already logged.
 
-    The directory is locked for the whole run; with ``options.retry_errors`` samples whose last
-    record is an ``error`` run again. The summary is written however the run ends.
+    Returns the summary. The directory is locked for the whole run; with ``options.retry_errors``
+    samples whose last record is an ``error`` run again. The summary is written however the run ends.
     """
-    run = load_run(plan)
+    plan = run.plan
     await executor.start(run)
     store = RunStore(out_dir)
     try:

@@ -18,7 +18,7 @@ from harness.calls import CallingAdapter, CallSettings, RetryPolicy, using_call_
 from harness.context import SampleContext, current_sample
 from harness.errors import AdapterError, ConfigError
 from harness.executors.scoring import score_safely
-from harness.lifecycle import LoadedRun, Record, WorkItem, limited_samples, run_lifecycle
+from harness.lifecycle import LoadedRun, Record, WorkItem, limited_samples, load_run, run_lifecycle
 from harness.methods.planning import plan_methods
 from harness.plan import RunPlan
 from harness.run_options import RunOptions
@@ -185,4 +185,4 @@ async def execute(plan: RunPlan, out_dir: Path, options: RunOptions | None = Non
     last record is an ``error`` run again (see :func:`harness.lifecycle.run_lifecycle`).
     """
     options = options or RunOptions()
-    return await run_lifecycle(plan, out_dir, options, LocalExecutor(plan, options))
+    return await run_lifecycle(load_run(plan), out_dir, options, LocalExecutor(plan, options))

@@ -24,7 +24,7 @@ from typing import Any
 from harness.adapters.base import close_adapter
 from harness.executors.dispatch import Dispatcher, DispatchStats, Unit, WorkerLost
 from harness.executors.ray_session import ray_session
-from harness.lifecycle import LoadedRun, Record, WorkItem, run_lifecycle
+from harness.lifecycle import LoadedRun, Record, WorkItem, load_run, run_lifecycle
 from harness.plan import PreparedTask, RunPlan
 from harness.run_options import RunOptions
 from harness.runner import build_model
@@ -176,4 +176,4 @@ async def execute_on_ray(
     """
     options = options or RunOptions()
     executor = RayExecutor(plan, options, address=address, workers=workers, shard_size=shard_size)
-    return await run_lifecycle(plan, out_dir, options, executor)
+    return await run_lifecycle(load_run(plan), out_dir, options, executor)

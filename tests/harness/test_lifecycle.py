@@ -16,7 +16,7 @@ import pytest
 from harness.adapters import resolve_adapter
 from harness.errors import ConfigError
 from harness.executors.local_pool import LocalPoolScoring
-from harness.lifecycle import LoadedRun, Record, WorkItem, run_lifecycle
+from harness.lifecycle import LoadedRun, Record, WorkItem, load_run, run_lifecycle
 from harness.plan import RunPlan, TaskPlan
 from harness.rescore import rescore_run
 from harness.runner import LocalExecutor, RunOptions, execute, solve_sample
@@ -59,7 +59,7 @@ class FailingAfter:
 def test_the_summary_is_written_when_the_executor_fails_and_the_run_resumes(tmp_path: Path) -> None:
     executor = FailingAfter(keep=2)
     with pytest.raises(RuntimeError, match="the cluster went away"):
-        asyncio.run(run_lifecycle(ARITH, tmp_path / "run", OPTIONS, executor))
+        asyncio.run(run_lifecycle(load_run(ARITH), tmp_path / "run", OPTIONS, executor))
     assert executor.calls == ["start", "plan", "solve 6", "close"]
     summary = RunStore(tmp_path / "run").read_summary()
     assert not summary.complete and summary.tasks["demo/arith"].counts["scored"] == 2
@@ -71,7 +71,7 @@ def test_the_summary_is_written_when_the_executor_fails_and_the_run_resumes(tmp_
 def test_an_executor_that_cannot_start_leaves_no_run_directory(tmp_path: Path) -> None:
     executor = FailingAfter(keep=0, fail_at_start=True)
     with pytest.raises(ConfigError, match="no such model"):
-        asyncio.run(run_lifecycle(ARITH, tmp_path / "run", OPTIONS, executor))
+        asyncio.run(run_lifecycle(load_run(ARITH), tmp_path / "run", OPTIONS, executor))
     assert executor.calls == ["start"] and not (tmp_path / "run").exists()
 
 
@@ -82,7 +82,7 @@ def test_a_locked_directory_closes_the_executor_it_started(tmp_path: Path) -> No
     try:
         local = LocalExecutor(ARITH, OPTIONS)
         with pytest.raises(ConfigError, match="in use by another frontier process"):
-            asyncio.run(run_lifecycle(ARITH, tmp_path / "run", OPTIONS, local))
+            asyncio.run(run_lifecycle(load_run(ARITH), tmp_path / "run", OPTIONS, local))
         assert local.model is None
     finally:
         holder.close()
