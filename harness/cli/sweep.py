@@ -10,14 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from harness.cli.options import (
-    call_options,
-    parse_key_values,
-    parse_option_values,
-    path_slug,
-    plan_options,
-    settings_options,
-)
+from harness.cli.options import call_options, plan_options, settings_options
 from harness.errors import ConfigError
 from harness.run_options import RunOptions
 
@@ -113,6 +106,7 @@ def sweep_command(
     run_options: RunOptions,
 ) -> None:
     """Run methods over a range of total token budgets, one run directory per point."""
+    from harness.cli.options import parse_key_values, parse_option_values, path_slug
     from harness.cli.run import build_plan
     from harness.registry import resolve_method
     from harness.runner import execute
