@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import logging
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 
 import click
 
@@ -56,6 +55,8 @@ BUILTIN_COMMANDS: dict[str, LazyCommand] = {
 
 def plugin_commands() -> dict[str, LazyCommand | click.Command]:
     """Subcommands registered under ``frontier.commands``; a built-in name or a bad entry is skipped with a warning."""
+    from importlib.metadata import entry_points
+
     found: dict[str, LazyCommand | click.Command] = {}
     for point in entry_points(group=COMMAND_GROUP):
         if point.name in BUILTIN_COMMANDS:

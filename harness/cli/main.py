@@ -13,7 +13,7 @@ from typing import NoReturn
 import click
 
 from harness import __version__
-from harness.cli.commands import LazyCommand, all_commands, help_line
+from harness.cli.commands import BUILTIN_COMMANDS, LazyCommand, all_commands, help_line
 from harness.logs import LEVELS, configure_logging, level_for
 
 EPILOG = """\b
@@ -32,14 +32,14 @@ class LazyGroup(click.Group):
 
     @cached_property
     def declared(self) -> dict[str, LazyCommand | click.Command]:
-        """Every subcommand by name, built-in then registered (read once)."""
+        """Every subcommand by name, built-in then registered (read once; a built-in is found without it)."""
         return all_commands()
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self.declared)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        declared = self.declared.get(name)
+        declared = BUILTIN_COMMANDS.get(name) or self.declared.get(name)
         if declared is None or isinstance(declared, click.Command):
             return declared
         try:

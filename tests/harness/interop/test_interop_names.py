@@ -45,14 +45,14 @@ def test_names_are_pure_functions() -> None:
 
 def test_export_help_does_not_import_inspect_ai() -> None:
     result = _probe("export", "lm-eval", "--help")
-    assert result == {"code": 0, "inspect_ai": False, "families": ["commands"]}
+    assert result == {"code": 0, "inspect_ai": False, "families": []}
 
 
 def test_exporting_one_task_loads_only_its_family(tmp_path: Path) -> None:
     result = _probe("export", "lm-eval", str(tmp_path / "out"), "--task", "demo/arith", "--limit", "2")
     assert result["code"] in (0, None)
     assert result["inspect_ai"] is False
-    assert result["families"] == ["commands", "demo"]
+    assert result["families"] == ["demo"]
     config = (tmp_path / "out" / "frontier_demo_arith.yaml").read_text()
     assert "task: frontier_demo_arith" in config
     assert len((tmp_path / "out" / "frontier_demo_arith.jsonl").read_text().splitlines()) == 2
