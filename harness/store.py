@@ -12,7 +12,9 @@ What a run directory guarantees:
   whose samples differ is refused, naming the task;
 * **crash-safe rewrites**: JSON files and a rescored log are written beside the old file
   under a unique name and swapped in with one rename; every log a rescore replaced is
-  kept as ``samples.before-rescore.<n>.jsonl``.
+  kept as ``samples.before-rescore.<n>.jsonl``;
+* **versioned**: ``config.json`` and ``summary.json`` are written with the run format's version
+  and read through :class:`harness.runformat.RunFiles`, which refuses a newer one.
 """
 
 from __future__ import annotations
