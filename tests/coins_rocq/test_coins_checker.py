@@ -44,6 +44,7 @@ def test_verdicts_on_the_pool(pool: CoqtopPool) -> None:
     assert reports["weak_bound"].verdict == "too_weak"
 
 
+@pytest.mark.slow
 def test_both_backends_give_identical_outcomes(pool: CoqtopPool) -> None:
     items = [(SPECS[name], SIG, CASES[:1]) for name in ("correct", "true", "off_by_one")]
     before = _temp_dirs()

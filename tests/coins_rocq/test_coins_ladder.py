@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 
 from coins_rocq import LADDER, Case, CoqtopPool, check_specs, parse_signature
@@ -39,6 +40,7 @@ SPECS = [
 ]
 
 
+@pytest.mark.slow
 def test_search_rung_decides_forall_in_sorted_and_bounded_goals() -> None:
     with CoqtopPool(2) as pool:
         reports = check_specs([(src, parse_signature(sig), cases) for src, sig, cases in SPECS], pool)

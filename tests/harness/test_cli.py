@@ -66,6 +66,7 @@ def test_run_show_and_list(tmp_path: Path) -> None:
         assert listed.returncode == 0 and expected in listed.stdout
 
 
+@pytest.mark.slow
 def test_kill_minus_nine_then_resume_logs_every_sample_once(tmp_path: Path) -> None:
     with OpenAIServer(arith_responder(), latency=0.05) as server:
         model = "openai-compatible/m@" + server.base_url

@@ -317,6 +317,7 @@ def test_the_package_metadata_uses_an_spdx_licence_without_a_setuptools_warning(
     assert "License-Expression: Apache-2.0" in metadata
 
 
+@pytest.mark.slow
 def test_an_unknown_litellm_provider_is_refused_without_importing_litellm() -> None:
     probe = (
         "import sys\nfrom harness.adapters import resolve_adapter\nfrom harness.errors import ConfigError\n"

@@ -54,6 +54,7 @@ def ids(run: Path) -> list[str]:
     return [json.loads(line)["sample_id"] for line in (run / "samples.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_a_second_process_on_a_locked_run_directory_is_refused_naming_the_holder(tmp_path: Path) -> None:
     run = tmp_path / "run"
     with OpenAIServer(arith_responder(), latency=0.5) as server:
@@ -85,6 +86,7 @@ def test_a_second_process_on_a_locked_run_directory_is_refused_naming_the_holder
     assert frontier(*args).returncode == 0  # the lock went with its holder
 
 
+@pytest.mark.slow
 def test_kill_minus_nine_during_rescore_leaves_a_log_and_every_previous_one(tmp_path: Path) -> None:
     run = tmp_path / "run"
     assert frontier("run", *ORACLE, "-T", "n=2500", "--out", str(run), timeout=300).returncode == 0

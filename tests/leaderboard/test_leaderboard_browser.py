@@ -11,6 +11,7 @@ from conftest import PAYLOAD_MODEL, build_board, write_run
 from leaderboard_cdp import Browser, chromium_available
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.skipif(not chromium_available(), reason="chromium is not installed"),
     pytest.mark.timeout(180),
 ]

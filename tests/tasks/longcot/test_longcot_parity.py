@@ -140,6 +140,7 @@ def decisions(shared_data: Path) -> list[tuple[Case, bool]]:
         return [item for chunk in pool.map(_decide_chunk, chunks) for item in chunk]
 
 
+@pytest.mark.slow
 def test_official_agrees_with_upstream_outside_documented_bugs(decisions, shared_data):
     questions = {
         (q.domain, q.split, q.question_id): q for q in load_questions(str(shared_data / "longcot"), DOMAINS, SPLITS)

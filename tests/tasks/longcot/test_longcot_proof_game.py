@@ -69,6 +69,7 @@ def test_real_questions_solved_and_verified(shared_data: Path) -> None:
         assert len(game) == 25 and len(game["25"].split()) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_seeded_random_games_solved(seed: int) -> None:
