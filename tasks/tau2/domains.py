@@ -14,13 +14,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pydantic import BaseModel
+
 from harness.errors import ConfigError
 from tasks.tau2.library import import_tau2
 from tasks.tools.jsonfile import read_json_file
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
     from tau2.data_model.tasks import Task as Tau2Task
+    from tau2.environment.db import DB
     from tau2.environment.environment import Environment
 
 DOMAINS = ("airline", "retail", "telecom", "mock")
@@ -28,7 +30,7 @@ COPY_ON_ACCESS_DOMAINS = frozenset({"airline", "retail"})
 DEFAULT_SPLIT = {"airline": "base", "retail": "base", "telecom": "base", "mock": "base"}
 
 
-class CopyOnAccessTable(dict):  # type: ignore[type-arg]
+class CopyOnAccessTable(dict[object, object]):
     """A database table that shares the loaded database's records until one is read; the read gets a deep copy,
     kept in the table. Unread records are never mutated, so sharing them is safe, and serialising the table
     (which reads the storage directly) sees exactly the state a deep copy would have.
@@ -37,13 +39,13 @@ class CopyOnAccessTable(dict):  # type: ignore[type-arg]
     ``values()``, ``items()``, assignment and ``pop``.
     """
 
-    def __init__(self, records: dict) -> None:  # type: ignore[type-arg]
+    def __init__(self, records: dict[object, object]) -> None:
         super().__init__(records)
         self._copied: set[object] = set()
 
     def __getitem__(self, key: object) -> object:
         value = dict.__getitem__(self, key)
-        if key not in self._copied:
+        if key not in self._copied and isinstance(value, BaseModel):
             value = value.model_copy(deep=True)
             dict.__setitem__(self, key, value)
             self._copied.add(key)
@@ -57,11 +59,11 @@ class CopyOnAccessTable(dict):  # type: ignore[type-arg]
         """The (copied) record, or ``default``."""
         return self[key] if key in self else default  # noqa: SIM401 -- this is get itself; self.get would recurse
 
-    def values(self) -> list:  # type: ignore[override]
+    def values(self) -> list[object]:  # type: ignore[override]
         """Every record, copied."""
         return [self[key] for key in list(dict.keys(self))]
 
-    def items(self) -> list:  # type: ignore[override]
+    def items(self) -> list[tuple[object, object]]:  # type: ignore[override]
         """Every (key, record) pair, records copied."""
         return [(key, self[key]) for key in list(dict.keys(self))]
 
@@ -107,8 +109,8 @@ CLASSES = {
 }
 
 
-def _attribute(module: str, dotted: str) -> type:
-    """``module.<dotted>`` imported."""
+def _attribute(module: str, dotted: str) -> type[DB]:
+    """``module.<dotted>`` imported (a τ² database or toolkit class)."""
     import importlib
 
     submodule, name = dotted.rsplit(".", 1)
@@ -137,7 +139,9 @@ class DomainData:
         self.db_class = _attribute(classes.module, classes.db_class)
         self.tools_class = _attribute(classes.module, classes.tools_class)
         self.db = self._load_db(self.db_class, self.folder / classes.db_file)
-        self.user_db_class = self.user_tools_class = self.user_db = None
+        self.user_db_class: type[DB] | None = None
+        self.user_tools_class: type | None = None
+        self.user_db: DB | None = None
         if classes.user_module and classes.user_db_class and classes.user_tools_class and classes.user_db_file:
             self.user_db_class = _attribute(classes.user_module, classes.user_db_class)
             self.user_tools_class = _attribute(classes.user_module, classes.user_tools_class)
@@ -147,35 +151,35 @@ class DomainData:
         self._user_db_dump = self.user_db.model_dump() if self.user_db is not None else None
 
     @staticmethod
-    def _load_db(db_class: type, path: Path) -> BaseModel:
+    def _load_db(db_class: type[DB], path: Path) -> DB:
         """A database file validated by τ²'s class."""
         from pydantic import ValidationError
 
         try:
-            return db_class.load(str(path))  # type: ignore[attr-defined]
+            return db_class.load(str(path))
         except FileNotFoundError:
             raise ConfigError(f"τ² database {path} is missing") from None
         except (ValidationError, ValueError) as exc:
             raise ConfigError(f"τ² database {path} is not valid: {str(exc)[:300]}") from None
 
-    def fresh_db(self) -> BaseModel:
+    def fresh_db(self) -> DB:
         """A new agent database in the loaded state: copy-on-access tables for airline and retail (their
         top-level fields are all tables of records), else validated anew from the loaded one's dump."""
         if self.name in COPY_ON_ACCESS_DOMAINS:
             tables = {name: CopyOnAccessTable(getattr(self.db, name)) for name in self.db_class.model_fields}
-            return self.db_class.model_construct(**tables)  # type: ignore[attr-defined]
-        return self.db_class.model_validate(self._db_dump)  # type: ignore[attr-defined]
+            return self.db_class.model_construct(**tables)
+        return self.db_class.model_validate(self._db_dump)
 
     def environment(self) -> Environment:
         """A new τ² environment over copies of the loaded databases, as τ²'s ``get_environment`` builds it."""
         from tau2.environment.environment import Environment
 
         tools = self.tools_class(self.fresh_db())
-        if self.user_db is None or self.user_tools_class is None:
+        if self.user_db_class is None or self.user_tools_class is None:
             return Environment(domain_name=self.name, policy=self.policy, tools=tools)
         from tau2.domains.telecom.environment import TelecomEnvironment
 
-        user_tools = self.user_tools_class(self.user_db_class.model_validate(self._user_db_dump))  # type: ignore[union-attr]
+        user_tools = self.user_tools_class(self.user_db_class.model_validate(self._user_db_dump))
         return TelecomEnvironment(domain_name=self.name, policy=self.policy, tools=tools, user_tools=user_tools)
 
     def constructor(self) -> Callable[..., Environment]:
@@ -246,13 +250,13 @@ class DomainData:
                     f"τ² {self.name} task {task.id!r}: initialization_data.{side} given, "
                     "but the domain has no user database"
                 )
-            unknown = sorted(set(update) - set(db_class.model_fields))  # type: ignore[attr-defined]
+            unknown = sorted(set(update) - set(db_class.model_fields))
             if unknown:
                 raise ConfigError(
                     f"τ² {self.name} task {task.id!r}: initialization_data.{side} names unknown "
                     f"table(s) {', '.join(map(repr, unknown))}; the database has "
                     f"{', '.join(db_class.model_fields)}"
-                )  # type: ignore[attr-defined]
+                )
 
     def user_guidelines(self, with_tools: bool) -> str:
         """τ²'s user-simulator guidelines from the data root (the tools version when the user has tools)."""

@@ -23,6 +23,7 @@ from harness.types import Generation, Message, ToolCall
 
 if TYPE_CHECKING:
     from tau2.data_model.message import AssistantMessage, ToolMessage, UserMessage
+    from tau2.data_model.message import Message as Tau2Message
     from tau2.environment.environment import Environment
 
 GREETING = "Hi! How can I help you today?"
@@ -154,6 +155,8 @@ class EpisodeRunner:
     max_steps: int = 200
     max_errors: int = 10
     episode: Episode = field(default_factory=Episode)
+    agent_history: list[Tau2Message] = field(default_factory=list, init=False)
+    user_history: list[Tau2Message] = field(default_factory=list, init=False)
 
     async def run(self, history: list | None = None) -> Episode:
         """Run to the end, from the greeting or from a task's message ``history`` (the environment already
@@ -289,7 +292,7 @@ def load_trajectory(data: object) -> list:
     kinds = {"assistant": AssistantMessage, "user": UserMessage, "tool": ToolMessage, "system": SystemMessage}
     out = []
     for index, item in enumerate(data):
-        kind = kinds.get(item.get("role")) if isinstance(item, dict) else None
+        kind = kinds.get(str(item.get("role"))) if isinstance(item, dict) else None
         if kind is None:
             raise ValueError(f"logged message #{index} has no known role")
         try:

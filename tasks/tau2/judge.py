@@ -58,7 +58,8 @@ def parse_verdicts(text: str, count: int) -> list[bool] | None:
     if not isinstance(results, list) or len(results) != count:
         return None
     verdicts = [r.get("metExpectation") if isinstance(r, dict) else None for r in results]
-    return verdicts if all(isinstance(v, bool) for v in verdicts) else None  # type: ignore[return-value]
+    checked = [v for v in verdicts if isinstance(v, bool)]
+    return checked if len(checked) == len(verdicts) else None
 
 
 async def judge_nl_assertions(judge: ModelAdapter, trajectory: list, assertions: list[str]) -> list[bool] | None:

@@ -38,14 +38,14 @@ def import_tau2() -> ModuleType:
     except ImportError as exc:
         raise ConfigError(f"τ²-bench needs {exc.name}: {INSTALL_HINT}") from None
     original = dotenv.load_dotenv
-    dotenv.load_dotenv = _no_dotenv  # type: ignore[assignment]
+    dotenv.load_dotenv = _no_dotenv
     try:
         import tau2
         import tau2.utils.utils
     except ImportError as exc:
         raise ConfigError(f"τ²-bench is not importable ({exc}): {INSTALL_HINT}") from None
     finally:
-        dotenv.load_dotenv = original  # type: ignore[assignment]
+        dotenv.load_dotenv = original
     logger.disable("tau2")
     return tau2
 
@@ -94,8 +94,10 @@ def tau2_version() -> str:
 
 def package_data_root() -> Path:
     """The data folder shipped inside the installed ``tau2`` package."""
-    tau2 = import_tau2()
-    return Path(tau2.__file__).resolve().parent / "data" / "tau2"
+    location = import_tau2().__file__
+    if location is None:
+        raise ConfigError(f"the installed tau2 package has no files (a namespace package?): {INSTALL_HINT}")
+    return Path(location).resolve().parent / "data" / "tau2"
 
 
 def resolve_data_root(option: str | None) -> Path:

@@ -142,7 +142,7 @@ def tau2_registry_over(domain: DomainData) -> Iterator[None]:
         def get_env_constructor(self, name: str) -> Callable[..., Environment]:
             return domain.constructor() if name == domain.name else original.get_env_constructor(name)
 
-    evaluator_module.registry = Registry()  # type: ignore[assignment]
+    evaluator_module.registry = Registry()
     try:
         yield
     finally:

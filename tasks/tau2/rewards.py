@@ -175,7 +175,7 @@ class Evaluator:
                 fast[side] == gold.fast_gold[side] or exact[side]() == gold.exact_hashes()[1][side] for side in (0, 1)
             ]
             cached = (matches[0], matches[1])
-            env._frontier_matches = cached  # type: ignore[attr-defined]
+            env._frontier_matches = cached
         return cached
 
     def environment_reward(self, task: Tau2Task, env: Environment | None, gold: GoldState) -> RewardInfo:

@@ -27,6 +27,7 @@ from tasks.tools.jsonfile import read_json_file
 if TYPE_CHECKING:
     from tau2.environment.environment import Environment
 
+    from tasks.tools.framework.toolkit import Toolkit
     from tasks.tools.synth.generate import Synthesis
 
 
@@ -49,7 +50,7 @@ def write_tau2_domain(result: Synthesis, out_dir: str | Path) -> Path:
     return folder
 
 
-def spec_toolkit(kit_class: type) -> type:
+def spec_toolkit(kit_class: type[Toolkit]) -> type:
     """A τ² ``ToolKitBase`` class running the tools of a look-alike toolkit class (built from a spec)."""
     from tau2.environment.toolkit import ToolKitBase, ToolType
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field, ValidationError
 
+from harness.adapters.base import close_adapter
 from harness.task import GenerationSettings, Metric, SolveContext, Task, TaskArgs, accuracy_over_answered
 from harness.types import GenerateRequest, Generation, MetricValue, Output, Sample, SampleResult, Score
 from tasks.tau2.domains import DEFAULT_SPLIT, DomainData, load_domain
@@ -193,7 +194,7 @@ class Tau2DomainTask(Task[Tau2Args]):
             nl_met = await self._judge(task, episode.trajectory, closers)
         finally:
             for adapter in closers:
-                await adapter.aclose()  # type: ignore[attr-defined]
+                await close_adapter(adapter)
         view = agent_view(system, runner.agent_history)
         final = next((m.content for m in reversed(view) if m.role == "assistant" and m.content), "")
         return Output(

@@ -88,7 +88,7 @@ def default_script(task: TauTask) -> list[UserTurn]:
         opening = instructions.strip()
     turns = [UserTurn(f"{opening} I confirm every change I asked for, so please go ahead.")]
     group: list[tuple[str, dict[str, Any]]] = []
-    for action in [*task.gold_actions(), None]:  # type: ignore[list-item]
+    for action in [*task.gold_actions(), None]:
         if action is not None and action.requestor == "user":
             group.append((action.name, action.arguments))
             continue

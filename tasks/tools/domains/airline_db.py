@@ -170,12 +170,13 @@ def build_db(seed: int = 11) -> dict[str, Any]:
                 "source": source,
                 "amount": None if source == "credit_card" else float(rng.randrange(50, 500)),
             }
+        reservation_ids: list[str] = []
         user = {
             "user_id": user_id,
             "name": f"{first} {last}",
             "membership": rng.choice(["regular", "silver", "gold"]),
             "payment_methods": methods,
-            "reservations": [],
+            "reservations": reservation_ids,
         }
         for _ in range(rng.randint(1, 3)):
             flight = flights[rng.choice(numbers)]
@@ -223,6 +224,6 @@ def build_db(seed: int = 11) -> dict[str, Any]:
                 "nonfree_baggages": 0,
                 "insurance": insurance,
             }
-            user["reservations"].append(rid)
+            reservation_ids.append(rid)
         users[user_id] = user
     return {"flights": flights, "users": users, "reservations": reservations}

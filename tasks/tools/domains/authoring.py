@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 Call = tuple[str, dict[str, Any]] | tuple[str, str, dict[str, Any]]
@@ -13,7 +14,7 @@ def make_task(
     purpose: str,
     reason: str,
     known: str,
-    actions: list[Call],
+    actions: Sequence[Call],
     *,
     instructions: str = "Be concise and cooperative.",
     unknown: str | None = None,
@@ -25,7 +26,7 @@ def make_task(
     """One task dict in τ²'s format; ``actions`` are ``(name, args)`` or ``(requestor, name, args)``."""
     gold = []
     for index, call in enumerate(actions):
-        requestor, name, arguments = call if len(call) == 3 else ("assistant", *call)  # type: ignore[misc]
+        requestor, name, arguments = call if len(call) == 3 else ("assistant", call[0], call[1])
         gold.append(
             {
                 "action_id": f"{task_id}_{index}",

@@ -173,6 +173,7 @@ def build_db(seed: int = 7) -> dict[str, Any]:
                 "source": source,
                 "balance": round_money(rng.uniform(20, 400)) if source == "gift_card" else None,
             }
+        order_ids: list[str] = []
         user = {
             "user_id": user_id,
             "first_name": first,
@@ -180,7 +181,7 @@ def build_db(seed: int = 7) -> dict[str, Any]:
             "email": f"{first.lower()}.{last.lower()}{rng.randrange(10, 99)}@example.com",
             "address": address,
             "payment_methods": methods,
-            "orders": [],
+            "orders": order_ids,
         }
         for _ in range(rng.randint(2, 4)):
             order_id = f"#W{rng.randrange(1000000, 9999999)}"
@@ -206,6 +207,6 @@ def build_db(seed: int = 7) -> dict[str, Any]:
                 "status": rng.choice(["pending", "pending", "processed", "delivered", "delivered", "cancelled"]),
                 "payment_history": [{"transaction_type": "payment", "amount": total, "payment_method_id": method}],
             }
-            user["orders"].append(order_id)
+            order_ids.append(order_id)
         users[user_id] = user
     return {"users": users, "products": products, "orders": orders}

@@ -84,7 +84,7 @@ def _task(task_id: str, faults: tuple[str, ...], customer: dict[str, Any], db: d
         f"Restore mobile data ({', '.join(faults)}).",
         f"Mobile data does not work on your phone; {symptoms}. You want it working again.",
         known,
-        actions + agent_fix + user_fix,  # type: ignore[arg-type]
+        [*actions, *agent_fix, *user_fix],
         instructions="Do what the agent asks on your phone and report what you see.",
         basis=("DB", "ENV_ASSERTION"),
         initial_state={

@@ -179,7 +179,7 @@ class Toolkit:
         for name in dir(cls):
             member = getattr(cls, name, None)
             kind = getattr(member, "__tool_kind__", None)
-            if kind is not None:
+            if kind is not None and callable(member):
                 specs[name] = build_spec(name, member, kind)
         cls._specs = specs
 

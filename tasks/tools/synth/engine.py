@@ -122,7 +122,7 @@ class SynthToolkit(Toolkit):
             if param.ref is not None:
                 records[param.ref][scope[pname]] = scope[param.ref]
         if decl.creates is not None:
-            records[decl.creates][new_key] = scope[decl.creates]  # type: ignore[index]
+            records[decl.creates][new_key] = scope[decl.creates]
         for condition in decl.post:
             if not evaluate_expression(compile_expression(condition), scope):
                 raise PostconditionError(f"post-condition violated: {condition}")
@@ -159,6 +159,14 @@ def make_domain(spec: DomainSpec, tools: list[ToolSpecDecl], seed: int, tasks_lo
         build_toolkit(spec, tools),
         tasks_loader=tasks_loader or (lambda: []),
     )
+
+
+def synth_db(env: Environment) -> SynthDB:
+    """The agent database of an environment over a synthesized domain."""
+    db = env.agent_db
+    if not isinstance(db, SynthDB):
+        raise TypeError(f"expected a synthesized domain's database, got {type(db).__name__}")
+    return db
 
 
 def random_arguments(decl: ToolSpecDecl, db: SynthDB, rng: random.Random) -> dict[str, Any]:
@@ -203,7 +211,7 @@ def test_tools(spec: DomainSpec, seed: int, calls_per_tool: int = TESTS_PER_TOOL
         report = ToolTestReport(decl.name)
         for _ in range(calls_per_tool):
             env = Environment(domain)
-            args = random_arguments(decl, env.agent_db, rng)
+            args = random_arguments(decl, synth_db(env), rng)
             before = state_hash(env.agent_db)
             try:
                 result = env.agent.invoke(decl.name, args)

@@ -22,6 +22,7 @@ from tasks.tools.synth.engine import (
     make_domain,
     produces,
     random_arguments,
+    synth_db,
     test_tools,
 )
 from tasks.tools.synth.spec import DomainSpec, ToolSpecDecl
@@ -67,7 +68,7 @@ def _execute_chain(
 ) -> tuple[list[tuple[str, dict[str, Any]]], list[str]] | None:
     """Run a chain with sampled arguments; ids flow from producers to consumers. None when it cannot run."""
     env = Environment(domain)
-    db = env.agent_db
+    db = synth_db(env)
     known: dict[str, str] = {}
     calls: list[tuple[str, dict[str, Any]]] = []
     sentences: list[str] = []
@@ -136,7 +137,7 @@ def synthesize(spec: DomainSpec, seed: int = 0, n_tasks: int = 25) -> Synthesis:
             "You know only what your request says; you do not know any ids.",
             calls,
             basis=("DB",),
-        )  # type: ignore[arg-type]
+        )
         task = parse_tasks([task_dict], f"synthesized {spec.name}")[0]
         check_against_domain(task, domain)
         if not check_task(domain, task).ok:

@@ -186,7 +186,7 @@ def compile_expression(text: str) -> ast.Expression:
     for node in ast.walk(tree):
         if not isinstance(node, _ALLOWED):
             raise SpecError(f"expression {text!r} uses {type(node).__name__}, which specs may not use")
-    return tree  # type: ignore[return-value]
+    return tree
 
 
 def evaluate_expression(tree: ast.Expression, scope: dict[str, Any]) -> Any:

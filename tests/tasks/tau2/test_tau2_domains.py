@@ -7,18 +7,25 @@ from tasks.tau2.library import resolve_data_root
 
 
 def test_copy_on_access_table_never_mutates_the_shared_records() -> None:
+    from tau2.domains.retail.data_model import User
+
     domain = load_domain("retail", resolve_data_root(None))
     master = domain.db.users
     key = next(iter(master))
     before = master[key].model_dump_json()
     table = CopyOnAccessTable(master)
-    table[key].name.first_name = "Changed"
-    assert table.get(key).name.first_name == "Changed" and master[key].model_dump_json() == before
-    for _, user in table.items():
+    copied = table[key]
+    assert isinstance(copied, User)
+    copied.name.first_name = "Changed"
+    assert table.get(key) is copied and master[key].model_dump_json() == before
+    users = [user for _, user in table.items() if isinstance(user, User)]
+    assert len(users) == len(master)
+    for user in users:
         user.address.city = "Nowhere"
-    assert all(u.address.city == "Nowhere" for u in table.values())
+    assert all(isinstance(u, User) and u.address.city == "Nowhere" for u in table.values())
     assert all(u.address.city != "Nowhere" for u in master.values())
     popped = table.pop(key)
+    assert isinstance(popped, User)
     popped.email = "x@y.z"
     assert key not in table and key in master and master[key].model_dump_json() == before
     assert table.pop("missing", None) is None and table.get("missing", 7) == 7

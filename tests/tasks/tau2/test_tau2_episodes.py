@@ -11,21 +11,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tau2_helpers import tau2_task as build_task
 
 from harness.adapters import resolve_adapter
 from harness.errors import ConfigError
 from harness.runner import evaluate
 from harness.testing.openai_server import OpenAIServer, Reply
-from harness.types import Message, Output
-from tasks.tau2 import FAMILY
+from harness.types import Message, Output, ToolCall
 from tasks.tau2.library import resolve_data_root
 from tasks.tau2.scripted import opening_text, oracle_reply, scripted_user_reply
+from tasks.tau2.task import Tau2DomainTask
 
 ENV = {**os.environ, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
 
-def _task(name: str, **args: Any):
-    return FAMILY.resolve(name).create(**args)
+def _task(name: str, **args: Any) -> Tau2DomainTask:
+    return build_task(name, **args)
 
 
 def _basis_allows(task) -> bool:
@@ -110,7 +111,7 @@ def _loopback_responder(tasks: list) -> Any:
                 content=m.get("content"),
                 tool_call_id=m.get("tool_call_id"),
                 tool_calls=tuple(
-                    {"id": c["id"], "name": c["function"]["name"], "arguments": c["function"]["arguments"]}
+                    ToolCall(id=c["id"], name=c["function"]["name"], arguments=c["function"]["arguments"])
                     for c in m.get("tool_calls") or []
                 ),
             )
@@ -122,7 +123,7 @@ def _loopback_responder(tasks: list) -> Any:
             generation = scripted_user_reply(task, messages)
         else:
             assert "<policy>" in system and {t["function"]["name"] for t in body["tools"]} >= {"cancel_pending_order"}
-            task = by_opening[messages[2].content]
+            task = by_opening[messages[2].content or ""]
             generation = oracle_reply(task, messages)
         return Reply(
             text=generation.text, tool_calls=[{"name": c.name, "arguments": c.arguments} for c in generation.tool_calls]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -17,6 +18,9 @@ from tasks.tau2.domains import load_domain
 from tasks.tau2.library import resolve_data_root
 from tasks.tau2.parity import harmful_write, scripted_episode, tau2_registry_over, tau2_reward, variants
 from tasks.tau2.rewards import Evaluator
+
+if TYPE_CHECKING:
+    from tau2.data_model.tasks import Task as Tau2Task
 
 TASKS_PER_DOMAIN = {"airline": 2, "retail": 6, "telecom": 6}
 
@@ -36,8 +40,8 @@ def test_environments_hash_as_tau2_builds_them(name: str) -> None:
     assert [t.openai_schema for t in ours.get_tools()] == [t.openai_schema for t in theirs.get_tools()]
 
 
-def _cases(name: str) -> list[tuple[str, object, str, list, str]]:
-    """(variant, task, termination, trajectory, first write error) for the domain's first tasks with gold actions."""
+def _cases(name: str) -> list[tuple[str, Tau2Task, str, list]]:
+    """(variant, task, termination, trajectory) for the domain's first tasks with gold actions, and one without."""
     domain = _domain(name)
     tasks = domain.tasks("base")
     chosen = [t for t in tasks if t.evaluation_criteria and t.evaluation_criteria.actions][: TASKS_PER_DOMAIN[name]]

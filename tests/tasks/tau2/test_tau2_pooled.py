@@ -10,13 +10,14 @@ from fractions import Fraction
 from math import comb
 
 import pytest
+from tau2_helpers import tau2_task
 
 from harness.adapters import resolve_adapter
 from harness.runner import evaluate
 from harness.types import SampleResult
-from tasks.tau2 import FAMILY
 from tasks.tau2.episode import load_trajectory
 from tasks.tau2.parity import tau2_registry_over, tau2_reward
+from tasks.tau2.pooled import Tau2PooledTask
 
 # Which agent plays each trial (O: oracle, I: idle) of the first six tasks: airline 0, retail 0,
 # telecom 0, airline 1, retail 1, telecom 1 (tau2/all interleaves the domains task by task).
@@ -41,9 +42,10 @@ def _pass_at(successes: tuple[int, ...], k: int) -> float:
 
 
 @pytest.fixture(scope="module")
-def mixed() -> tuple[object, list[SampleResult]]:
+def mixed() -> tuple[Tau2PooledTask, list[SampleResult]]:
     """Real episodes of the oracle and the idle agent on six tasks, three trials each, mixed per PATTERN."""
-    task = FAMILY.resolve("tau2/all").create(trials=TRIALS)
+    task = tau2_task("tau2/all", trials=TRIALS)
+    assert isinstance(task, Tau2PooledTask)
     limit = len(PATTERN) * TRIALS
     oracle = asyncio.run(evaluate(task, resolve_adapter("builtin/oracle"), limit=limit))
     idle = asyncio.run(evaluate(task, resolve_adapter("builtin/random", seed=0), limit=limit))
@@ -52,15 +54,15 @@ def mixed() -> tuple[object, list[SampleResult]]:
 
 
 def test_samples_interleave_the_three_domains_task_by_task() -> None:
-    task = FAMILY.resolve("tau2/all").create(trials=2)
+    task = tau2_task("tau2/all", trials=2)
     ids = [s.id for s in task.samples()]
     assert ids[:4] == ["airline-0#0", "airline-0#1", "retail-0#0", "retail-0#1"]
     assert ids[4].startswith("telecom-") and ids[6] == "airline-1#0"
     assert len(ids) == 2 * (50 + 114 + 114) == 2 * len(task.tau2_tasks()) and len(set(ids)) == len(ids)
-    assert len(list(FAMILY.resolve("tau2/all").create(split="test").samples())) == 20 + 40 + 40
+    assert len(list(tau2_task("tau2/all", split="test").samples())) == 20 + 40 + 40
 
 
-def test_official_successes_are_tau2s_own_verdicts(mixed) -> None:
+def test_official_successes_are_tau2s_own_verdicts(mixed: tuple[Tau2PooledTask, list[SampleResult]]) -> None:
     task, results = mixed
     samples = {s.id: s for s in task.samples()}
     verdicts: list[float] = []
@@ -84,7 +86,9 @@ def test_official_successes_are_tau2s_own_verdicts(mixed) -> None:
     assert tuple(per_task) == OFFICIAL
 
 
-def test_overall_pass_k_and_pass_at_k_are_tau2s_estimator_over_every_task(mixed) -> None:
+def test_overall_pass_k_and_pass_at_k_are_tau2s_estimator_over_every_task(
+    mixed: tuple[Tau2PooledTask, list[SampleResult]],
+) -> None:
     from tau2.metrics.agent_metrics import pass_hat_k
 
     task, results = mixed
@@ -102,11 +106,11 @@ def test_overall_pass_k_and_pass_at_k_are_tau2s_estimator_over_every_task(mixed)
     for name in ("pass^1", "pass^2", "pass@3", "strict/pass^1"):
         value = metrics[name]  # a bootstrap over tasks; Wilson where every task's value is 0 or 1 (pass@3 here)
         assert value.n == len(PATTERN) and value.method == ("wilson" if name == "pass@3" else "bootstrap")
-        assert value.ci_low is not None and value.ci_high is not None
+        assert value.value is not None and value.ci_low is not None and value.ci_high is not None
         assert value.ci_low <= value.value <= value.ci_high and value.ci_low < value.ci_high
 
 
-def test_per_domain_breakdown_comes_from_the_same_pass(mixed) -> None:
+def test_per_domain_breakdown_comes_from_the_same_pass(mixed: tuple[Tau2PooledTask, list[SampleResult]]) -> None:
     task, results = mixed
     metrics = task.aggregate(results, seed=0)
     rows = {"airline": (0, 3), "retail": (1, 4), "telecom": (2, 5)}
@@ -125,7 +129,7 @@ def test_per_domain_breakdown_comes_from_the_same_pass(mixed) -> None:
     )
 
 
-def test_aggregate_is_seeded_and_independent_of_result_order(mixed) -> None:
+def test_aggregate_is_seeded_and_independent_of_result_order(mixed: tuple[Tau2PooledTask, list[SampleResult]]) -> None:
     task, results = mixed
     shuffled = list(results)
     random.Random(7).shuffle(shuffled)
@@ -133,7 +137,7 @@ def test_aggregate_is_seeded_and_independent_of_result_order(mixed) -> None:
     assert task.aggregate(results, seed=3)["pass^2"] != task.aggregate(results, seed=4)["pass^2"]
 
 
-def test_a_forged_sample_id_is_unscored_not_raised(mixed) -> None:
+def test_a_forged_sample_id_is_unscored_not_raised(mixed: tuple[Tau2PooledTask, list[SampleResult]]) -> None:
     task, results = mixed
     forged = next(iter(task.samples())).model_copy(update={"id": "nowhere-0"})
     score = task.score(forged, results[0].output)

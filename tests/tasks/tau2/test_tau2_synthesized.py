@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from tau2_helpers import tau2_task
 
 from harness.adapters import resolve_adapter
 from harness.errors import ConfigError
 from harness.runner import evaluate
-from tasks.tau2 import FAMILY
 from tasks.tau2.episode import load_trajectory
 from tasks.tau2.parity import tau2_registry_over, tau2_reward
 from tasks.tau2.synthesized import write_tau2_domain
@@ -37,7 +37,7 @@ async def test_oracle_scores_one_as_tau2_scores_it_and_idle_agent_strict_zero(li
     assert [Tau2Task.model_validate(t).id for t in raw] == json.loads(
         (library_folder / "split_tasks.json").read_text()
     )["base"]
-    task = FAMILY.resolve(f"tau2-synth/{library_folder}").create()
+    task = tau2_task(f"tau2-synth/{library_folder}")
     oracle = await evaluate(task, resolve_adapter("builtin/oracle"))
     assert len(oracle) == len(raw) and all(r.score.value == 1.0 for r in oracle), [r.score.explanation for r in oracle]
     assert all(r.score.details["reward_strict"] == 1.0 for r in oracle)
@@ -106,7 +106,7 @@ def test_synthesize_writes_tau2_format_that_frontier_runs(tmp_path: Path) -> Non
 
 def test_a_folder_that_is_not_a_synthesized_domain_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="not a synthesized τ² domain"):
-        FAMILY.resolve(f"tau2-synth/{tmp_path}").create().tau2_tasks()
+        tau2_task(f"tau2-synth/{tmp_path}").tau2_tasks()
     (tmp_path / "spec.json").write_text("{}")
     with pytest.raises(ConfigError, match="not a valid spec"):
-        FAMILY.resolve(f"tau2-synth/{tmp_path}/.").create().tau2_tasks()
+        tau2_task(f"tau2-synth/{tmp_path}/.").tau2_tasks()

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from harness.adapters import resolve_adapter
+from harness.adapters.base import close_adapter
 from harness.runner import evaluate
 from harness.testing.openai_server import OpenAIServer, Reply
 from harness.types import Generation, Output, SampleResult
@@ -17,12 +18,17 @@ from tasks.tools.domains.registry import get_domain
 from tasks.tools.evaluator import evaluate as evaluate_episode
 from tasks.tools.framework.environment import Environment
 from tasks.tools.orchestrator import run_episode
+from tasks.tools.task import ToolsArgs, ToolsTaskBase
 from tasks.tools.taskformat import parse_tasks
 from tasks.tools.users import STOP, ScriptedUser, default_script
 
 
-def _task(name: str, **args: Any):
-    return FAMILY.resolve(name).create(**args)
+def _task(name: str, **args: Any) -> ToolsTaskBase[ToolsArgs]:
+    entry = FAMILY.resolve(name)
+    assert entry is not None, name
+    task = entry.create(**args)
+    assert isinstance(task, ToolsTaskBase), type(task)
+    return task
 
 
 @pytest.mark.parametrize(
@@ -157,7 +163,7 @@ async def test_infrastructure_error_is_reported_not_scored_as_wrong() -> None:
         raise ConnectionError("socket closed")
 
     episode = await run_episode(Environment(domain), broken, ScriptedUser(default_script(task)))
-    assert episode.termination == "infrastructure_error" and "socket closed" in episode.error
+    assert episode.termination == "infrastructure_error" and "socket closed" in (episode.error or "")
     tools_task = _task("toolsim/retail")
     sample = next(iter(tools_task.samples()))
     score = tools_task.score(sample, Output(data={"termination": "infrastructure_error", "error": episode.error}))
@@ -195,7 +201,7 @@ async def test_llm_judge_over_http() -> None:
     ) as server:
         judge = resolve_adapter(f"openai-compatible/j@{server.base_url}")
         verdicts = await judge_assertions(judge, (), ["Agent refused."])
-        await judge.aclose()
+        await close_adapter(judge)
     assert verdicts == [{"assertion": "Agent refused.", "met": True, "justification": "yes"}]
     assert parse_judgement("no json here", ["a"]) is None
     assert parse_judgement('{"results": [{"index": 2, "met": true}]}', ["a"]) is None
@@ -207,5 +213,7 @@ def test_look_alike_domains_are_named_and_listed_as_not_tau2() -> None:
     assert not any(name.startswith("tools/") for name in listed)
     assert all("NOT τ²-bench" in listed[f"toolsim/{d}"] for d in ("retail", "airline", "telecom"))
     former = FAMILY.resolve("tools/retail")
-    assert former is not None and former.create().domain().name == "retail"
+    assert former is not None
+    built = former.create()
+    assert isinstance(built, ToolsTaskBase) and built.domain().name == "retail"
     assert FAMILY.resolve("tools/nowhere") is None

@@ -41,7 +41,9 @@ class Counter(Toolkit):
 
 
 def test_schema_from_hints_and_docstring() -> None:
-    schema = Counter.spec("add").openai_schema()
+    spec = Counter.spec("add")
+    assert spec is not None
+    schema = spec.openai_schema()
     params = schema["function"]["parameters"]
     assert schema["function"]["description"] == "Add to the counter."
     assert params["properties"]["amount"] == {"type": "integer", "description": "How much to add, a positive integer."}

@@ -26,7 +26,9 @@ def test_pass_metrics_over_tasks() -> None:
     assert metrics["pass^1"].value == pytest.approx((2 / 3 + 0 + 1) / 3)
     assert metrics["pass^3"].value == pytest.approx(1 / 3)
     assert metrics["pass@3"].value == pytest.approx(2 / 3)
-    assert metrics["pass^2"].n == 3 and metrics["pass^2"].ci_low <= metrics["pass^2"].value <= metrics["pass^2"].ci_high
+    pass2 = metrics["pass^2"]
+    assert pass2.value is not None and pass2.ci_low is not None and pass2.ci_high is not None
+    assert pass2.n == 3 and pass2.ci_low <= pass2.value <= pass2.ci_high
     assert "pass^4" not in metrics
 
 

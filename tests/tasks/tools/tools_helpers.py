@@ -23,7 +23,8 @@ def candidate_writes(domain: Domain) -> list[dict[str, Any]]:
     for task in domain.tasks():
         for call in gold_call_dicts(task):
             kit = domain.toolkit(call["side"])
-            if kit is not None and kit.spec(call["name"]).kind is ToolKind.WRITE:
+            spec = kit.spec(call["name"]) if kit is not None else None
+            if spec is not None and spec.kind is ToolKind.WRITE:
                 out.append(call)
     return out
 
