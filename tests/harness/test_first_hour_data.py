@@ -16,10 +16,11 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
-from harness.datasets_get import SOURCES, data_note, get_family
+from harness.datasets_get import data_note, get_family, sources
 from harness.errors import ConfigError
 
 SHARED = Path(os.environ.get("FRONTIER_REFERENCE_DATA") or Path(__file__).resolve().parents[3] / "shared" / "data")
@@ -30,7 +31,7 @@ needs_shared = pytest.mark.skipif(
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
-    truncate: set[str] = set()
+    truncate: ClassVar[set[str]] = set()
 
     def log_message(self, *args: object) -> None:
         pass
@@ -62,7 +63,7 @@ def mirror(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 
 def _publish(root: Path, family: str, files: dict[str, Path]) -> None:
-    source = SOURCES[family]
+    source = sources()[family]
     for upstream, origin in files.items():
         target = root / source.repository / source.ref / upstream
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -177,3 +177,21 @@ def test_the_command_module_names_no_family() -> None:
     source = (Path(__file__).parents[2] / "harness" / "cli" / "main.py").read_text()
     named = re.findall(r"\b(tasks\.\w+|coins\w*|tools|longcot|confiqa|tau2|cyber|leaderboard)\b", source)
     assert named == []
+
+
+def test_the_families_declare_their_data_and_the_fetcher_names_none() -> None:
+    from harness.datasets_get import data_note, families, get_family, sources
+
+    assert families() == ["confiqa", "ctibench", "longcot", "tau2"]
+    assert {source.family: source.tasks for source in sources().values()}["ctibench"] == ("cyber/cti-*",)
+    assert data_note("longcot/full") == "frontier data get longcot"
+    assert data_note("cyber/cti-rcm-2021") == "frontier data get ctibench"
+    assert data_note("cyber/seceval") == "-T data=<the benchmark's JSON file>"
+    assert data_note("demo/arith") is None
+    said: list[str] = []
+    assert get_family("tau2-bench", Path("unused"), report=said.append) == Path("unused")
+    assert said == [f"tau2: nothing to download: {sources()['tau2'].bundled}"]
+    with pytest.raises(ConfigError, match="unknown data family 'cyber-json-sets'"):
+        get_family("cyber-json-sets", Path("unused"))
+    source = (Path(__file__).parents[2] / "harness" / "datasets_get.py").read_text()
+    assert re.findall(r"\b(longcot|confiqa|ctibench|cti|tau2|cyber|LongCoT|ConFiQA|CTI-Bench)\b", source) == []
