@@ -6,10 +6,6 @@ from pathlib import Path
 
 import click
 
-from harness.rescore import rescore_run
-
-__all__ = ["rescore_command", "rescore_run"]
-
 
 @click.command("rescore")
 @click.argument("run_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
@@ -23,6 +19,7 @@ def rescore_command(run_dir: Path) -> None:
       frontier rescore runs/2026-11-30T10-00-00_smoke_gpt-4o-mini
     """
     from harness.cli.show import print_summary
+    from harness.rescore import rescore_run
     from harness.runformat import RunFiles
 
     rescored, changed = rescore_run(run_dir)

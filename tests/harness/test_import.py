@@ -36,7 +36,7 @@ def write_jsonl(path: Path, records: list[dict]) -> Path:
 
 def test_jsonl_by_id_and_by_row_gives_a_normal_scored_run(tmp_path: Path) -> None:
     samples, texts = arith_samples(), answers({0, 2, 3})
-    records = [{"sample_id": s.id, "text": t} for s, t in zip(samples[:3], texts[:3])]
+    records = [{"sample_id": s.id, "text": t} for s, t in zip(samples[:3], texts[:3], strict=True)]
     records += [{"row": i, "text": texts[i]} for i in range(3, 6)]
     source = write_jsonl(tmp_path / "out.jsonl", records)
     report = import_outputs(ARITH, source, tmp_path / "run", label="elsewhere-model")
@@ -71,7 +71,7 @@ def test_import_is_idempotent_and_a_different_source_is_refused(tmp_path: Path) 
 def test_rescore_and_show_work_on_an_imported_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = write_jsonl(tmp_path / "a.jsonl", [{"row": i, "text": t} for i, t in enumerate(answers({0, 5}))])
     import_outputs(ARITH, source, tmp_path / "run")
-    from harness.cli.rescore import rescore_run
+    from harness.rescore import rescore_run
 
     rescored, changed = rescore_run(tmp_path / "run")
     assert (rescored, changed) == (6, 0)
@@ -120,7 +120,7 @@ def test_missing_samples_are_refused_or_logged_as_errors(tmp_path: Path) -> None
     assert summary.metrics["accuracy"].n == 4
     errors = [r for r in RunStore(tmp_path / "run").results() if r.score.outcome == "error"]
     assert [r.calls for r in errors] == [(), ()] and "no output imported" in errors[0].score.explanation
-    from harness.cli.rescore import rescore_run
+    from harness.rescore import rescore_run
 
     rescore_run(tmp_path / "run")
     assert RunStore(tmp_path / "run").read_summary().tasks["demo/arith"].counts["error"] == 2
@@ -173,7 +173,7 @@ def test_cli_import_of_a_tsv_with_a_sample_id_column(tmp_path: Path, capsys: pyt
     samples, texts = arith_samples(), answers({0, 1, 2})
     tsv = tmp_path / "by-id.tsv"
     tsv.write_text(
-        "sample_id\toutput\n" + "".join(f"{s.id}\t{t}\n" for s, t in reversed(list(zip(samples, texts)))),
+        "sample_id\toutput\n" + "".join(f"{s.id}\t{t}\n" for s, t in reversed(list(zip(samples, texts, strict=True)))),
         encoding="utf-8",
     )
     main(

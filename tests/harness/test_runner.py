@@ -37,7 +37,7 @@ def test_oracle_scores_one_and_random_scores_near_zero() -> None:
     oracle = asyncio.run(evaluate(task, resolve_adapter("builtin/oracle")))
     random_results = asyncio.run(evaluate(task, resolve_adapter("builtin/random", seed=3)))
     assert [r.score.value for r in oracle] == [1.0] * 50
-    assert sum(r.score.value for r in random_results) <= 2
+    assert sum(r.score.value or 0.0 for r in random_results) <= 2
     again = asyncio.run(evaluate(task, resolve_adapter("builtin/random", seed=3)))
     assert [r.output.text for r in again] == [r.output.text for r in random_results]
 
@@ -114,7 +114,7 @@ def test_replay_reproduces_a_run_and_refuses_unknown_requests(tmp_path: Path) ->
 
 
 def test_rescore_rejudges_logged_outputs_without_a_model(tmp_path: Path) -> None:
-    from harness.cli.rescore import rescore_run
+    from harness.rescore import rescore_run
 
     run = tmp_path / "run"
     with OpenAIServer(arith_responder()) as server:
@@ -122,7 +122,7 @@ def test_rescore_rejudges_logged_outputs_without_a_model(tmp_path: Path) -> None
     lines = (run / "samples.jsonl").read_text().splitlines()
     tampered = json.loads(lines[0])
     tampered["score"] = {"value": 0.5, "outcome": "scored", "explanation": "stale"}
-    (run / "samples.jsonl").write_text("\n".join([json.dumps(tampered)] + lines[1:]) + "\n")
+    (run / "samples.jsonl").write_text("\n".join([json.dumps(tampered), *lines[1:]]) + "\n")
     rescored, changed = rescore_run(run)
     assert (rescored, changed) == (15, 1)
     assert RunStore(run).read_summary().tasks == before.tasks
