@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 
 TERMS: dict[str, str] = {
-    "accuracy": "share of samples answered correctly (an unscored or errored sample counts as wrong)",
+    "accuracy": (
+        "mean score over the samples answered: an unscored answer counts as wrong, a sample that ended "
+        "in an error is left out (the error count says how many)"
+    ),
     "accuracy_scored": "share correct among the samples that produced a scorable answer only",
     "accuracy_all": "share correct over every row, unscored answers counted as wrong",
     "accuracy_official": "accuracy decided by the benchmark's own published verifier",
@@ -28,7 +31,11 @@ TERMS: dict[str, str] = {
     "pass@k": "share of tasks solved in at least one of k trials",
     "score": "the task's primary metric",
     "Overall": "macro mean over task families of each task's primary metric, on a 0–1 higher-is-better scale",
-    "frontier area": "mean score under the Pareto frontier over the cost window all models share (log scale)",
+    "frontier area": (
+        "mean score under the model's Pareto frontier over the cost window all models share (log scale); "
+        "the frontier is 0 below the model's cheapest point, so a model whose cheapest run is the dearest "
+        "of all scores 0"
+    ),
     "Rank": (
         "a band, not a place: 1–3 means the 95% interval overlaps those of the entries ranked 1 to 3, "
         "so they cannot be told apart at this sample size (a lone 1.0 can share a band with 0.0s when "

@@ -79,11 +79,13 @@ def _not_blank(png: bytes) -> None:
 
 GLOSSARY_CHECK = """(() => {
   const defined = {};
-  document.querySelectorAll('dl.glossary dt').forEach(dt => { defined[dt.textContent.trim()] = dt.nextElementSibling.textContent.trim(); });
+  document.querySelectorAll('dl.glossary dt').forEach(dt => {
+    defined[dt.textContent.trim()] = dt.nextElementSibling.textContent.trim(); });
   const terms = Array.from(document.querySelectorAll('abbr.term'));
-  return {terms: terms.map(t => t.textContent.trim()),
-          undefined_terms: terms.filter(t => !(t.textContent.trim() in defined) || !t.title).map(t => t.textContent.trim()),
-          tooltips_match: terms.every(t => !(t.textContent.trim() in defined) || defined[t.textContent.trim()] === t.title)};
+  const name = t => t.textContent.trim();
+  return {terms: terms.map(name),
+          undefined_terms: terms.filter(t => !(name(t) in defined) || !t.title).map(name),
+          tooltips_match: terms.every(t => !(name(t) in defined) || defined[name(t)] === t.title)};
 })()"""
 
 
@@ -147,3 +149,26 @@ async def test_sample_page_colours_say_correct_wrong_unscored_or_error(site: Pat
     assert {"verdict-correct", "verdict-error"} <= set(colours), colours
     assert all(len(c) == 1 for c in colours.values()), colours  # one colour per verdict
     assert len({next(iter(c)) for c in colours.values()}) == len(colours)  # and a different one for each
+
+
+def test_every_plot_names_every_point(site: Path) -> None:
+    """Each plot's legend or labels name every run placed on it (a model name cut to the legend's width)."""
+    import json
+    import re
+
+    board = json.loads((site / "leaderboard.json").read_text(encoding="utf-8"))
+    placed: dict[str, set[str]] = {}
+    for row in board["tasks"]:
+        if row["score"] is not None:
+            placed.setdefault(row["task"].replace("/", "-"), set()).add(row["model"])
+    everyone = {row["model"] for row in board["overall"] if row["score"] is not None}
+    plots = sorted((site / "plots").glob("*.svg"))
+    assert plots and any(p.name.startswith("suite-") for p in plots)
+    for plot in plots:
+        texts = set(re.findall(r"<text[^>]*>([^<]*)</text>", plot.read_text(encoding="utf-8")))
+        task = next((t for t in placed if f"-{t}-" in plot.name), None)
+        models = everyone if plot.name.startswith("suite-") else placed[task] if task else set()
+        assert models, f"{plot.name}: no runs found for it"
+        for model in models:
+            shown = model if len(model) <= 24 else model[:23] + "…"
+            assert shown in texts, f"{plot.name}: {model} is neither labelled nor in the legend"
