@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from contextlib import AbstractAsyncContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from harness.adapters.base import ModelAdapter, close_adapter
 from harness.cache import ResponseCache, request_key
@@ -181,7 +180,7 @@ class CallSettings:
             slots=bound,
         )
 
-    def resolve(self, spec: str, **options: Any) -> CallingAdapter:
+    def resolve(self, spec: str, **options: object) -> CallingAdapter:
         """The adapter for ``spec`` (built with these settings' seed and ``options``) behind the calling layer."""
         from harness.adapters import resolve_adapter
 

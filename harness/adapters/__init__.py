@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from harness.adapters.base import MethodAdapter, ModelAdapter
 from harness.errors import ConfigError
 
 __all__ = ["MethodAdapter", "ModelAdapter", "resolve_adapter"]
 
 
-def resolve_adapter(spec: str, **options: Any) -> ModelAdapter:
+def resolve_adapter(spec: str, **options: object) -> ModelAdapter:
     """The adapter for ``spec``: a frontier prefix (builtin, replay, openai-compatible, plugins) or litellm."""
     from harness.registry import LITELLM_ENTRY, adapter_entries
 

@@ -6,8 +6,7 @@ import functools
 import json
 import re
 import typing
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
 
 import click
 from pydantic import BaseModel
@@ -18,9 +17,9 @@ from harness.run_options import DEFAULT_TIMEOUT_S, RetryPolicy, RunOptions
 SEQUENCE_TYPES = (list, tuple, set, frozenset)
 
 
-def parse_key_values(pairs: tuple[str, ...], flag: str) -> dict[str, Any]:
+def parse_key_values(pairs: tuple[str, ...], flag: str) -> dict[str, str]:
     """``key=value`` strings into a dict; values stay strings for the task's Args to coerce."""
-    out: dict[str, Any] = {}
+    out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
@@ -40,7 +39,7 @@ def _takes_sequence(annotation: object) -> bool:
     return False
 
 
-def coerce_sequences(model: type[BaseModel], args: dict[str, Any]) -> dict[str, Any]:
+def coerce_sequences(model: type[BaseModel], args: Mapping[str, object]) -> dict[str, object]:
     """``-T`` strings for sequence-typed fields of ``model`` as lists: JSON (``["a","b"]``) or a comma list (``a,b``).
 
     Other values are left for the model to coerce; an empty string is an empty list.

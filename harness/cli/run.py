@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -50,7 +51,7 @@ in SQLite ($FRONTIER_CACHE_DIR, default ~/.cache/frontier-evals).
 """
 
 
-def _apply_task_args(plans: tuple[TaskPlan, ...], args: dict[str, Any], from_suite: bool) -> tuple[TaskPlan, ...]:
+def _apply_task_args(plans: tuple[TaskPlan, ...], args: Mapping[str, object], from_suite: bool) -> tuple[TaskPlan, ...]:
     """Give ``-T`` arguments to the tasks; in a suite, only to tasks whose arguments declare the key."""
     from dataclasses import replace
 
@@ -77,10 +78,10 @@ def build_plan(
     tasks: tuple[str, ...],
     model: str | None,
     methods: tuple[str, ...],
-    task_args: dict[str, Any],
+    task_args: Mapping[str, object],
     limit: int | None,
     seed: int,
-    overrides: dict[str, Any],
+    overrides: dict[str, object],
     model_options: dict[str, object] | None = None,
 ) -> RunPlan:
     """The RunPlan the options describe (``model_options``: the adapter's ``-M`` options)."""
@@ -169,7 +170,7 @@ def run_command(
     out: Path | None,
     resume: bool,
     retry_errors: bool,
-    overrides: dict[str, Any],
+    overrides: dict[str, object],
     run_options: RunOptions,
     max_error_rate: float | None,
     executor: str,

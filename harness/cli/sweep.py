@@ -102,7 +102,7 @@ def sweep_command(
     budgets: str,
     budget_param: str,
     out: Path | None,
-    overrides: dict[str, Any],
+    overrides: dict[str, object],
     run_options: RunOptions,
 ) -> None:
     """Run methods over a range of total token budgets, one run directory per point."""
