@@ -8,7 +8,7 @@ as our environments parse (and reject) them themselves.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from harness.errors import ConfigError
 from harness.task import GenerationSettings
@@ -127,10 +127,10 @@ def to_inspect_tool_choice(choice: str | JsonDict | None) -> ToolChoice | None:
         if not isinstance(name, str):
             raise ConfigError(f"tool_choice names no function: {choice}")
         return ToolFunction(name=name)
-    mapping = {"auto": "auto", "none": "none", "required": "any"}
+    mapping: dict[str, Literal["auto", "none", "any"]] = {"auto": "auto", "none": "none", "required": "any"}
     if choice not in mapping:
         raise ConfigError(f"unknown tool_choice {choice!r}; expected auto, none, required or a function")
-    return mapping[choice]  # type: ignore[return-value]
+    return mapping[choice]
 
 
 def to_inspect_config(request: GenerateRequest, base: GenerationSettings | None = None) -> GenerateConfig:
