@@ -19,8 +19,8 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from harness.adapters.base import ModelAdapter, close_adapter
 from harness.errors import FrontierError, TransientError
@@ -35,19 +35,25 @@ from harness.serve_format import (
     text_offsets,
     usage_json,
 )
-from harness.types import Message
+from harness.types import GenerateRequest, Message
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+Handler = Callable[[dict[str, Any], "web.Request"], Awaitable["web.StreamResponse"]]
+"""A request handler: the parsed JSON body and the request to the response."""
 
 MAX_BODY_BYTES = 64 * 1024 * 1024
 log = logging.getLogger(__name__)
 
 
-def _log_request(request: Any, status: int, started: float) -> None:
+def _log_request(request: web.Request, status: int, started: float) -> None:
     log.info(
         "%s %s %s %d %.3fs", request.remote or "-", request.method, request.path, status, time.perf_counter() - started
     )
 
 
-def _error(status: int, message: str, kind: str) -> Any:
+def _error(status: int, message: str, kind: str) -> web.Response:
     from aiohttp import web
 
     return web.json_response({"error": {"message": message, "type": kind, "param": None, "code": None}}, status=status)
@@ -60,7 +66,7 @@ class OpenAIApp:
         self.adapter = adapter
         self.model_id = model_id
 
-    async def _body(self, request: Any) -> dict[str, Any]:
+    async def _body(self, request: web.Request) -> dict[str, Any]:
         try:
             body = json.loads(await request.read())
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -69,13 +75,13 @@ class OpenAIApp:
             raise BadRequest("the body must be a JSON object")
         return body
 
-    async def _guarded(self, request: Any, handler: Callable[[dict[str, Any], Any], Any]) -> Any:
+    async def _guarded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         started = time.perf_counter()
         response = await self._answer(request, handler)
         _log_request(request, response.status, started)
         return response
 
-    async def _answer(self, request: Any, handler: Callable[[dict[str, Any], Any], Any]) -> Any:
+    async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
             return await handler(await self._body(request), request)
         except BadRequest as exc:
@@ -87,11 +93,11 @@ class OpenAIApp:
         except Exception as exc:
             return _error(500, f"{type(exc).__name__}: {exc}", "server_error")
 
-    async def chat(self, request: Any) -> Any:
+    async def chat(self, request: web.Request) -> web.StreamResponse:
         """``POST /v1/chat/completions``."""
         return await self._guarded(request, self._chat)
 
-    async def _chat(self, body: dict[str, Any], request: Any) -> Any:
+    async def _chat(self, body: dict[str, Any], request: web.Request) -> web.StreamResponse:
         from aiohttp import web
 
         generate_request = generation_request(body, parse_messages(body.get("messages")))
@@ -102,7 +108,7 @@ class OpenAIApp:
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
         return await self._stream(request, chat_stream_chunks(response, include_usage))
 
-    async def _stream(self, request: Any, chunks: list[dict[str, Any]]) -> Any:
+    async def _stream(self, request: web.Request, chunks: list[dict[str, Any]]) -> web.StreamResponse:
         from aiohttp import web
 
         stream = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
@@ -113,11 +119,11 @@ class OpenAIApp:
         await stream.write_eof()
         return stream
 
-    async def completions(self, request: Any) -> Any:
+    async def completions(self, request: web.Request) -> web.StreamResponse:
         """``POST /v1/completions``."""
         return await self._guarded(request, self._completions)
 
-    async def _completions(self, body: dict[str, Any], request: Any) -> Any:
+    async def _completions(self, body: dict[str, Any], request: web.Request) -> web.StreamResponse:
         from aiohttp import web
 
         prompts = body.get("prompt", "")
@@ -162,7 +168,7 @@ class OpenAIApp:
         return await self._stream(request, [base | {"choices": [choice]} for choice in choices])
 
     async def _complete_one(
-        self, prompt: str, settings: Any, logprobs: int | None, echo: bool
+        self, prompt: str, settings: GenerateRequest, logprobs: int | None, echo: bool
     ) -> tuple[dict[str, Any], tuple[int, int]]:
         complete = getattr(self.adapter, "complete", None)
         if complete is not None:
@@ -196,7 +202,7 @@ class OpenAIApp:
             }
         return choice, (generation.usage.input_tokens, generation.usage.output_tokens)
 
-    async def models(self, request: Any) -> Any:
+    async def models(self, request: web.Request) -> web.Response:
         """``GET /v1/models``."""
         from aiohttp import web
 
@@ -208,7 +214,7 @@ class OpenAIApp:
             }
         )
 
-    def build(self) -> Any:
+    def build(self) -> web.Application:
         """The aiohttp application; closing it closes the adapter."""
         from aiohttp import web
 
@@ -217,7 +223,7 @@ class OpenAIApp:
         app.router.add_post("/v1/completions", self.completions)
         app.router.add_get("/v1/models", self.models)
 
-        async def close_on_cleanup(_: Any) -> None:
+        async def close_on_cleanup(_: web.Application) -> None:
             await close_adapter(self.adapter)
 
         app.on_cleanup.append(close_on_cleanup)
