@@ -2,7 +2,10 @@
 
 A backend runs ``SpecJob``s. For each job it loads the spec once (``Session.load``) and
 then, obligation by obligation, tries the goal and, if that fails, the negation
-(``Session.attempt``). ``run_job`` holds that logic so both backends decide alike.
+(``Session.attempt``); every proof found is then audited for axioms (``Session.audit``,
+which a backend may do in one ``Print Assumptions`` over all of them, attributing to each
+proof only when that one is not clean). ``run_job`` holds that logic so both backends
+decide alike.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import re
 import resource
 import signal
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -93,22 +97,47 @@ class Session(Protocol):
         """Set up the environment and load the spec; returns the prover's error message, or None."""
 
     def attempt(self, name: str, sentences: list[str], deadline: float) -> AttemptResult:
-        """Run the attempt ``sentences`` for lemma ``name``."""
+        """Run the attempt ``sentences`` for lemma ``name``; ``proved`` may still await ``audit``."""
+
+    def audit(self, names: Sequence[str], deadline: float) -> list[AttemptResult]:
+        """The axiom audit of each proof in ``names`` (each one ``attempt`` proved): one result each."""
 
 
 def run_job(job: SpecJob, session: Session) -> JobResult:
-    """Load the spec once, then decide each obligation; loading counts against the spec's budget."""
+    """Load the spec once, decide each obligation, then audit the proofs; all within the spec's budget."""
     deadline = time.monotonic() + job.limits.spec_budget_s
     error = session.load(job.prelude, job.setup, deadline)
     if error is not None:
         return JobResult(load_error=error)
-    results: list[ObligationResult] = []
+    decided: list[tuple[ObligationResult, str | None]] = []
     for obligation in job.obligations:
         if time.monotonic() >= deadline:
-            results.append(ObligationResult(obligation, "unknown", "spec time budget exhausted"))
+            decided.append((ObligationResult(obligation, "unknown", "spec time budget exhausted"), None))
             continue
-        results.append(decide(obligation, session, deadline))
-    return JobResult(results=results)
+        decided.append(decide(obligation, session, deadline))
+    return JobResult(results=audited(decided, session, deadline))
+
+
+def audited(
+    decided: list[tuple[ObligationResult, str | None]], session: Session, deadline: float
+) -> list[ObligationResult]:
+    """The results once every proof behind them (the named ones) has passed the session's axiom audit.
+
+    A proof whose audit finds a forbidden axiom (or errs) makes its obligation an ``error``;
+    one the audit could not read (the worker died, the budget ran out) leaves it ``unknown``.
+    """
+    names = [name for _, name in decided if name is not None]
+    audits = dict(zip(names, session.audit(names, deadline), strict=True)) if names else {}
+    results = []
+    for result, name in decided:
+        verdict = audits.get(name) if name is not None else None
+        if verdict is None or verdict.status == "proved":
+            results.append(result)
+        elif verdict.status in ("error", "axioms"):
+            results.append(ObligationResult(result.obligation, "error", verdict.message))
+        else:
+            results.append(ObligationResult(result.obligation, "unknown", verdict.message or verdict.status))
+    return results
 
 
 def command_timeout(limits: Limits, deadline: float) -> float:
@@ -116,22 +145,26 @@ def command_timeout(limits: Limits, deadline: float) -> float:
     return max(0.05, min(limits.command_timeout_s, deadline - time.monotonic()))
 
 
-def decide(obligation: Obligation, session: Session, deadline: float) -> ObligationResult:
-    """Try the goal; if the ladder fails, try its negation; map the attempts to an outcome."""
+def decide(obligation: Obligation, session: Session, deadline: float) -> tuple[ObligationResult, str | None]:
+    """Try the goal; if the ladder fails, try its negation; map the attempts to an outcome.
+
+    Returns the outcome and the name of the proof it rests on (None when nothing was
+    proved), which ``audited`` then audits.
+    """
     name = f"coins_goal_{obligation.index}"
     first = session.attempt(name, attempt_sentences(name, obligation.goal), deadline)
     if first.status == "proved":
-        return ObligationResult(obligation, "proved", "")
+        return ObligationResult(obligation, "proved", ""), name
     if first.status in ("error", "axioms"):
-        return ObligationResult(obligation, "error", first.message)
+        return ObligationResult(obligation, "error", first.message), None
     neg_name = f"coins_neg_{obligation.index}"
     second = session.attempt(neg_name, attempt_sentences(neg_name, obligation.negation), deadline)
     if second.status == "proved":
-        return ObligationResult(obligation, "refuted", "negation proved")
+        return ObligationResult(obligation, "refuted", "negation proved"), neg_name
     if second.status in ("error", "axioms"):
-        return ObligationResult(obligation, "error", second.message)
+        return ObligationResult(obligation, "error", second.message), None
     reason = "timeout" if "timeout" in (first.status, second.status) else "neither goal nor negation proved"
-    return ObligationResult(obligation, "unknown", reason)
+    return ObligationResult(obligation, "unknown", reason), None
 
 
 def classify_failure(message: str) -> AttemptStatus:

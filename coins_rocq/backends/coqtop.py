@@ -14,6 +14,7 @@ its obligations, each attempt (a definition by ``ltac:(coins_ladder)`` and its
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import re
@@ -181,19 +182,26 @@ class CoqtopWorker:
         self.proc.wait()
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None:
-                try:
+                with contextlib.suppress(OSError):
                     stream.close()
-                except OSError:
-                    pass
-        try:
+        with contextlib.suppress(OSError, ValueError):
             self._selector.close()
-        except (OSError, ValueError):
-            pass
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 
 
+AUDIT_GRACE_S = 5.0
+"""The least time the closing axiom audit gets when the spec's budget is nearly spent, so that
+proofs found within the budget are not lost to its last command."""
+
+
 class CoqtopSession:
-    """A job's session on a worker; replaces the worker after it dies or misbehaves."""
+    """A job's session on a worker; replaces the worker after it dies or misbehaves.
+
+    A proof is one definition; its axioms are audited at the end of the job, all the
+    job's proofs in one ``Print Assumptions`` over a definition that names each of them
+    (``Print Assumptions`` walks every dependency, which for proofs over the reals is most
+    of a second each), and proof by proof only when that audit is not clean.
+    """
 
     def __init__(self, pool_slot: _Slot, limits: Limits) -> None:
         self.slot = pool_slot
@@ -201,6 +209,9 @@ class CoqtopSession:
         self.prelude: tuple[str, ...] = ()
         self.setup: list[str] = []
         self.loaded = False
+        self.proofs: dict[str, list[str]] = {}
+        self.lost: dict[str, AttemptResult] = {}
+        self._audits = 0
 
     def load(self, prelude: tuple[str, ...], setup: list[str], deadline: float) -> str | None:
         """Rewind the worker to its prelude (loading it if it differs) and load the spec."""
@@ -212,9 +223,9 @@ class CoqtopSession:
         except ProtocolAnomaly as exc:
             return str(exc)
 
-    def _run(self, sentences: Sequence[str], deadline: float) -> list[Reply]:
+    def _run(self, sentences: Sequence[str], deadline: float, least_s: float = 0.0) -> list[Reply]:
         worker = self.slot.worker(self.limits)
-        return worker.run(sentences, command_timeout(self.limits, deadline))
+        return worker.run(sentences, max(least_s, command_timeout(self.limits, deadline)))
 
     def _load(self, deadline: float) -> str | None:
         worker = self.slot.worker(self.limits)
@@ -240,11 +251,12 @@ class CoqtopSession:
         return None
 
     def attempt(self, name: str, sentences: list[str], deadline: float) -> AttemptResult:
-        """Run one attempt; on a killed worker restart it, reload the spec and report a timeout."""
+        """Run one attempt (its audit deferred to ``audit``); on a killed worker restart it,
+        reload the spec, prove again the proofs not yet audited and report a timeout."""
         if not self.loaded:
             return AttemptResult("timeout", "the spec could not be reloaded within its time budget")
         try:
-            return self._attempt(sentences, deadline)
+            return self._attempt(name, sentences, deadline)
         except ProtocolAnomaly as exc:
             self.loaded = False
             return AttemptResult("error", str(exc))
@@ -252,24 +264,87 @@ class CoqtopSession:
             self.loaded = False
             try:
                 error = self._load(deadline)
+                if error is None:
+                    self._reprove(deadline)
             except (WorkerDied, ProtocolAnomaly) as again:
+                self.loaded = False
                 error = str(again)
             if error is not None and time.monotonic() < deadline:
                 return AttemptResult("error", f"reloading the spec after a timeout failed: {error}")
             return AttemptResult("timeout", str(exc))
 
-    def _attempt(self, sentences: list[str], deadline: float) -> AttemptResult:
-        definition, print_assumptions = self._run(sentences, deadline)
-        if print_assumptions.proof_open:
+    def _attempt(self, name: str, sentences: list[str], deadline: float) -> AttemptResult:
+        proof = [s for s in sentences if s != f"Print Assumptions {name}."]
+        if not proof:
+            return AttemptResult("error", f"the attempt for {name} proves nothing")
+        replies = self._run(proof, deadline)
+        if replies[-1].proof_open:
             self.slot.discard()
             self.loaded = False
             return AttemptResult("error", "prover protocol anomaly: an attempt left a proof open")
-        if definition.is_error:
-            message = definition.error_message()
+        failed = next((r for r in replies if r.is_error), None)
+        if failed is not None:
+            message = failed.error_message()
             return AttemptResult(classify_failure(message), message)
-        if print_assumptions.is_error:
-            return AttemptResult("error", print_assumptions.error_message())
-        return check_assumptions(print_assumptions.text)
+        self.proofs[name] = proof
+        return AttemptResult("proved")
+
+    def _reprove(self, deadline: float) -> None:
+        """After a reload, prove again the proofs not yet audited (the dead worker took them along)."""
+        for name, proof in list(self.proofs.items()):
+            replies = self._run(proof, deadline)
+            if _first_error(replies) is not None or replies[-1].proof_open:
+                del self.proofs[name]
+                self.lost[name] = AttemptResult("timeout", "proof lost with a replaced worker and not found again")
+
+    def audit(self, names: Sequence[str], deadline: float) -> list[AttemptResult]:
+        """Audit the proofs ``names``: together in one ``Print Assumptions``, one by one when that is not clean."""
+        verdicts = dict(self.lost)
+        live = [n for n in names if n in self.proofs and n not in verdicts]
+        if live:
+            verdicts.update(self._audit_all(live, deadline))
+        return [verdicts.get(n, AttemptResult("error", f"no proof of {n} to audit")) for n in names]
+
+    def _audit_all(self, names: list[str], deadline: float) -> dict[str, AttemptResult]:
+        verdicts: dict[str, AttemptResult] = {}
+        if not self.loaded:
+            lost = AttemptResult("timeout", "the worker was replaced before its proofs were audited")
+            return {n: lost for n in names}
+        try:
+            combined = self._audit(names, deadline)
+            if combined.status == "proved" or len(names) == 1:
+                return {n: combined for n in names}
+            for name in names:
+                verdicts[name] = self._audit([name], deadline)
+        except ProtocolAnomaly as exc:
+            self.loaded = False
+            verdicts.update({n: AttemptResult("error", str(exc)) for n in names if n not in verdicts})
+        except WorkerDied as exc:
+            self.loaded = False
+            verdicts.update({n: AttemptResult("timeout", str(exc)) for n in names if n not in verdicts})
+        return verdicts
+
+    def _audit(self, names: list[str], deadline: float) -> AttemptResult:
+        """One ``Print Assumptions`` over ``names``: of the proof itself, or of a definition naming each."""
+        if len(names) == 1:
+            sentences = [f"Print Assumptions {names[0]}."]
+        else:
+            self._audits += 1
+            audit = f"coins_audit_{self._audits}"
+            body = " ".join(f"let _ := {name} in" for name in names)
+            sentences = [
+                f"Definition {audit} : Coq.Init.Datatypes.unit := {body} Coq.Init.Datatypes.tt.",
+                f"Print Assumptions {audit}.",
+            ]
+        replies = self._run(sentences, deadline, AUDIT_GRACE_S)
+        if replies[-1].proof_open:
+            self.slot.discard()
+            self.loaded = False
+            return AttemptResult("error", "prover protocol anomaly: the axiom audit left a proof open")
+        failed = _first_error(replies)
+        if failed is not None:
+            return AttemptResult("error", failed)
+        return check_assumptions(replies[-1].text)
 
 
 def _first_error(replies: list[Reply]) -> str | None:
@@ -302,6 +377,12 @@ class _Slot:
             self.close()
         self._jobs += 1
 
+    def next_prelude(self) -> tuple[str, ...] | None:
+        """The prelude the next job will find loaded (None when the worker is absent or due to be replaced)."""
+        if self._worker is None or self._jobs >= JOBS_PER_WORKER:
+            return None
+        return self._worker.prelude
+
     def discard(self) -> None:
         """Kill the current worker; the next job gets a fresh one."""
         self.close()
@@ -311,6 +392,23 @@ class _Slot:
         if self._worker is not None:
             self._worker.close()
             self._worker = None
+
+
+class _Todo:
+    """The jobs not yet taken; a worker takes the first one whose prelude it has loaded, else the first."""
+
+    def __init__(self, jobs: Sequence[SpecJob]) -> None:
+        self._jobs = jobs
+        self._left = list(range(len(jobs)))
+        self._lock = threading.Lock()
+
+    def take(self, prelude: tuple[str, ...] | None) -> int | None:
+        """The index of the next job for a worker with ``prelude`` loaded, or None when none is left."""
+        with self._lock:
+            if not self._left:
+                return None
+            at = next((i for i, index in enumerate(self._left) if self._jobs[index].prelude == prelude), 0)
+            return self._left.pop(at)
 
 
 class CoqtopPool:
@@ -330,9 +428,7 @@ class CoqtopPool:
 
     def run(self, jobs: Sequence[SpecJob]) -> list[JobResult]:
         """Run ``jobs`` across the free workers; results come back in the jobs' order."""
-        todo: queue.Queue[int] = queue.Queue()
-        for index in range(len(jobs)):
-            todo.put(index)
+        todo = _Todo(jobs)
         results: list[JobResult | None] = [None] * len(jobs)
         errors: list[BaseException] = []
 
@@ -340,9 +436,8 @@ class CoqtopPool:
             slot = self._free.get()
             try:
                 while True:
-                    try:
-                        index = todo.get_nowait()
-                    except queue.Empty:
+                    index = todo.take(slot.next_prelude())
+                    if index is None:
                         return
                     slot.start_job()
                     results[index] = run_job(jobs[index], CoqtopSession(slot, jobs[index].limits))

@@ -8,6 +8,7 @@ the process dies, for any reason, the kernel kills every worker it started.
 
 from __future__ import annotations
 
+import functools
 import queue
 import subprocess
 import threading
@@ -32,7 +33,7 @@ def _serve() -> None:
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.STDOUT,
-                    preexec_fn=lambda: limit_process(memory_mb),
+                    preexec_fn=functools.partial(limit_process, memory_mb),
                 )
             )
         except BaseException as exc:
