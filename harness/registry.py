@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from harness.errors import ConfigError
 
 if TYPE_CHECKING:
+    from harness.adapters.base import ModelAdapter
     from harness.task import TaskEntry, TaskFamily
 
 log = logging.getLogger(__name__)
@@ -114,7 +115,7 @@ BUILTIN_METHODS = {
 }
 
 
-def _first_doc_line(obj: Any) -> str:
+def _first_doc_line(obj: object) -> str:
     doc = getattr(obj, "description", "") or (obj.__doc__ or "")
     return doc.strip().splitlines()[0] if doc.strip() else ""
 
@@ -258,7 +259,7 @@ def parse_method_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), params
 
 
-def resolve_method(spec: str) -> Callable[[Any], Any]:
+def resolve_method(spec: str) -> Callable[[ModelAdapter], ModelAdapter]:
     """A function wrapping an adapter in the method named by ``spec``."""
     name, params = parse_method_spec(spec)
     entries = method_entries()
