@@ -20,7 +20,7 @@ from harness.cache import ResponseCache, request_key
 from harness.context import active_sample, call_role
 from harness.errors import AdapterError, TransientError
 from harness.failures import is_permanent
-from harness.run_options import DEFAULT_TIMEOUT_S, RetryPolicy
+from harness.run_options import DEFAULT_TIMEOUT_S, RetryPolicy, RunOptions
 from harness.types import CallRecord, GenerateRequest, Generation
 
 __all__ = [
@@ -167,6 +167,18 @@ class CallSettings:
     seed: int = 0
     max_requests: int | None = None
     slots: RequestSlots = field(default_factory=RequestSlots, compare=False, repr=False)
+
+    @classmethod
+    def of_run(cls, options: RunOptions, seed: int) -> CallSettings:
+        """A run's call settings: its retries, timeout and cache, ``seed``, and ``concurrency`` requests per adapter."""
+        return cls(
+            retry=options.retry,
+            timeout_s=options.request_timeout_s,
+            cache=ResponseCache(options.cache_path) if options.cache_path else None,
+            force_cache=options.force_cache,
+            seed=seed,
+            max_requests=options.concurrency,
+        )
 
     def wrap(self, adapter: ModelAdapter) -> CallingAdapter:
         """``adapter`` behind the calling layer with these settings."""

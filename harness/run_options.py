@@ -9,10 +9,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from harness.calls import CallSettings
 
 DEFAULT_TIMEOUT_S = 600.0
 
@@ -36,7 +32,10 @@ class RetryPolicy:
 
 @dataclass(frozen=True)
 class RunOptions:
-    """How a run executes: ``concurrency`` samples in flight, and as many requests in flight per adapter."""
+    """How a run executes: ``concurrency`` samples in flight, and as many requests in flight per adapter.
+
+    :meth:`harness.calls.CallSettings.of_run` turns them into how each model call is made.
+    """
 
     concurrency: int = 8
     retry: RetryPolicy = field(default_factory=RetryPolicy)
@@ -45,17 +44,3 @@ class RunOptions:
     force_cache: bool = False
     progress: bool = True
     retry_errors: bool = False
-
-    def call_settings(self, seed: int) -> CallSettings:
-        """How the run's model calls are made (``seed`` is the adapters'); requests per adapter bounded too."""
-        from harness.cache import ResponseCache
-        from harness.calls import CallSettings
-
-        return CallSettings(
-            retry=self.retry,
-            timeout_s=self.request_timeout_s,
-            cache=ResponseCache(self.cache_path) if self.cache_path else None,
-            force_cache=self.force_cache,
-            seed=seed,
-            max_requests=self.concurrency,
-        )

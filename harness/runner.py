@@ -110,7 +110,7 @@ async def evaluate(
     retry: RetryPolicy | None = None,
 ) -> list[SampleResult]:
     """Run one task in memory and return its results in sample order (calls as a run's, without a cache)."""
-    calls = RunOptions(concurrency=concurrency, retry=retry or RetryPolicy()).call_settings(seed)
+    calls = CallSettings.of_run(RunOptions(concurrency=concurrency, retry=retry or RetryPolicy()), seed)
     model = adapter if isinstance(adapter, (CallingAdapter, MethodAdapter)) else calls.wrap(adapter)
     samples = limited_samples(task, limit)
     order = {sample.id: index for index, sample in enumerate(samples)}
@@ -129,12 +129,12 @@ async def evaluate(
 def build_model(plan: RunPlan, options: RunOptions, calls: CallSettings | None = None) -> ModelAdapter:
     """The plan's adapter, behind the calling layer, wrapped by its methods (innermost first).
 
-    ``calls`` (default: ``options.call_settings(plan.seed)``) are active while the methods are
+    ``calls`` (default: ``CallSettings.of_run(options, plan.seed)``) are active while the methods are
     built, so a method's own model (a PRM judge) is called as the run's model is.
     """
     from harness.registry import resolve_method
 
-    calls = calls or options.call_settings(plan.seed)
+    calls = calls or CallSettings.of_run(options, plan.seed)
     model: ModelAdapter = calls.resolve(plan.model, **plan.model_options)
     with using_call_settings(calls):
         for spec in plan.methods:
@@ -149,7 +149,7 @@ class LocalExecutor:
     def __init__(self, plan: RunPlan, options: RunOptions) -> None:
         self.run_plan = plan
         self.options = options
-        self.calls = options.call_settings(plan.seed)
+        self.calls = CallSettings.of_run(options, plan.seed)
         self.model: ModelAdapter | None = None
 
     async def start(self, run: LoadedRun) -> None:

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from harness.adapters.base import close_adapter
-from harness.calls import using_call_settings
+from harness.calls import CallSettings, using_call_settings
 from harness.methods.planning import plan_methods
 from harness.plan import RunPlan, build_task
 from harness.run_options import RunOptions
@@ -41,7 +41,7 @@ class SampleWorker:
         self.samples = samples
         self.concurrency = max(1, concurrency)
         worker_options = replace(options, progress=False, concurrency=self.concurrency)
-        self.calls = worker_options.call_settings(plan.seed)
+        self.calls = CallSettings.of_run(worker_options, plan.seed)
         self.model = build_model(plan, worker_options, self.calls)
         self.seed = plan.seed
         self.scoring = RayScoring(num_cpus=scoring_cpus)
