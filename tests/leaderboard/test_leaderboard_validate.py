@@ -197,8 +197,10 @@ def test_leaderboard_imports_only_record_types_from_harness() -> None:
     for module in package.glob("*.py"):
         for node in ast.walk(ast.parse(module.read_text())):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("harness"):
-                # the record types, and the one reader of run logs that the harness uses too (issue 18)
-                assert node.module in ("harness.types", "harness.runlog"), f"{module.name} imports {node.module}"
+                # the record types, the one reader of run logs (issue 18) and of run directories (issue 20 item 10)
+                # that the harness uses too
+                allowed = ("harness.types", "harness.runlog", "harness.runformat")
+                assert node.module in allowed, f"{module.name} imports {node.module}"
             if isinstance(node, ast.Import):
                 assert not any(alias.name.startswith("harness") for alias in node.names), module.name
     code = "import sys, leaderboard.cli; print(sorted({'pandas', 'matplotlib', 'jinja2'} & set(sys.modules)))"
