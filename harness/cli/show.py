@@ -17,12 +17,14 @@ def _fmt(value: float | None) -> str:
 def print_summary(summary: RunSummary, run_dir: Path | None = None) -> None:
     """Print per-task metrics with CIs and counts, tokens and cost, the cached calls and how to retry errors."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     title = f"{summary.run_id}  model={summary.model}" + (
         f"  methods={','.join(summary.methods)}" if summary.methods else ""
     )
-    table = Table(title=title + ("" if summary.complete else "  [INCOMPLETE]"))
+    # Names come from tasks, metrics and models: "[...]" in them is text, never rich markup.
+    table = Table(title=escape(title + ("" if summary.complete else "  [INCOMPLETE]")))
     for column in ("task", "metric", "value", "95% CI", "n", "scored/unscored/error", "tokens in/out", "cost USD"):
         table.add_column(column, justify="left" if column in ("task", "metric") else "right")
     for name, task in summary.tasks.items():
@@ -32,10 +34,10 @@ def print_summary(summary: RunSummary, run_dir: Path | None = None) -> None:
         for index, (metric, value) in enumerate(task.metrics.items()):
             first = index == 0
             table.add_row(
-                name if first else "",
-                metric,
+                escape(name) if first else "",
+                escape(metric),
                 _fmt(value.value),
-                f"[{_fmt(value.ci_low)}, {_fmt(value.ci_high)}]",
+                escape(f"[{_fmt(value.ci_low)}, {_fmt(value.ci_high)}]"),
                 str(value.n),
                 counts if first else "",
                 tokens if first else "",
