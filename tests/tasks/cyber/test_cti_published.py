@@ -16,8 +16,9 @@ import pytest
 from harness.errors import ConfigError
 from harness.importing import import_outputs
 from harness.plan import TaskPlan
+from harness.registry import resolve_task
 from harness.types import TaskSummary
-from tasks.cyber import FAMILY
+from tasks.cyber.cti_taa import CtiTaaTask
 from tasks.cyber.taa_tables import read_table
 
 MODELS = ("ChatGPT-3.5", "ChatGPT-4", "Gemini-1.5", "LLAMA3-70B", "LLAMA3-8B")
@@ -47,6 +48,12 @@ def published(shared_data: Path) -> Path:
 
 
 _IMPORTED: dict[tuple[str, str, str | None], TaskSummary] = {}
+
+
+def _taa(**args: str) -> CtiTaaTask:
+    task = resolve_task("cyber/cti-taa").create(**args)
+    assert isinstance(task, CtiTaaTask)
+    return task
 
 
 def _value(summary: TaskSummary, metric: str) -> float:
@@ -135,12 +142,12 @@ def test_taa_tables_from_the_pickles_through_the_data_only_unpickler(published: 
     for name, table in (("alias_dict", aliases), ("related_dict", related)):
         (evaluation / f"{name}.pickle").write_bytes(pickle.dumps(table, protocol=4))
     assert read_table(evaluation / "alias_dict.pickle") == aliases
-    task = FAMILY.resolve("cyber/cti-taa").create(data=str(published), tables=str(tmp_path))
+    task = _taa(data=str(published), tables=str(tmp_path))
     sample = next(iter(task.samples()))
     assert task.relations.tier("APT36", sample.target) in ("correct", "plausible", "incorrect")
-    assert task.relations.tier("Rattlesnake", "SideCopy") == FAMILY.resolve("cyber/cti-taa").create(
-        data=str(published)
-    ).relations.tier("Rattlesnake", "SideCopy")
+    assert task.relations.tier("Rattlesnake", "SideCopy") == _taa(data=str(published)).relations.tier(
+        "Rattlesnake", "SideCopy"
+    )
 
 
 class _Boom:
@@ -167,7 +174,7 @@ def test_hostile_or_malformed_pickles_are_refused_without_running_code(
 
 
 def test_nan_entries_no_longer_chain_unrelated_actors(published: Path) -> None:
-    task = FAMILY.resolve("cyber/cti-taa").create(data=str(published))
+    task = _taa(data=str(published))
     related = read_table(published / "tables" / "related_dict.json")
     via_nan = sorted(actor for actor, names in related.items() if "nan" in names)
     assert len(via_nan) >= 2
@@ -181,8 +188,8 @@ def test_taa_without_tables_is_a_clear_error_unless_declined(published: Path, tm
     for name in ("cti-taa.tsv", "cti-taa-responses.tsv"):
         (flat / name).write_bytes((published / "data" / name).read_bytes())
     with pytest.raises(ConfigError, match=r"alias and related tables .* -T tables=FOLDER"):
-        list(FAMILY.resolve("cyber/cti-taa").create(data=str(flat)).samples())
-    assert len(list(FAMILY.resolve("cyber/cti-taa").create(data=str(flat), tables="none").samples())) == 50
+        list(_taa(data=str(flat)).samples())
+    assert len(list(_taa(data=str(flat), tables="none").samples())) == 50
 
 
 def test_a_cti_tsv_with_an_unbalanced_quote_fails_with_the_line_number(published: Path, tmp_path: Path) -> None:
@@ -191,10 +198,10 @@ def test_a_cti_tsv_with_an_unbalanced_quote_fails_with_the_line_number(published
     lines[4] = "\t".join([url, '"' + description, *rest])
     (tmp_path / "cti-rcm.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"cti-rcm\.tsv: line 5: a quoted field is not closed on its line"):
-        list(FAMILY.resolve("cyber/cti-rcm").create(data=str(tmp_path)).samples())
+        list(resolve_task("cyber/cti-rcm").create(data=str(tmp_path)).samples())
     lines[4] = "\t".join([url, '"Quoted title" ' + description, *rest])  # closed on its line: read as pandas does
     (tmp_path / "cti-rcm.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    samples = list(FAMILY.resolve("cyber/cti-rcm").create(data=str(tmp_path)).samples())
+    samples = list(resolve_task("cyber/cti-rcm").create(data=str(tmp_path)).samples())
     assert len(samples) == 10 and samples[9].metadata["url"] == lines[10].split("\t")[0]
 
 
@@ -206,7 +213,7 @@ def test_llm_extractor_is_logged_as_its_own_call_and_reported_apart(published: P
     from harness.testing.openai_server import OpenAIServer
     from tasks.cyber.taa_extractor import EXTRACTOR_PROMPT
 
-    task = FAMILY.resolve("cyber/cti-taa").create(data=str(published))
+    task = _taa(data=str(published))
     samples = list(task.samples())[:4]
     texts = {
         0: "Hard to say, but the attribution is to [PLACEHOLDER].",
@@ -215,7 +222,7 @@ def test_llm_extractor_is_logged_as_its_own_call_and_reported_apart(published: P
         3: "This one is the work of someone unknown.",
     }
     replies = {0: "NONE", 1: "Mustang Panda", 2: "Mustang Panda", 3: "APT41"}
-    index_of = {s.input[-1].content: i for i, s in enumerate(samples)}
+    index_of = {s.messages()[-1].content: i for i, s in enumerate(samples)}
 
     def responder(body: dict) -> str:
         content = body["messages"][-1]["content"]
@@ -225,9 +232,7 @@ def test_llm_extractor_is_logged_as_its_own_call_and_reported_apart(published: P
         return texts[index_of[content]]
 
     with OpenAIServer(responder) as server:
-        extracting = FAMILY.resolve("cyber/cti-taa").create(
-            data=str(published), extractor="openai-compatible/x@" + server.base_url
-        )
+        extracting = _taa(data=str(published), extractor="openai-compatible/x@" + server.base_url)
         results = asyncio.run(evaluate(extracting, resolve_adapter("openai-compatible/m@" + server.base_url), limit=4))
     assert [sorted(c.role for c in r.calls) for r in results] == [["extractor", "model"]] * 4
     assert [r.score.details["llm_actor"] for r in results] == [None, "Mustang Panda", "Mustang Panda", "APT41"]
@@ -265,7 +270,7 @@ def test_an_upstream_checkout_layout_is_found_without_further_arguments(publishe
     summary = imported(
         published, tmp_path / "run", "cti-taa", published / "responses" / "cti-taa-responses.tsv", "ChatGPT-4"
     )
-    task = FAMILY.resolve("cyber/cti-taa").create(data=str(tmp_path))
+    task = _taa(data=str(tmp_path))
     assert len(list(task.samples())) == 50
     assert task.relations.tier("Fancy Bear", "APT28") == "correct"
     report = import_outputs(

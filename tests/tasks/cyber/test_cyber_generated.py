@@ -6,9 +6,9 @@ import random
 
 import pytest
 
+from harness.registry import resolve_task
 from harness.types import GenerateRequest, Output
 from scorers.cvss_score import parse_cvss3
-from tasks.cyber import FAMILY
 from tasks.cyber.cvss_phrases import METRIC_VALUES, PHRASES
 from tasks.cyber.cwe_catalog import catalogue, cwe_name
 from tasks.cyber.gen_cvss import make_item
@@ -16,7 +16,7 @@ from tasks.cyber.gen_cwe import TEMPLATES
 
 
 def make(name: str, **args: object):
-    return FAMILY.resolve(name).create(**args)
+    return resolve_task(name).create(**args)
 
 
 def test_phrase_banks_cover_every_value_five_times_without_overlap() -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from harness.errors import ConfigError
+from harness.registry import resolve_task
 from harness.types import Output
-from tasks.cyber import FAMILY
 
 CYBERMETRIC = {
     "questions": [
@@ -73,11 +73,12 @@ def write(tmp_path: Path, name: str, data: object) -> str:
 
 
 def test_cybermetric_prompt_and_scoring(tmp_path: Path) -> None:
-    task = FAMILY.resolve("cyber/cybermetric").create(data=write(tmp_path, "CyberMetric-80-v1.json", CYBERMETRIC))
+    task = resolve_task("cyber/cybermetric").create(data=write(tmp_path, "CyberMetric-80-v1.json", CYBERMETRIC))
     samples = list(task.samples())
     assert [s.target for s in samples] == ["D", "B"]
     system, user = samples[1].messages()
     assert system.content == "You are a security expert who answers questions."
+    assert user.content is not None
     assert "Options: A) SYN-ACK, ACK, ACK, B) SYN, SYN-ACK, ACK" in user.content
     assert user.content.endswith("Always return in this format: 'ANSWER: X' ")
     assert task.score(samples[1], Output(text="ANSWER: B")).value == 1.0
@@ -86,7 +87,7 @@ def test_cybermetric_prompt_and_scoring(tmp_path: Path) -> None:
 
 
 def test_seceval_multi_letter_answers_are_all_or_nothing(tmp_path: Path) -> None:
-    task = FAMILY.resolve("cyber/seceval").create(data=write(tmp_path, "questions.json", SECEVAL))
+    task = resolve_task("cyber/seceval").create(data=write(tmp_path, "questions.json", SECEVAL))
     first, second = task.samples()
     assert first.id == "f1a2" and first.target == "ABD" and first.metadata["topics"] == ["SystemSecurity"]
     roles = [m.role for m in first.messages()]
@@ -121,7 +122,7 @@ def test_seceval_multi_letter_answers_are_all_or_nothing(tmp_path: Path) -> None
     ],
 )
 def test_malformed_files_are_named(tmp_path: Path, name: str, data: object, message: str) -> None:
-    task = FAMILY.resolve(name).create(data=write(tmp_path, "data.json", data))
+    task = resolve_task(name).create(data=write(tmp_path, "data.json", data))
     with pytest.raises(ConfigError, match=message):
         list(task.samples())
 
@@ -129,12 +130,12 @@ def test_malformed_files_are_named(tmp_path: Path, name: str, data: object, mess
 def test_missing_and_invalid_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("FRONTIER_CYBERMETRIC_DATA", raising=False)
     with pytest.raises(ConfigError, match="FRONTIER_CYBERMETRIC_DATA"):
-        list(FAMILY.resolve("cyber/cybermetric").create().samples())
+        list(resolve_task("cyber/cybermetric").create().samples())
     with pytest.raises(ConfigError, match="is not a file"):
-        list(FAMILY.resolve("cyber/seceval").create(data=str(tmp_path / "none.json")).samples())
+        list(resolve_task("cyber/seceval").create(data=str(tmp_path / "none.json")).samples())
     bad = tmp_path / "bad.json"
     bad.write_text("{oops")
     with pytest.raises(ConfigError, match="not valid JSON"):
-        list(FAMILY.resolve("cyber/seceval").create(data=str(bad)).samples())
+        list(resolve_task("cyber/seceval").create(data=str(bad)).samples())
     monkeypatch.setenv("FRONTIER_SECEVAL_DATA", write(tmp_path, "q.json", SECEVAL))
-    assert len(list(FAMILY.resolve("cyber/seceval").create().samples())) == 2
+    assert len(list(resolve_task("cyber/seceval").create().samples())) == 2

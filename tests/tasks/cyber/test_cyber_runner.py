@@ -9,6 +9,7 @@ import pytest
 
 from harness.adapters import resolve_adapter
 from harness.plan import build_task
+from harness.registry import resolve_task
 from harness.runner import evaluate
 from harness.suites import load_suite
 from harness.testing.openai_server import OpenAIServer, Reply
@@ -37,7 +38,7 @@ def result(sample_target: object, score: Score) -> SampleResult:
     ],
 )
 def test_oracle_is_perfect_and_random_is_not(name: str, args: dict) -> None:
-    task = FAMILY.resolve(name).create(**args)
+    task = resolve_task(name).create(**args)
     oracle = run(task, "builtin/oracle")
     assert [r.score.value for r in oracle] == [1.0] * 40
     randoms = run(task, "builtin/random", seed=1)
@@ -47,7 +48,7 @@ def test_oracle_is_perfect_and_random_is_not(name: str, args: dict) -> None:
 
 
 def test_vsp_metrics_mad_exact_and_invalid(shared_data: Path) -> None:
-    task = FAMILY.resolve("cyber/cti-vsp").create(data=str(shared_data / "cti-bench"))
+    task = resolve_task("cyber/cti-vsp").create(data=str(shared_data / "cti-bench"))
     oracle = task.aggregate(run(task, "builtin/oracle"))
     assert oracle["mad"].value == 0.0 and oracle["mad"].n == 40
     assert oracle["exact_vector"].value == 1.0 and oracle["invalid_rate"].value == 0.0
@@ -76,7 +77,7 @@ def test_vsp_metrics_mad_exact_and_invalid(shared_data: Path) -> None:
 
 
 def test_ate_macro_and_micro_f1_on_hand_made_sets(shared_data: Path) -> None:
-    task = FAMILY.resolve("cyber/cti-ate").create(data=str(shared_data / "cti-bench"))
+    task = resolve_task("cyber/cti-ate").create(data=str(shared_data / "cti-bench"))
     sample = next(iter(task.samples()))
     truth = ["T1071", "T1573", "T1083", "T1070"]
     answers = ["T1071, T1573, T1083, T1070", "T1071, T1105", "nothing to report"]
@@ -93,7 +94,7 @@ def test_ate_macro_and_micro_f1_on_hand_made_sets(shared_data: Path) -> None:
 
 
 def test_cti_mcq_through_a_loopback_openai_server(shared_data: Path) -> None:
-    task = FAMILY.resolve("cyber/cti-mcq").create(data=str(shared_data / "cti-bench"))
+    task = resolve_task("cyber/cti-mcq").create(data=str(shared_data / "cti-bench"))
     answers = {prompt_text(s): s.target for s in task.samples()}
     wrong = {"A": "B", "B": "C", "C": "D", "D": "A"}
     bodies: list[dict] = []

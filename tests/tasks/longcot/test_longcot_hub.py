@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from harness.adapters import resolve_adapter
+from harness.registry import resolve_task
 from harness.runner import evaluate
-from tasks.longcot import FAMILY
 from tasks.longcot.data import DOMAINS, LongCotDataError, Question, load_questions
 from tasks.longcot.data.hub import without_nulls
 
@@ -102,7 +102,7 @@ def test_a_mirror_gives_the_files_questions(tmp_path: Path, longcot_dir: Path, a
 
 async def test_oracle_scores_one_on_the_mirror(tmp_path: Path, longcot_dir: Path) -> None:
     repo = _mirror(tmp_path, longcot_dir, as_records=False, per_domain=3)
-    task = FAMILY.resolve("longcot/mini").create(data=f"hub:{repo}")
+    task = resolve_task("longcot/mini").create(data=f"hub:{repo}")
     results = await evaluate(task, resolve_adapter("builtin/oracle"), concurrency=4)
     assert len(results) == 15
     assert all(r.score is not None and r.score.value == 1.0 for r in results), [
