@@ -8,14 +8,17 @@ per task by :func:`accumulator_of`:
   tools family) is fed result by result and holds only what its metrics need;
 * a task that keeps the base class's per-sample metrics is fed to a :class:`MetricsAccumulator`,
   which holds one float per sample and metric;
-* any other task's ``aggregate`` is given that task's results, collected during the pass
-  (:class:`CollectedAggregate`), in log order as before.
+* any other task's ``aggregate`` consumes that task's results as the pass reads them, in log
+  order as before, from a bounded queue (:class:`StreamedAggregate`, in a thread of its own).
 """
 
 from __future__ import annotations
 
+import contextvars
 import math
-from collections.abc import Iterable, Sequence
+import queue
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol, runtime_checkable
 
 from harness.stats import mean_metric
@@ -62,21 +65,70 @@ class MetricsAccumulator:
         return {name: mean_metric(values, seed=self.seed, kind=kinds[name]) for name, values in self._values.items()}
 
 
-class CollectedAggregate:
-    """A task's own ``aggregate``, given the task's results once the pass is over."""
+_END = object()
+"""Marks the end of a task's results in the queue of a :class:`StreamedAggregate`."""
+
+
+class StreamedAggregate:
+    """A task's own ``aggregate``, consuming the task's results as the one pass reads them.
+
+    The aggregate runs in a thread of its own (in a copy of the caller's context) and iterates over a
+    bounded queue that :meth:`add` fills, so the log is parsed once and at most ``QUEUE_SIZE`` results
+    of the task are held at a time, whatever the run's size. It sees the task's results in log order,
+    exactly as when it was given a stream of them; its exception is raised by :meth:`finish`.
+    """
+
+    QUEUE_SIZE = 256
 
     def __init__(self, task: AnyTask, seed: int = 0) -> None:
         self.task = task
         self.seed = seed
-        self._results: list[SampleResult] = []
+        self._queue: queue.Queue[object] = queue.Queue(maxsize=self.QUEUE_SIZE)
+        self._ended = False
+        self._metrics: dict[str, MetricValue] = {}
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+
+    def _start(self) -> None:
+        if self._thread is None:
+            context = contextvars.copy_context()
+            name = f"aggregate {self.task.name}"
+            self._thread = threading.Thread(target=context.run, args=(self._aggregate,), name=name, daemon=True)
+            self._thread.start()
+
+    def _stream(self) -> Iterator[SampleResult]:
+        while (item := self._queue.get()) is not _END:
+            assert isinstance(item, SampleResult)
+            yield item
+        self._ended = True
+
+    def _aggregate(self) -> None:
+        try:
+            self._metrics = self.task.aggregate(self._stream(), seed=self.seed)
+        except BaseException as exc:
+            self._error = exc
+        finally:
+            while not self._ended:  # an aggregate that stopped early or failed: drain, so add() never blocks
+                self._ended = self._queue.get() is _END
 
     def add(self, result: SampleResult) -> None:
-        """Keep ``result`` for the task's ``aggregate``."""
-        self._results.append(result)
+        """Hand ``result`` to the task's ``aggregate`` (waits while the queue is full)."""
+        self._start()
+        self._queue.put(result)
 
     def finish(self) -> dict[str, MetricValue]:
-        """The task's ``aggregate`` over the collected results, in log order."""
-        return self.task.aggregate(iter(self._results), seed=self.seed)
+        """The task's ``aggregate`` over every result added; its exception, if it raised one."""
+        self._start()
+        self.close()
+        if self._error is not None:
+            raise self._error
+        return self._metrics
+
+    def close(self) -> None:
+        """End the stream and wait for the aggregate to return (also when the pass failed)."""
+        if self._thread is not None and self._thread.is_alive():
+            self._queue.put(_END)
+            self._thread.join()
 
 
 class CombinedAccumulator:
@@ -113,7 +165,7 @@ def accumulator_of(task: AnyTask, seed: int) -> Accumulator:
         return task.accumulator(seed=seed)
     if type(task).aggregate is Task.aggregate:
         return MetricsAccumulator(task.metrics(), seed=seed)
-    return CollectedAggregate(task, seed=seed)
+    return StreamedAggregate(task, seed=seed)
 
 
 def fold(accumulator: Accumulator, results: Iterable[SampleResult]) -> dict[str, MetricValue]:
@@ -164,9 +216,16 @@ class TaskTally:
 
 def summarize_tasks(tasks: Sequence[AnyTask], results: Iterable[SampleResult], seed: int) -> dict[str, TaskSummary]:
     """Every task's summary from one pass over the run's results; results of other tasks are ignored."""
-    tallies = {task.name: TaskTally(task, seed) for task in tasks}
-    for result in results:
-        tally = tallies.get(result.task)
-        if tally is not None:
-            tally.add(result)
-    return {name: tally.finish() for name, tally in tallies.items()}
+    tallies: dict[str, TaskTally] = {}
+    try:
+        for task in tasks:
+            tallies[task.name] = TaskTally(task, seed)
+        for result in results:
+            tally = tallies.get(result.task)
+            if tally is not None:
+                tally.add(result)
+        return {name: tally.finish() for name, tally in tallies.items()}
+    finally:
+        for tally in tallies.values():
+            if isinstance(tally.metrics, StreamedAggregate):
+                tally.metrics.close()

@@ -20,7 +20,7 @@ from harness.plan import RunPlan, TaskPlan, build_task, plan_from_config
 from harness.runner import RunOptions, execute
 from harness.store import RunStore
 from harness.suites import load_suite
-from harness.summary import CollectedAggregate, MetricsAccumulator, accumulator_of, fold, summarize_tasks
+from harness.summary import MetricsAccumulator, StreamedAggregate, accumulator_of, fold, summarize_tasks
 from harness.task import AnyTask, Task, TaskArgs
 from harness.types import OUTCOMES, MetricValue, Output, SampleResult, Score, TaskSummary, Usage
 from tasks.tools.metrics import EpisodeAccumulator, episode_metrics
@@ -104,7 +104,7 @@ def test_smoke_summary_is_each_tasks_aggregate_and_reads_the_log_once(
         assert summary.tasks[entry.task.name] == _reference(entry.task, store, plan.seed), entry.task.name
     assert store.read_summary().tasks == summary.tasks
     kinds = {type(accumulator_of(p.task, plan.seed)).__name__ for p in prepared}
-    assert kinds == {"MetricsAccumulator", "CollectedAggregate", "CombinedAccumulator"}
+    assert kinds == {"MetricsAccumulator", "StreamedAggregate", "CombinedAccumulator"}
 
 
 def _result(sample_id: str, task: str, outcome: str, value: float = 1.0, **data: object) -> SampleResult:
@@ -180,7 +180,7 @@ def test_tools_accumulator_equals_the_materialised_aggregate_and_keeps_no_result
             return {"episodes": MetricValue(value=float(sum(1 for _ in results)), n=1)}
 
     recounted = Recounted("tools/retail", **task.args.model_dump())
-    assert isinstance(accumulator_of(recounted, 4), CollectedAggregate)
+    assert isinstance(accumulator_of(recounted, 4), StreamedAggregate)
     assert summarize_tasks([recounted], results, seed=4)["tools/retail"].metrics["episodes"].value == 5
 
 
@@ -204,7 +204,7 @@ def test_a_task_with_its_own_aggregate_gets_its_results_in_log_order() -> None:
             return {}
 
     task = Ordered("x/ordered")
-    assert isinstance(accumulator_of(task, 0), CollectedAggregate)
+    assert isinstance(accumulator_of(task, 0), StreamedAggregate)
     plain: AnyTask = Task("x/plain")
     assert isinstance(accumulator_of(plain, 0), MetricsAccumulator)
     results = [_result(f"s{i}", name, "scored") for i in range(5) for name in ("x/ordered", "x/plain")]
@@ -214,3 +214,45 @@ def test_a_task_with_its_own_aggregate_gets_its_results_in_log_order() -> None:
     assert summaries["x/plain"].counts["scored"] == 5 and summaries["x/plain"].cost_usd == 2.5
     empty = summarize_tasks([plain], [], seed=0)["x/plain"]
     assert empty.cost_usd is None and not empty.cost_known and empty.metrics["accuracy"].n == 0
+
+
+class _Peek(Task[TaskArgs]):
+    """An aggregate that reads one result and returns: the rest of the stream must not block the pass."""
+
+    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+        first = next(iter(results), None)
+        return {"first": MetricValue(value=None if first is None else float(first.sample_id[1:]), n=1)}
+
+
+class _Broken(Task[TaskArgs]):
+    """An aggregate with a bug: its exception reaches the caller, as when it was given a stream."""
+
+    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+        for result in results:
+            if result.sample_id == "s7":
+                raise ZeroDivisionError("the aggregate's bug")
+        return {}
+
+
+def _aggregate_threads() -> list[str]:
+    import threading
+
+    return [thread.name for thread in threading.enumerate() if thread.name.startswith("aggregate ")]
+
+
+def test_streamed_aggregates_stop_early_fail_or_lose_their_feed_without_hanging() -> None:
+    many = StreamedAggregate.QUEUE_SIZE * 3
+    results = [_result(f"s{i}", name, "scored") for i in range(many) for name in ("x/peek", "x/broken")]
+    peek, broken = _Peek("x/peek"), _Broken("x/broken")
+    assert summarize_tasks([peek], results, seed=0)["x/peek"].metrics["first"].value == 0.0
+    with pytest.raises(ZeroDivisionError, match="the aggregate's bug"):
+        summarize_tasks([peek, broken], results, seed=0)
+    assert _aggregate_threads() == []
+
+    def failing_log() -> Iterator[SampleResult]:
+        yield from results[:many]
+        raise runlog.LogFormatError("samples.jsonl:9: not a sample result")
+
+    with pytest.raises(runlog.LogFormatError, match=r"samples\.jsonl:9"):
+        summarize_tasks([peek, broken, Task("x/plain")], failing_log(), seed=0)
+    assert _aggregate_threads() == []
