@@ -156,11 +156,11 @@ def result_of(
 def metric_values(values: dict[str, MetricValue]) -> dict[str, float | None]:
     """Our metrics flattened for inspect: each value with ``_ci_low``, ``_ci_high`` and ``_n``."""
     flat: dict[str, float | None] = {}
-    for name, metric in values.items():
-        flat[name] = metric.value
-        flat[f"{name}_ci_low"] = metric.ci_low
-        flat[f"{name}_ci_high"] = metric.ci_high
-        flat[f"{name}_n"] = float(metric.n)
+    for name, value in values.items():
+        flat[name] = value.value
+        flat[f"{name}_ci_low"] = value.ci_low
+        flat[f"{name}_ci_high"] = value.ci_high
+        flat[f"{name}_n"] = float(value.n)
     return flat
 
 
