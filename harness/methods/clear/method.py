@@ -58,10 +58,13 @@ class TauPredictor:
         source = sample.metadata if self.kind == "metadata" else self.table
         where = f"metadata key {self.argument!r}" if self.kind == "metadata" else f"tau file {self.argument}"
         raw = source.get(self.argument if self.kind == "metadata" else sample.id)
+        unusable = ConfigError(f"method clear: no usable τ for sample {sample.id!r} in {where} (got {raw!r})")
+        if not isinstance(raw, (int, float, str)):
+            raise unusable
         try:
-            value = float(raw)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            raise ConfigError(f"method clear: no usable τ for sample {sample.id!r} in {where} (got {raw!r})") from None
+            value = float(raw)
+        except ValueError:
+            raise unusable from None
         if not (value >= 0 and np.isfinite(value)):
             raise ConfigError(f"method clear: τ for sample {sample.id!r} in {where} must be >= 0, got {value}")
         return value

@@ -9,17 +9,17 @@ from harness.methods.clear.baselines import proportional, uniform
 from harness.methods.clear.calibrate import fit_surge
 from harness.methods.clear.solver import Curves, allocate, at_price
 from harness.methods.clear.stream import allocate_stream
-from harness.methods.clear.utility import SaturatingExponential, ShiftedSurge
+from harness.methods.clear.utility import SaturatingExponential, ShiftedSurge, UtilityFamily
 
 SURGE = ShiftedSurge.from_ceiling(0.9, 20.0)
 
 
-def brute_force(curves: Curves, family: object, budget: int) -> float:
+def brute_force(curves: Curves, family: UtilityFamily, budget: int) -> float:
     """The exact best whole-token allocation by dynamic programming over queries."""
     grid = np.arange(budget + 1)
     best = np.zeros(budget + 1)
     for tau in curves.taus:
-        gains = family.utility(grid - tau)  # type: ignore[attr-defined]
+        gains = family.utility(grid - tau)
         best = np.array([np.max(gains[: b + 1] + best[b::-1]) for b in range(budget + 1)])
     return float(best[budget])
 
