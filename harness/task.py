@@ -183,6 +183,14 @@ class Task(Generic[ArgsT]):
         kinds = {m.name: m.kind for m in metrics}
         return {name: mean_metric(vals, seed=seed, kind=kinds[name]) for name, vals in values.items()}
 
+    @classmethod
+    def missing_library(cls) -> str | None:
+        """Why this task cannot run here (a library it needs is not installed), or None when it can.
+
+        A suite run leaves such a task out with this reason; asking for it by name still fails, with it.
+        """
+        return None
+
     def fingerprint(self) -> dict[str, Any]:
         """What identifies this task's configuration in a run's config."""
         return {"name": self.name, "version": self.version, "args": self.args.model_dump(mode="json")}
