@@ -155,6 +155,14 @@ def parse_literal(text: str) -> Any:
         raise LiteralError(f"literal longer than {MAX_LITERAL_CHARS} characters")
     if not depth_ok(text):
         raise LiteralError(f"literal nested deeper than {MAX_DEPTH}")
+    return json_or_literal(text)
+
+
+def json_or_literal(text: str) -> Any:
+    """JSON, else a Python literal, of ``text`` as it is (the caller bounds its size and depth).
+
+    Raises LiteralError naming why ``ast.literal_eval`` refused it.
+    """
     try:
         return json.loads(text)
     except (ValueError, RecursionError):

@@ -9,12 +9,11 @@ is rejected (``None``) where upstream raises or runs for minutes.
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from typing import Any
 
-from scorers.literal import nesting_depth
+from scorers.literal import LiteralError, json_or_literal, nesting_depth
 from tasks.longcot.verify.extract import final_match
 
 MAX_RESPONSE_CHARS = 2_000_000
@@ -122,12 +121,8 @@ def load_literal(text: str) -> Any:
     if nesting_depth(text) > MAX_NESTING:
         return None
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        pass
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return json_or_literal(text)
+    except LiteralError:
         return None
 
 
