@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from harness.suites import load_suite
-from leaderboard.metrics import family_of
+from leaderboard.metrics import family_of, normalised, primary_metric
 
 MAX_SAMPLES = 3
 MAX_TOKENS = 128
@@ -48,3 +48,7 @@ def test_the_oracle_scores_every_quickstart_task(tmp_path: Path) -> None:
     assert summary["suite"] == "quickstart"
     for task, entry in summary["tasks"].items():
         assert entry["counts"]["scored"] >= 1 and entry["counts"]["error"] == 0, (task, entry["counts"])
+        # every task counts in the report's overall score (a primary metric on a 0-1 scale, not cvss' mad)
+        name = primary_metric(list(entry["metrics"]))
+        metric = entry["metrics"][name]
+        assert normalised(metric["value"], name, metric["method"]) == 1.0, (task, name)
