@@ -32,7 +32,10 @@ class TaskPlan:
 
 @dataclass(frozen=True)
 class RunPlan:
-    """A whole run as asked for; ``model_options`` are the adapter's ``-M key=value`` options."""
+    """A whole run as asked for; ``model_options`` are the adapter's ``-M key=value`` options.
+
+    ``left_out`` names the suite's tasks that cannot run here, each with the reason (a missing library).
+    """
 
     model: str
     tasks: tuple[TaskPlan, ...]
@@ -41,6 +44,7 @@ class RunPlan:
     suite: str | None = None
     suite_version: str | None = None
     model_options: dict[str, Any] = field(default_factory=dict)
+    left_out: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,9 @@ def config_of(
     digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
     return {
         **body,
+        # where the run happened, not what shapes its results: outside the hash, so a resume on a machine
+        # that has the library is still the same run
+        **({"left_out": [{"task": t, "reason": r} for t, r in plan.left_out]} if plan.left_out else {}),
         "harness_version": __version__,
         "config_hash": digest,
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -130,6 +137,7 @@ def plan_from_config(config: dict[str, Any]) -> RunPlan:
             suite=config.get("suite"),
             suite_version=config.get("suite_version"),
             model_options=dict(config.get("model_options") or {}),
+            left_out=tuple((str(t["task"]), str(t["reason"])) for t in config.get("left_out") or ()),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ConfigError(f"config.json is missing or has a wrong field: {exc}") from None

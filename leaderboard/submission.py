@@ -162,6 +162,7 @@ def build_submission(run_dirs: Iterable[str | Path], with_samples: bool = True) 
         "suite": {
             "name": suite_name if isinstance(suite_name, str) and suite_name else "custom",
             "version": None if suite_version is None else str(suite_version),
+            **_left_out(runs, tasks),
         },
         "harness_version": first.summary.harness_version,
         "date": max(run.summary.finished_at for run in runs),
@@ -172,6 +173,17 @@ def build_submission(run_dirs: Iterable[str | Path], with_samples: bool = True) 
         ],
         "tasks": tasks,
     }
+
+
+def _left_out(runs: list[RunDir], tasks: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
+    """``{"left_out": [...]}``: the suite's tasks these runs left out (a missing library) and no run has."""
+    reasons: dict[str, str] = {}
+    for run in runs:
+        entries = run.config.get("left_out")
+        for entry in entries if isinstance(entries, list) else ():
+            if isinstance(entry, dict) and isinstance(entry.get("task"), str) and entry["task"] not in tasks:
+                reasons.setdefault(entry["task"], str(entry.get("reason", ""))[:500])
+    return {"left_out": [{"task": t, "reason": r} for t, r in sorted(reasons.items())]} if reasons else {}
 
 
 def write_submission(submission: dict[str, Any], path: str | Path) -> None:

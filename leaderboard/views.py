@@ -68,6 +68,8 @@ def missing_tasks(data: dict[str, Any]) -> list[dict[str, str]]:
         else:
             reason = f"its metric {entry['primary_metric']} has no value on a 0–1 scale"
         missing.append({"task": task, "reason": reason})
+    for entry in data["suite"].get("left_out", ()):
+        missing.append({"task": entry["task"], "reason": f"left out of the run: {entry['reason']}"})
     return missing
 
 

@@ -99,9 +99,11 @@ def build_plan(
         plans = _apply_task_args(loaded.tasks, task_args, from_suite=True)
         suite_name: str | None = loaded.name
         suite_version: str | None = loaded.version
+        left_out = loaded.left_out
     else:
         plans = _apply_task_args(tuple(TaskPlan(name) for name in tasks), task_args, from_suite=False)
         suite_name = suite_version = None
+        left_out = ()
     plans = tuple(
         replace(p, limit=limit if limit is not None else p.limit, settings={**p.settings, **overrides}) for p in plans
     )
@@ -113,6 +115,7 @@ def build_plan(
         suite=suite_name,
         suite_version=suite_version,
         model_options=dict(model_options or {}),
+        left_out=left_out,
     )
 
 

@@ -14,6 +14,21 @@ def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.4f}"
 
 
+def _left_out(run_dir: Path | None) -> list[tuple[str, str]]:
+    """The suite's tasks the run left out (a missing library), from its config; none when unknown."""
+    from harness.runformat import RunFiles, RunFormatError
+
+    if run_dir is None:
+        return []
+    try:
+        entries = RunFiles(run_dir).read_config().get("left_out") or []
+    except (OSError, RunFormatError):
+        return []
+    if not isinstance(entries, list):
+        return []
+    return [(str(e.get("task")), str(e.get("reason"))) for e in entries if isinstance(e, dict)]
+
+
 def print_summary(summary: RunSummary, run_dir: Path | None = None) -> None:
     """Print per-task metrics with CIs and counts, tokens and cost, the cached calls and how to retry errors."""
     from rich.console import Console
@@ -47,6 +62,8 @@ def print_summary(summary: RunSummary, run_dir: Path | None = None) -> None:
     calls = sum(t.calls for t in summary.tasks.values())
     cached = sum(t.cached_calls for t in summary.tasks.values())
     click.echo(f"model calls: {calls:,}, of which {cached:,} answered from the response cache")
+    for left_out, reason in _left_out(run_dir):
+        click.echo(f"left out of the suite: {left_out} ({reason})")
     errors = sum(t.counts.get("error", 0) for t in summary.tasks.values())
     if errors:
         where = f" --out {run_dir}" if run_dir is not None else " --out RUN_DIR"
