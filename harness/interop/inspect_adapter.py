@@ -11,6 +11,7 @@ import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
+from harness.adapters.base import checked_options
 from harness.errors import AdapterError, ConfigError
 from harness.interop.inspect_convert import (
     from_inspect_output,
@@ -87,8 +88,12 @@ def provider_args(model_args: dict[str, str]) -> dict[str, Any]:
     return dict(model_args)
 
 
-def create(rest: str, **options: Any) -> InspectModelAdapter:
-    """The adapter for spec ``inspect/<rest>``; ``base_url``/``api_key`` in the query go to the provider."""
+def create(rest: str, seed: int = 0, **options: object) -> InspectModelAdapter:
+    """The adapter for spec ``inspect/<rest>``; ``base_url``/``api_key`` in the query go to the provider.
+
+    Its options are the spec's query, so ``-M`` options are refused rather than dropped.
+    """
+    checked_options("inspect", options, {})
     name, connection, model_args = parse_spec(rest)
     try:
         from inspect_ai.model import get_model

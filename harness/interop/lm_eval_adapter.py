@@ -12,6 +12,7 @@ import asyncio
 import time
 from typing import Any
 
+from harness.adapters.base import checked_options
 from harness.errors import AdapterError, ConfigError, MissingCapability
 from harness.types import GenerateRequest, Generation, Message
 
@@ -71,8 +72,9 @@ class LmEvalAdapter:
         return Generation(text=text, latency_s=time.perf_counter() - started, model=self.name)
 
 
-def create(rest: str, **options: Any) -> LmEvalAdapter:
-    """The adapter for ``lm-eval/<model type>?<model args>``."""
+def create(rest: str, seed: int = 0, **options: object) -> LmEvalAdapter:
+    """The adapter for ``lm-eval/<model type>?<model args>`` (its options are the model args, so ``-M`` is refused)."""
+    checked_options("lm-eval", options, {})
     model_type, _, model_args = rest.partition("?")
     if not model_type:
         raise ConfigError(f"lm-eval spec must be 'lm-eval/<model type>?<model args>', got 'lm-eval/{rest}'")

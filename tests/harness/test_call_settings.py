@@ -134,5 +134,8 @@ def test_adapter_options_are_checked() -> None:
         resolve_adapter("openai-compatible/m@http://127.0.0.1:9/v1", max_connections="many")
     with pytest.raises(ConfigError, match="at least 1"):
         resolve_adapter("openai-compatible/m@http://127.0.0.1:9/v1", max_connections=0)
+    for spec, kind in (("inspect/openai/gpt-4o-mini", "inspect"), ("lm-eval/hf?pretrained=x", "lm-eval")):
+        with pytest.raises(ConfigError, match=f"unknown option.*{kind} adapters: n_ctx"):
+            resolve_adapter(spec, n_ctx=4)
     adapter = resolve_adapter("openai-compatible/m@http://127.0.0.1:9/v1", max_connections=3)
     assert isinstance(adapter, OpenAICompatibleAdapter) and adapter.max_connections == 3
