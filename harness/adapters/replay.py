@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
 
+from harness.adapters.base import checked_options
 from harness.cache import request_key
 from harness.errors import AdapterError, ConfigError
 from harness.runformat import SAMPLES_FILE, RunFiles
@@ -39,8 +39,9 @@ class ReplayAdapter:
         return answers[index]
 
 
-def create(rest: str, **options: Any) -> ReplayAdapter:
-    """Build from a run directory path."""
+def create(rest: str, seed: int = 0, **options: object) -> ReplayAdapter:
+    """Build from a run directory path (replay takes no ``-M`` options)."""
+    checked_options("replay", options, {})
     run_dir = Path(rest).expanduser()
     if not RunFiles(run_dir).samples_path.is_file():
         raise ConfigError(f"replay: {run_dir} is not a run directory (no {SAMPLES_FILE})")
