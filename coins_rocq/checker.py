@@ -5,8 +5,8 @@ true output refuted. ``too_weak``: some wrong output provably accepted. ``invali
 the spec was rejected by the screen, failed to load or to match the signature, or an
 obligation errored (including a proof resting on a forbidden axiom). ``undecided``:
 anything else (some obligation unknown, or no case fits the spec's types). Cases whose
-values do not fit the spec's types are skipped and reported, never a verdict. When a spec is both too strong and too weak,
-``too_strong`` is reported; the counts show both.
+values do not fit the spec's types are skipped and reported, never a verdict. When a spec
+is both too strong and too weak, ``too_strong`` is reported; the counts show both.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class SpecReport:
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Outcome counts per obligation kind."""
-        table = {kind: {o: 0 for o in OUTCOMES} for kind in ("completeness", "soundness")}
+        table: dict[str, dict[str, int]] = {kind: dict.fromkeys(OUTCOMES, 0) for kind in ("completeness", "soundness")}
         for result in self.results:
             table[result.obligation.kind][result.outcome] += 1
         return table
@@ -133,7 +133,9 @@ def validate_case(case: Case, signature: Signature, index: int) -> Case:
     """
     if len(case.inputs) != len(signature.params):
         raise ValueError(f"case {index}: {len(case.inputs)} inputs for {len(signature.params)} parameters")
-    inputs = tuple(coerce(v, p.rtype, f"case {index} input {p.name}") for v, p in zip(case.inputs, signature.params))
+    inputs = tuple(
+        coerce(v, p.rtype, f"case {index} input {p.name}") for v, p in zip(case.inputs, signature.params, strict=True)
+    )
     output = round_float_output(coerce(case.output, signature.output, f"case {index} output"), signature.output)
     return Case(inputs, output)
 
@@ -154,7 +156,7 @@ def round_float_output(value: Any, rtype: RType) -> Any:
     if kind == "option":
         return None if value is None else round_float_output(value, rtype.args[0])
     if kind == "prod":
-        return tuple(round_float_output(v, t) for v, t in zip(value, rtype.args))
+        return tuple(round_float_output(v, t) for v, t in zip(value, rtype.args, strict=False))
     return value
 
 
@@ -192,10 +194,7 @@ def check_specs(
     results = iter(backend.run(jobs)) if jobs else iter(())
     reports = []
     for p in prepared:
-        if p.job is not None:
-            report = verdict_of(next(results))
-        else:
-            report = SpecReport(p.verdict, p.reason)
+        report = verdict_of(next(results)) if p.job is not None else SpecReport(p.verdict, p.reason)
         report.skipped = list(p.skipped)
         reports.append(report)
     return reports

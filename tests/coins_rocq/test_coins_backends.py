@@ -1,0 +1,99 @@
+"""How the backends run jobs: the pool's closing axiom audit and its prelude-aware scheduling.
+
+The pool audits all of a spec's proofs in one ``Print Assumptions`` and falls back to one
+proof at a time only when that audit is not clean; each proof must get the verdict it gets
+from the coqc backend, which audits every proof in its own file.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+
+import pytest
+
+from coins_rocq import Case, CoqcBackend, CoqtopPool, Limits, check_specs, parse_signature
+from coins_rocq.backends import coqtop
+from coins_rocq.backends.base import AttemptResult
+from coins_rocq.backends.coqc import CoqcSession
+from coins_rocq.backends.coqtop import CoqtopSession, _Slot
+from coins_rocq.obligations import attempt_sentences
+
+PRELUDE = ("From Coq Require Import ZArith.",)
+SETUP = ["Axiom coins_test_cheat : False."]
+STATEMENTS = {
+    "coins_goal_0": ("True", "exact I"),
+    "coins_goal_1": ("False", "exact coins_test_cheat"),
+    "coins_goal_2": ("(2 + 2 = 4)%nat", "reflexivity"),
+}
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[CoqtopPool]:
+    with CoqtopPool(1) as one:
+        yield one
+
+
+def _attempt_all(session: CoqtopSession | CoqcSession) -> list[AttemptResult]:
+    """Load ``SETUP`` and attempt every statement with its own tactic; the attempts' results."""
+    deadline = time.monotonic() + 60
+    assert session.load(PRELUDE, SETUP, deadline) is None
+    results = []
+    for name, (statement, tactic) in STATEMENTS.items():
+        sentences = [s.replace("ltac:(coins_ladder)", f"ltac:({tactic})") for s in attempt_sentences(name, statement)]
+        results.append(session.attempt(name, sentences, deadline))
+    return results
+
+
+def _audit_verdicts(names: Sequence[str]) -> list[AttemptResult]:
+    slot = _Slot()
+    try:
+        session = CoqtopSession(slot, Limits())
+        assert [a.status for a in _attempt_all(session)] == ["proved"] * len(STATEMENTS)
+        return session.audit(names, time.monotonic() + 60)
+    finally:
+        slot.close()
+
+
+def test_the_pool_audit_names_the_one_proof_that_rests_on_an_axiom() -> None:
+    pooled = _audit_verdicts(list(STATEMENTS))
+    assert [v.status for v in pooled] == ["proved", "axioms", "proved"]
+    assert "coins_test_cheat" in pooled[1].message
+    coqc = CoqcSession(Limits())
+    try:
+        assert [a.status for a in _attempt_all(coqc)] == [v.status for v in pooled]
+    finally:
+        coqc.close()
+
+
+def test_the_pool_refuses_to_audit_a_proof_it_never_found() -> None:
+    verdicts = _audit_verdicts(["coins_goal_0", "coins_goal_9"])
+    assert [v.status for v in verdicts] == ["proved", "error"]
+
+
+SIG_Z = parse_signature("add (x : Z) (y : Z) : Z")
+SIG_R = parse_signature("half (x : R) : R")
+ADD = ("Definition add_spec (x y r : Z) : Prop := (r = x + y)%Z.", SIG_Z, [Case((2, 3), 5)])
+HALF = ("Definition half_spec (x r : R) : Prop := (r = x / 2)%R.", SIG_R, [Case((3.0,), 1.5)])
+TRUE_HALF = ("Definition half_spec (x r : R) : Prop := True.", SIG_R, [Case((3.0,), 1.5)])
+
+
+def test_mixed_preludes_load_each_prelude_once_and_keep_the_jobs_order(
+    pool: CoqtopPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    loads: list[str] = []
+    run = coqtop.CoqtopWorker.run
+
+    def counting(self: coqtop.CoqtopWorker, sentences: Sequence[str], timeout_s: float) -> list[coqtop.Reply]:
+        if sentences and sentences[0].startswith("From Coq Require"):
+            loads.append(sentences[0])
+        return run(self, sentences, timeout_s)
+
+    monkeypatch.setattr(coqtop.CoqtopWorker, "run", counting)
+    items = [ADD, HALF, ADD, TRUE_HALF, ADD]
+    reports = check_specs(items, pool, mutants_per_case=1)
+    assert [r.verdict for r in reports] == ["correct", "correct", "correct", "too_weak", "correct"]
+    assert len(loads) <= 2
+    with CoqcBackend(2) as coqc:
+        reference = check_specs(items[1:4], coqc, mutants_per_case=1)
+    assert [[o.outcome for o in r.results] for r in reports[1:4]] == [[o.outcome for o in r.results] for r in reference]
