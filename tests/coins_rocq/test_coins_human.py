@@ -66,6 +66,7 @@ def _read(folder: Path, number: int) -> tuple[str, Signature, list[Case]]:
     return source, signature, humaneval_cases(task_id)
 
 
+@pytest.mark.slow
 def test_every_human_spec_renders_its_cases_and_loads_with_its_examples(shared_data: Path) -> None:
     folder = _human_dir(shared_data)
     numbers = sorted(int(p.stem) for p in folder.glob("*.v"))
@@ -84,6 +85,7 @@ def test_every_human_spec_renders_its_cases_and_loads_with_its_examples(shared_d
     assert all(why in failed[n] for n, why in DO_NOT_COMPILE.items()), failed
 
 
+@pytest.mark.slow
 def test_sample_of_human_specs_is_judged_as_written(shared_data: Path) -> None:
     folder = _human_dir(shared_data)
     numbers = DECIDED + WRONG_AS_WRITTEN

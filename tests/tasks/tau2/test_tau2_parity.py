@@ -100,12 +100,14 @@ def _check_strict(evaluator: Evaluator, variant: str, task, trajectory: list, re
         assert rewards.reward_strict == 0.0
 
 
+@pytest.mark.slow
 def test_official_reward_equals_tau2_on_at_least_60_trajectories(parity_table: dict[str, tuple[int, int]]) -> None:
     print("\nparity (agreeing/total):", {k: f"{a}/{t}" for k, (a, t) in parity_table.items()})
     assert sum(t for _, t in parity_table.values()) >= 60
     assert all(a == t and t >= 10 for a, t in parity_table.values())
 
 
+@pytest.mark.slow
 def test_episodes_and_evaluations_leave_the_loaded_databases_untouched(
     parity_table: dict[str, tuple[int, int]],
 ) -> None:
@@ -117,6 +119,7 @@ def test_episodes_and_evaluations_leave_the_loaded_databases_untouched(
         assert (ours.get_db_hash(), ours.get_user_db_hash()) == (theirs.get_db_hash(), theirs.get_user_db_hash())
 
 
+@pytest.mark.slow
 def test_variants_cover_every_kind(parity_table: dict[str, tuple[int, int]]) -> None:
     assert set(KINDS) == {
         "gold",
