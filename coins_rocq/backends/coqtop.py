@@ -8,8 +8,9 @@ to its prompt, and it counts only when exactly one prompt separates it from the 
 its own marker. Anything else (a sentence that ran as two commands, a reply out of
 place, stray output) is a protocol anomaly: the worker is killed and replaced, and the
 spec is invalid. A job starts with ``Reset coins_mark``, loads the spec once and then runs
-its obligations, each attempt (a definition by ``ltac:(coins_ladder)`` and its
-``Print Assumptions``) sent in one batch.
+its obligations, each attempt one definition by ``ltac:(coins_ladder)``; the proofs are
+audited together at the end of the job (``CoqtopSession``). The pool gives each job to a
+worker that already has its prelude loaded when one is free.
 """
 
 from __future__ import annotations

@@ -97,3 +97,29 @@ def test_mixed_preludes_load_each_prelude_once_and_keep_the_jobs_order(
     with CoqcBackend(2) as coqc:
         reference = check_specs(items[1:4], coqc, mutants_per_case=1)
     assert [[o.outcome for o in r.results] for r in reports[1:4]] == [[o.outcome for o in r.results] for r in reference]
+
+
+SLOW_ON_SIX = (
+    "Fixpoint slow (n : nat) : nat := match n with 0 => 1 | S m => slow m + slow m end.\n"
+    "Definition add_spec (x y r : Z) : Prop :=\n"
+    "  (r = x + y)%Z /\\ match r with 6%Z => slow 200 = 0%nat | _ => True end."
+)
+
+
+def test_proofs_found_before_a_worker_is_killed_are_proved_again_and_audited(pool: CoqtopPool) -> None:
+    assert check_specs([ADD], pool, mutants_per_case=1)[0].verdict == "correct"
+    limits = Limits(goal_timeout_s=60, command_timeout_s=6, spec_budget_s=90)
+    started = []
+    init = coqtop.CoqtopWorker.__init__
+
+    def counting(self: coqtop.CoqtopWorker, worker_limits: Limits) -> None:
+        started.append(1)
+        init(self, worker_limits)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(coqtop.CoqtopWorker, "__init__", counting)
+        report = check_specs([(SLOW_ON_SIX, SIG_Z, [Case((2, 3), 5)])], pool, limits, mutants_per_case=2)[0]
+    outcomes = [r.outcome for r in report.results]
+    assert started, "the slow obligation should have killed the worker (Rocq's own timeout is longer)"
+    assert outcomes == ["proved", "unknown", "proved"]
+    assert report.verdict == "undecided"
