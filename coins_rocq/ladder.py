@@ -23,20 +23,38 @@ from __future__ import annotations
 LADDER: tuple[tuple[str, str], ...] = (
     (
         "compute-decide",
-        "vm_compute; intros; first [reflexivity | exact I | discriminate | contradiction"
-        " | intuition (try discriminate; try congruence)]",
+        "{unfold}; tryif coins_has_data_binder then fail else (vm_compute; intros;"
+        " first [reflexivity | exact I | discriminate | contradiction | intuition (try discriminate; try congruence)])",
     ),
     ("simpl-constructor", "cbn; repeat (constructor || discriminate)"),
     ("unfold-lia", "{unfold}; intros; lia"),
+    ("unfold-lra", "{unfold}; intros; coins_lra"),
     ("search", "{unfold}; coins_crush"),
     ("compute-intuition-lia", "vm_compute; intuition (try discriminate; try congruence; try lia)"),
-    ("unfold-lra", "{unfold}; intros; coins_lra"),
 )
 """The rungs, cheapest first: (name, tactic). Rungs whose proofs have small dependency
 sets come first, because ``Print Assumptions`` walks every dependency; the first rung
-computes the goal once and then tries every cheap way to close it."""
+computes the goal once and then tries every cheap way to close it, unless the spec,
+unfolded, quantifies over data (a ``forall`` or ``exists`` over a type that is not a
+proposition): ``vm_compute`` then normalises under the binder, where functions are stuck
+on a variable (``nat_of_ascii c`` unfolds to a match on eight bits, then unary
+arithmetic), and could spend the whole per-goal timeout on a goal no computation
+decides; ``coins_has_data_binder`` tells the two apart (a product whose own type is
+``Prop``; function types such as a ``Fixpoint``'s ``nat -> nat`` are not quantifiers). ``coins_lra`` is
+``lra`` only when the signature uses ``R`` (else it fails at once), so the linear-real
+rung sits with the other cheap decision procedures, before the search: the whole ladder
+shares one per-goal timeout, and a real-arithmetic goal must not wait behind it."""
 
 LADDER_LTAC: tuple[str, ...] = (
+    (
+        "Ltac coins_has_data_binder :=\n"
+        "  match goal with\n"
+        "  | |- context [forall x : ?T, @?P x] =>\n"
+        "      let s := type of T in lazymatch s with Prop => fail | _ => idtac end;\n"
+        "      let t := constr:(forall x : T, P x) in let k := type of t in lazymatch k with Prop => idtac end\n"
+        "  | |- context [@ex ?T _] => let s := type of T in lazymatch s with Prop => fail | _ => idtac end\n"
+        "  end."
+    ),
     (
         "Ltac coins_leaf := first [ exact I | reflexivity | discriminate | contradiction | congruence | lia"
         " | coins_lra ]."
@@ -96,6 +114,7 @@ LADDER_LTAC: tuple[str, ...] = (
         "                    | |- Forall2 _ _ _ => constructor; coins_search n\n"
         "                    | |- _ \\/ _ => first [ left; solve [coins_search m] | right; coins_search n ]\n"
         "                    | |- exists _ : nat, _ => coins_exists_nat m O constr:(24%nat)\n"
+        "                    | |- @ex (list ?A) _ => exists (@nil A); solve [coins_search m]\n"
         "                    | |- @ex ?T _ =>\n"
         "                        match goal with\n"
         "                        | |- context [@cons T ?a _] => exists a; solve [coins_search m]\n"
