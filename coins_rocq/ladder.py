@@ -7,7 +7,7 @@ rung is ``coins_crush``, defined in plain Ltac in ``LADDER_LTAC``: it introduces
 destructs (conjunctions, existentials, iffs, disjunctions), splits goals, decides
 concrete ``Forall``/``Forall2``/``NoDup``/``Sorted``/``HdRel``/``In`` by their
 constructors and inversions, proves other inductive goals (the spec's own relations) by
-trying their first four constructors in turn, enumerates a bounded natural (``i < n`` with
+trying their first four constructors in turn and inverts such hypotheses, enumerates a bounded natural (``i < n`` with
 ``n`` concrete), refutes a ``forall`` over a concrete list or a bounded range by trying
 each instance, looks for an ``exists`` witness among the naturals 0..23, then among the
 elements of the concrete lists in the goal, else by unification, and closes leaves by
@@ -134,6 +134,9 @@ LADDER_LTAC: tuple[str, ...] = (
         " coins_search m]\n"
         "                              | solve [constructor 3; coins_search m] | solve [constructor 4;"
         " coins_search m] ]\n"
+        "                    | H : ?G |- _ =>\n"
+        "                        lazymatch type of G with Prop => coins_user_inductive G end;\n"
+        "                        inversion H; clear H; subst; coins_search m\n"
         "                    | H : ~ ?A |- _ => exfalso; apply H; clear H; coins_search m\n"
         "                    | H : ?A -> ?B |- _ =>\n"
         "                        lazymatch type of A with\n"
