@@ -20,6 +20,7 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import ConfigError
+from harness.method_spec import parse_method_spec
 
 if TYPE_CHECKING:
     from harness.adapters.base import ModelAdapter
@@ -245,18 +246,6 @@ def _resolve_in_named_family(name: str) -> TaskEntry | None:
     except Exception:
         return None
     return family.resolve(name) if family is not None else None
-
-
-def parse_method_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``name:k=v,k=v`` into the name and its string parameters."""
-    name, _, rest = spec.partition(":")
-    params: dict[str, str] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"method spec {spec!r}: expected key=value, got {item!r}")
-        params[key.strip()] = value.strip()
-    return name.strip(), params
 
 
 def resolve_method(spec: str) -> Callable[[ModelAdapter], ModelAdapter]:

@@ -38,12 +38,11 @@ def parse_method_spec(spec: Any) -> dict[str, Any]:
         return {"name": name, "params": dict(params)}
     if not isinstance(spec, str) or not spec.strip():
         raise SubmissionError(f"method spec {spec!r} is not a non-empty string")
-    from harness.errors import ConfigError
-    from harness.registry import parse_method_spec as parse_spec_text
+    from harness.method_spec import parse_method_spec as parse_spec_text
 
     try:
         name, texts = parse_spec_text(spec.strip())
-    except ConfigError as exc:
+    except ValueError as exc:
         raise SubmissionError(str(exc)) from None
     return {"name": name, "params": {key: _parse_scalar(raw) for key, raw in texts.items()}}
 

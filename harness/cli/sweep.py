@@ -48,7 +48,7 @@ def parse_budgets(text: str) -> list[int]:
 
 def with_budget(spec: str, parameter: str, budget: int) -> str:
     """The method spec with ``parameter=budget`` set (replacing any value it had)."""
-    from harness.registry import parse_method_spec
+    from harness.method_spec import parse_method_spec
 
     name, params = parse_method_spec(spec)
     params[parameter] = str(budget)
