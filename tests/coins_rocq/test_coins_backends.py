@@ -78,6 +78,7 @@ HALF = ("Definition half_spec (x r : R) : Prop := (r = x / 2)%R.", SIG_R, [Case(
 TRUE_HALF = ("Definition half_spec (x r : R) : Prop := True.", SIG_R, [Case((3.0,), 1.5)])
 
 
+@pytest.mark.slow
 def test_mixed_preludes_load_each_prelude_once_and_keep_the_jobs_order(
     pool: CoqtopPool, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -74,6 +74,7 @@ def imported(published: Path, out: Path, subset: str, source: Path, column: str 
     return _IMPORTED[key]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("subset", list(PUBLISHED))
 def test_extracted_answers_of_five_models_give_the_authors_numbers(
     published: Path, tmp_path: Path, subset: str
