@@ -79,7 +79,7 @@ def bare_rate(data: Path, source: Path, column: str | None, limit: int | None) -
     task = resolve_task("cyber/cti-mcq").create(data=str(data))
     samples = list(task.samples())[:limit]
     texts = [entry.text for entry in read_outputs(source, column=column)][: len(samples)]
-    scores = [task.score(sample, Output(text=text)) for sample, text in zip(samples, texts)]
+    scores = [task.score(sample, Output(text=text)) for sample, text in zip(samples, texts, strict=True)]
     elapsed = time.perf_counter() - started
     assert len(scores) == len(samples)
     return len(scores) / elapsed

@@ -1,4 +1,6 @@
-"""Runner overhead: 2,000 ``demo/arith`` samples with an instant model, frontier's runner against inspect-ai's ``eval()``.
+"""Runner overhead: 2,000 ``demo/arith`` samples with an instant model.
+
+Frontier's runner against inspect-ai's ``eval()``.
 
 Both sides answer with the reference answer instantly and score with an exact
 match on the ``ANSWER:`` line, in this one process. Prints samples per second for

@@ -49,7 +49,10 @@ def _loader_class() -> type:
 
 
 def load_bounded(text: str, source: str) -> Any:
-    """The YAML document in ``text``; ConfigError naming ``source`` for bad YAML, aliases, or too deep or big a document."""
+    """The YAML document in ``text``.
+
+    ConfigError naming ``source`` for bad YAML, aliases, or too deep or big a document.
+    """
     import yaml
 
     loader = _loader_class()(text)

@@ -219,7 +219,7 @@ class OpenAIServer:
             choice["logprobs"] = {
                 "content": [
                     {"token": t, "logprob": lp, "top_logprobs": []}
-                    for t, lp in zip(tokens, _token_logprobs(tokens, prompt))
+                    for t, lp in zip(tokens, _token_logprobs(tokens, prompt), strict=True)
                 ]
             }
         completion_tokens = count_tokens(reply.text) + sum(

@@ -177,7 +177,7 @@ def test_upstream_failures_map_to_status_codes() -> None:
 
 def test_a_busy_port_is_a_clear_error(served) -> None:
     adapter = resolve_adapter("builtin/oracle")
-    with pytest.raises(OSError, match="cannot serve on 127.0.0.1"):
+    with pytest.raises(OSError, match=r"cannot serve on 127\.0\.0\.1"):
         AdapterServer(adapter, port=served.port).start()
 
 

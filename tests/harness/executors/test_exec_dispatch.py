@@ -167,7 +167,7 @@ def test_workers_that_always_die_give_up_the_run_with_the_reason() -> None:
     def spawn(slot: int) -> FakeWorker:
         return FakeWorker("w", [], die_on=set(range(1, 100)))
 
-    with pytest.raises(RuntimeError, match="workers lost; giving up the run .*killed"):
+    with pytest.raises(RuntimeError, match=r"workers lost; giving up the run .*killed"):
         _run(Dispatcher(spawn, workers=2, shard_size=2, on_result=lambda r: None, max_attempts=100), _units(10))
 
 

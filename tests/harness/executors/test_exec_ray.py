@@ -139,12 +139,16 @@ def test_ray_scoring_tasks_score_exactly_as_the_task(cluster: LocalRayCluster, s
         backend = RayScoring()
 
         async def score_all() -> list[Any]:
-            return list(await asyncio.gather(*(backend.score(task, s, o) for s, o in zip(samples, outputs))))
+            return list(
+                await asyncio.gather(*(backend.score(task, s, o) for s, o in zip(samples, outputs, strict=True)))
+            )
 
         scores = asyncio.run(score_all())
     finally:
         ray.shutdown()
-    assert [s.model_dump() for s in scores] == [task.score(s, o).model_dump() for s, o in zip(samples, outputs)]
+    assert [s.model_dump() for s in scores] == [
+        task.score(s, o).model_dump() for s, o in zip(samples, outputs, strict=True)
+    ]
     assert 1.0 in {s.value for s in scores} and {s.outcome for s in scores} >= {"scored", "unscored"}
 
 
@@ -170,10 +174,10 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(
     cluster: LocalRayCluster, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     n = 24
-    plan_for = lambda url: RunPlan(
-        model=f"openai-compatible/test-model@{url}",
-        tasks=(TaskPlan("demo/arith", {"n": n}),),
-    )
+
+    def plan_for(url: str) -> RunPlan:
+        return RunPlan(model=f"openai-compatible/test-model@{url}", tasks=(TaskPlan("demo/arith", {"n": n}),))
+
     with OpenAIServer(arith_responder(), latency=0.4) as server:
         plan = plan_for(server.base_url)
         asyncio.run(execute(plan, tmp_path / "local", OPTIONS))

@@ -65,7 +65,7 @@ def test_runtime_scores_adversarial_outputs_without_raising() -> None:
     process = process_results("demo/arith", {"n": 3}, ["accuracy"])
     docs = [{"frontier_sample": s.model_dump_json()} for s in samples]
     outputs = [f"ANSWER: {samples[0].target}", f"ANSWER: {samples[1].target + 1}", "\x00" * 1000 + "9" * 100_000]
-    records = [process(doc, [text])["accuracy"] for doc, text in zip(docs, outputs)]
+    records = [process(doc, [text])["accuracy"] for doc, text in zip(docs, outputs, strict=True)]
     assert [r["score"]["outcome"] for r in records] == ["scored", "scored", "unscored"]
     assert aggregation("demo/arith", {"n": 3}, "accuracy", "value")(records) == pytest.approx(1 / 3)
     assert aggregation("demo/arith", {"n": 3}, "accuracy_scored", "n")(records) == 2.0

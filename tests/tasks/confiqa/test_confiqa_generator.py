@@ -116,7 +116,7 @@ def test_mr_items_change_exactly_one_hop_and_follow_real_facts_after_it() -> Non
 def test_mc_items_change_every_hop() -> None:
     for item in generate_items("mc", 150, seed=3):
         orig, cf = parse_path(item["orig_path"], "o"), parse_path(item["cf_path"], "c")
-        assert all(not _is_fact(t) for t in cf) and all(o[2] != c[2] for o, c in zip(orig, cf))
+        assert all(not _is_fact(t) for t in cf) and all(o[2] != c[2] for o, c in zip(orig, cf, strict=True))
         assert "orig_triple" not in item and "orig" in item
         _check_contexts(item)
 

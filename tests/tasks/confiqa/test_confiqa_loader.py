@@ -95,11 +95,11 @@ def test_repr_parsing_rejects_non_literals_and_wrong_shapes() -> None:
 def test_file_and_folder_sources(tmp_path: Path) -> None:
     (tmp_path / "ConFiQA-MR.json").write_text(json.dumps([_item()]), encoding="utf-8")
     assert len(load_subset(str(tmp_path), "mr").items) == 1
-    with pytest.raises(ConfigError, match="ConFiQA-QA.json"):
+    with pytest.raises(ConfigError, match=r"ConFiQA-QA\.json"):
         load_subset(str(tmp_path), "qa")
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
-    with pytest.raises(ConfigError, match="bad.json: not valid JSON"):
+    with pytest.raises(ConfigError, match=r"bad\.json: not valid JSON"):
         load_subset(str(bad), "qa")
     bad.write_text(json.dumps({"items": []}), encoding="utf-8")
     with pytest.raises(ConfigError, match="expected a JSON list"):
