@@ -1,7 +1,11 @@
 """Start time of ``frontier --help`` beside ``python -c pass``, and a check of what it imports.
 
 ``frontier --help`` must not import litellm, datasets, pandas, matplotlib or inspect_ai.
-Ends with one line of JSON: ``{"help_start_s", "python_start_s"}`` (medians of several runs).
+It also times ``--help`` in process (a fresh interpreter each run, the imports excluded) with the
+``frontier.commands`` group read by the lean reader (:mod:`harness.entry_point_files`) and, for
+comparison, by ``importlib.metadata.entry_points`` (how it was read before).
+Ends with one line of JSON: ``{"help_start_s", "python_start_s", "help_in_process_s",
+"help_in_process_importlib_s", "in_process_ratio"}`` (medians of several runs).
 
 Run: ``python benchmarks/cli_startup.py [--runs 11]``
 """
@@ -28,6 +32,39 @@ def median_seconds(command: list[str], runs: int) -> float:
     return statistics.median(times)
 
 
+IN_PROCESS = """
+import contextlib, io, sys, time
+from harness.cli.main import main
+if sys.argv[1] == "importlib":
+    import harness.entry_point_files as reader
+
+    def scan(group):
+        from importlib.metadata import entry_points  # imported on first use, as plugin_commands did
+
+        return list(entry_points(group=group))
+
+    reader.group_entries = scan
+started = time.perf_counter()
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main(["--help"])
+    except SystemExit:
+        pass
+print(time.perf_counter() - started)
+"""
+
+
+def in_process_help_seconds(reader: str, runs: int) -> float:
+    """Median time of ``main(['--help'])`` after its imports, each run in a fresh interpreter."""
+    times = []
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", IN_PROCESS, reader], check=True, capture_output=True, text=True
+        ).stdout
+        times.append(float(out.split()[-1]))
+    return statistics.median(times)
+
+
 def heavy_imports_of_help() -> list[str]:
     """Heavy modules that ``frontier --help`` imports (should be none)."""
     probe = (
@@ -46,11 +83,23 @@ def main() -> None:
     args = parser.parse_args()
     python_s = median_seconds([sys.executable, "-c", "pass"], args.runs)
     help_s = median_seconds([sys.executable, "-m", "harness", "--help"], args.runs)
+    lean_s = in_process_help_seconds("lean", args.runs)
+    importlib_s = in_process_help_seconds("importlib", args.runs)
     heavy = heavy_imports_of_help()
+    ratio = importlib_s / lean_s
     print(f"python -c pass:  {python_s * 1000:.0f} ms")
     print(f"frontier --help: {help_s * 1000:.0f} ms (target: well under 500 ms)")
+    print(f"--help in process, lean entry-point reader: {lean_s * 1000:.1f} ms")
+    print(f"--help in process, importlib.metadata:      {importlib_s * 1000:.1f} ms ({ratio:.1f}x the lean reader)")
     print(f"heavy modules imported by --help: {', '.join(heavy) or 'none'}")
-    print(json.dumps({"help_start_s": round(help_s, 3), "python_start_s": round(python_s, 3)}))
+    figures = {
+        "help_start_s": round(help_s, 3),
+        "python_start_s": round(python_s, 3),
+        "help_in_process_s": round(lean_s, 4),
+        "help_in_process_importlib_s": round(importlib_s, 4),
+        "in_process_ratio": round(ratio, 2),
+    }
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":

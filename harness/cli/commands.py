@@ -54,11 +54,15 @@ BUILTIN_COMMANDS: dict[str, LazyCommand] = {
 
 
 def plugin_commands() -> dict[str, LazyCommand | click.Command]:
-    """Subcommands registered under ``frontier.commands``; a built-in name or a bad entry is skipped with a warning."""
-    from importlib.metadata import entry_points
+    """Subcommands registered under ``frontier.commands``; a built-in name or a bad entry is skipped with a warning.
+
+    The group is read with :func:`harness.entry_point_files.group_entries`, which skips
+    importlib.metadata's scan of every installed distribution (``frontier --help`` reads it).
+    """
+    from harness.entry_point_files import group_entries
 
     found: dict[str, LazyCommand | click.Command] = {}
-    for point in entry_points(group=COMMAND_GROUP):
+    for point in group_entries(COMMAND_GROUP):
         if point.name in BUILTIN_COMMANDS:
             log.warning("command plugin %r ignored: the name is built in", point.name)
             continue

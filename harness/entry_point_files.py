@@ -1,0 +1,113 @@
+"""A lean reader of one entry-point group, for commands that must start fast.
+
+``importlib.metadata.entry_points(group=...)`` imports the email parser and builds a
+``Distribution`` for every installed package before filtering (about 50 ms on this project's
+environment, a third of ``frontier --help``). This module reads only the ``entry_points.txt``
+of the ``*.dist-info`` and ``*.egg-info`` folders on ``sys.path`` and keeps the first
+distribution of each name, as importlib.metadata does. A ``sys.path`` entry that is a zip
+archive is read through importlib.metadata.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+_METADATA_SUFFIXES = (".dist-info", ".egg-info")
+_NAME_SEPARATORS = re.compile(r"[-_.]+")
+
+
+@dataclass(frozen=True)
+class DeclaredEntry:
+    """One ``name = module:attribute`` line of an entry-point group."""
+
+    name: str
+    value: str
+    group: str
+
+    def load(self) -> object:
+        """Import the module and return the attribute (the module itself when the value names no attribute)."""
+        module_name, _, attribute = self.value.partition(":")
+        loaded: object = importlib.import_module(module_name.strip())
+        for part in filter(None, attribute.strip().split(".")):
+            loaded = getattr(loaded, part)
+        return loaded
+
+
+def _distribution_key(folder_name: str) -> str:
+    """The normalised project name of a ``name-version.dist-info`` or ``name[-version].egg-info`` folder."""
+    stem = folder_name.rpartition(".")[0].partition("-")[0]
+    return _NAME_SEPARATORS.sub("-", stem).lower()
+
+
+def parse_group(text: str, group: str) -> list[tuple[str, str]]:
+    """The ``(name, value)`` pairs of section ``[group]`` of an ``entry_points.txt``, extras dropped."""
+    pairs: list[tuple[str, str]] = []
+    inside = False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            inside = line[1:-1].strip() == group
+            continue
+        name, equals, value = line.partition("=")
+        if inside and equals:
+            pairs.append((name.strip(), value.split("[", 1)[0].strip()))
+    return pairs
+
+
+def _metadata_folders(entry: str) -> Iterator[tuple[str, str]]:
+    """``(distribution key, folder)`` of each metadata folder directly inside the ``sys.path`` entry."""
+    directory = entry or "."
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return
+    for name in names:
+        if name.endswith(_METADATA_SUFFIXES):
+            yield _distribution_key(name), os.path.join(directory, name)
+
+
+def _read_entry_points(folder: str) -> str:
+    """The text of ``folder``'s ``entry_points.txt``, empty when it has none or it cannot be read."""
+    try:
+        with open(os.path.join(folder, "entry_points.txt"), encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def _zip_entries(entry: str, group: str, seen: set[str]) -> Iterator[DeclaredEntry]:
+    """The group's entries of the distributions inside a zip archive on ``sys.path``."""
+    from importlib.metadata import distributions
+
+    for distribution in distributions(path=[entry]):
+        key = _NAME_SEPARATORS.sub("-", distribution.metadata["Name"] or "").lower()
+        if key in seen:
+            continue
+        seen.add(key)
+        for point in distribution.entry_points.select(group=group):
+            yield DeclaredEntry(point.name, point.value, group)
+
+
+def group_entries(group: str, path: Iterable[str] | None = None) -> list[DeclaredEntry]:
+    """The entries of ``group`` declared by the distributions on ``path`` (default ``sys.path``), first one wins."""
+    seen: set[str] = set()
+    found: list[DeclaredEntry] = []
+    for entry in list(sys.path if path is None else path):
+        if os.path.isfile(entry):
+            found.extend(_zip_entries(entry, group, seen))
+            continue
+        for key, folder in _metadata_folders(entry):
+            if key in seen:
+                continue
+            seen.add(key)
+            text = _read_entry_points(folder)
+            if group in text:
+                found.extend(DeclaredEntry(name, value, group) for name, value in parse_group(text, group))
+    return found
