@@ -1,9 +1,10 @@
-"""Readers of model outputs produced elsewhere: JSONL records, a TSV column, CTI-Bench raw logs.
+"""Readers of model outputs produced elsewhere: JSONL records and a TSV column, plus the formats families declare.
 
-Each reader returns :class:`ImportedText` entries keyed either by sample id or by row
-(the sample's position in its task, counted from 0), with the source line each came from,
-so that every later error can name it. Duplicate keys are refused here; matching the keys
-with a task's samples is :mod:`harness.importing`'s job.
+A family adds a format (a benchmark's own log layout, say) by naming an :class:`ImportFormatSpec`
+under the ``frontier.import_formats`` entry-point group. Each reader returns :class:`ImportedText`
+entries keyed either by sample id or by row (the sample's position in its task, counted from 0),
+with the source line each came from, so that every later error can name it. Duplicate keys are
+refused here; matching the keys with a task's samples is :mod:`harness.importing`'s job.
 
 The TSV reader is strict: one record per physical line. A quote that opens a field and is
 never closed would otherwise swallow the following lines and shift every later row, so a
@@ -15,20 +16,25 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from harness.errors import ConfigError
 
-ImportFormat = Literal["jsonl", "tsv", "cti-log"]
-FORMATS: tuple[ImportFormat, ...] = ("jsonl", "tsv", "cti-log")
+log = logging.getLogger(__name__)
+
+IMPORT_FORMAT_GROUP = "frontier.import_formats"
 MAX_IMPORT_BYTES = 2_000_000_000
 MAX_FIELD_CHARS = 50_000_000
-
-_LOG_MARKER = re.compile(r"^#####(\d{1,9})#####$")
+BUILTIN_HELP = {
+    "jsonl": 'one {"sample_id": ID, "text": ...} or {"row": N, "text": ...} per line\n'
+    "(row: the sample's position in the task, counted from 0)",
+    "tsv": "a header line, then one row per sample in task order; --column picks\n"
+    "the text column (a 'sample_id' column, if present, keys rows by id)",
+}
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,25 @@ class ImportedText:
         return f"id:{self.sample_id}" if self.sample_id is not None else f"row:{self.row}"
 
 
+@dataclass(frozen=True)
+class ImportFormatSpec:
+    """A format declared under ``frontier.import_formats`` (the entry's name is the format's name).
+
+    ``read`` turns a file into entries (ConfigError naming the line on bad input); a file is
+    recognised without ``--format`` when its suffix is in ``suffixes`` or its first line
+    matches the regular expression ``first_line``.
+    """
+
+    help: str
+    read: Callable[[Path], list[ImportedText]]
+    first_line: str = ""
+    suffixes: tuple[str, ...] = ()
+
+    def recognises(self, suffix: str, first: str) -> bool:
+        """Whether a file with this (lower-case) suffix and first line is in this format."""
+        return suffix in self.suffixes or bool(self.first_line and re.match(self.first_line, first))
+
+
 def _checked_size(path: Path) -> None:
     """ConfigError when ``path`` is missing or too large to import."""
     if not path.is_file():
@@ -53,7 +78,7 @@ def _checked_size(path: Path) -> None:
         raise ConfigError(f"import: {path} is larger than {MAX_IMPORT_BYTES} bytes")
 
 
-def _read_text(path: Path) -> str:
+def read_import_text(path: Path) -> str:
     """The file as UTF-8 text (a byte-order mark dropped); ConfigError naming the file otherwise."""
     _checked_size(path)
     try:
@@ -62,8 +87,36 @@ def _read_text(path: Path) -> str:
         raise ConfigError(f"import: {path} is not UTF-8 text: {exc}") from None
 
 
-def guess_format(path: Path) -> ImportFormat:
-    """The format of ``path`` from its suffix, else from its first line (a ``#####1#####`` marker)."""
+def declared_formats() -> dict[str, ImportFormatSpec]:
+    """The formats registered under ``frontier.import_formats``; a built-in name or a bad entry is skipped (logged)."""
+    from harness.entry_point_files import group_entries
+
+    found: dict[str, ImportFormatSpec] = {}
+    for point in group_entries(IMPORT_FORMAT_GROUP):
+        if point.name in BUILTIN_HELP:
+            log.warning("import format %r from %s ignored: the name is built in", point.name, point.value)
+            continue
+        try:
+            declared = point.load()
+        except Exception as exc:
+            log.warning(
+                "import format %s failed to load from %s: %s: %s", point.name, point.value, type(exc).__name__, exc
+            )
+            continue
+        if isinstance(declared, ImportFormatSpec):
+            found[point.name] = declared
+        else:
+            log.warning("import format %r ignored: %s is not an ImportFormatSpec", point.name, point.value)
+    return found
+
+
+def format_help() -> dict[str, str]:
+    """Every format's name and help: the built-in ones, then the declared ones."""
+    return {**BUILTIN_HELP, **{name: spec.help for name, spec in declared_formats().items()}}
+
+
+def guess_format(path: Path) -> str:
+    """The format of ``path`` from its suffix, else from its first line (a declared format's marker, or ``{``)."""
     suffix = path.suffix.lower()
     if suffix in (".jsonl", ".ndjson"):
         return "jsonl"
@@ -72,11 +125,14 @@ def guess_format(path: Path) -> ImportFormat:
     _checked_size(path)
     with path.open("rb") as handle:
         first = handle.readline(200).decode("utf-8", "replace").strip().lstrip("\ufeff")
-    if _LOG_MARKER.match(first):
-        return "cti-log"
+    declared = declared_formats()
+    for name, spec in declared.items():
+        if spec.recognises(suffix, first):
+            return name
     if first.startswith("{"):
         return "jsonl"
-    raise ConfigError(f"import: cannot tell the format of {path}; pass --format ({', '.join(FORMATS)})")
+    names = ", ".join([*BUILTIN_HELP, *declared])
+    raise ConfigError(f"import: cannot tell the format of {path}; pass --format ({names})")
 
 
 def refuse_duplicates(entries: Sequence[ImportedText], origin: str) -> None:
@@ -117,7 +173,7 @@ def _jsonl_entry(record: object, path: Path, number: int) -> ImportedText:
 def read_jsonl(path: Path) -> list[ImportedText]:
     """Entries of a JSONL file of ``{"sample_id": ..., "text": ...}`` or ``{"row": n, "text": ...}``."""
     entries: list[ImportedText] = []
-    for number, line in enumerate(_read_text(path).split("\n"), start=1):  # U+2028 may sit inside a JSON string
+    for number, line in enumerate(read_import_text(path).split("\n"), start=1):  # U+2028 may sit inside a JSON string
         if not line.strip():
             continue
         try:
@@ -179,7 +235,7 @@ def read_tsv_column(path: Path, column: str | None) -> list[ImportedText]:
 
     A ``sample_id`` column, when present, keys the rows by id instead of position.
     """
-    header, rows = read_tsv_table(_read_text(path), f"import: {path}")
+    header, rows = read_tsv_table(read_import_text(path), f"import: {path}")
     texts = [c for c in header if c != "sample_id"]
     if column is None:
         if len(texts) != 1:
@@ -198,46 +254,8 @@ def read_tsv_column(path: Path, column: str | None) -> list[ImportedText]:
     return entries
 
 
-def read_cti_log(path: Path) -> list[ImportedText]:
-    """Entries of a CTI-Bench raw log: ``#####<row, from 1>#####`` lines, each followed by its text.
-
-    The upstream writer puts two newlines after each text; they are removed. Text before
-    the first marker is an error, and so is a marker given twice.
-    """
-    lines = _read_text(path).split("\n")
-    entries: list[ImportedText] = []
-    current: tuple[int, int] | None = None
-    body: list[str] = []
-
-    def flush() -> None:
-        """Close the entry being read (the upstream writer's two trailing newlines removed)."""
-        if current is not None:
-            text = "\n".join(body)
-            text = text[:-2] if text.endswith("\n\n") else text.rstrip("\n")
-            entries.append(ImportedText(text=text, line=current[1], row=current[0] - 1))
-
-    for number, line in enumerate(lines, start=1):
-        marker = _LOG_MARKER.match(line.rstrip("\r"))
-        if marker:
-            flush()
-            row = int(marker.group(1))
-            if row < 1:
-                raise ConfigError(f"import: {path}:{number}: rows are counted from 1, got #####{row}#####")
-            current, body = (row, number), []
-        elif current is None:
-            if line.strip():
-                raise ConfigError(f"import: {path}:{number}: text before the first #####1##### marker")
-        else:
-            body.append(line)
-    flush()
-    if not entries:
-        raise ConfigError(f"import: {path} has no #####<row>##### markers")
-    refuse_duplicates(entries, str(path))
-    return entries
-
-
-def read_outputs(path: Path, fmt: ImportFormat | None = None, column: str | None = None) -> list[ImportedText]:
-    """The entries of ``path`` in format ``fmt`` (guessed when None)."""
+def read_outputs(path: Path, fmt: str | None = None, column: str | None = None) -> list[ImportedText]:
+    """The entries of ``path`` in format ``fmt`` (guessed when None): a built-in one or a declared one."""
     chosen = fmt or guess_format(path)
     if column is not None and chosen != "tsv":
         raise ConfigError(f"import: --column applies to TSV files, not {chosen}")
@@ -245,6 +263,7 @@ def read_outputs(path: Path, fmt: ImportFormat | None = None, column: str | None
         return read_jsonl(path)
     if chosen == "tsv":
         return read_tsv_column(path, column)
-    if chosen == "cti-log":
-        return read_cti_log(path)
-    raise ConfigError(f"import: unknown format {chosen!r}; choose one of {', '.join(FORMATS)}")
+    declared = declared_formats()
+    if chosen in declared:
+        return declared[chosen].read(path)
+    raise ConfigError(f"import: unknown format {chosen!r}; choose one of {', '.join([*BUILTIN_HELP, *declared])}")

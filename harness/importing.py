@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError
-from harness.import_formats import ImportedText, ImportFormat, guess_format, read_outputs
+from harness.import_formats import ImportedText, guess_format, read_outputs
 from harness.lifecycle import LoadedRun, Record, WorkItem
 from harness.plan import PreparedTask, RunPlan, TaskPlan
 from harness.run_options import RunOptions
@@ -184,7 +184,7 @@ def import_outputs(
     source: Path,
     out_dir: Path,
     label: str | None = None,
-    fmt: ImportFormat | None = None,
+    fmt: str | None = None,
     column: str | None = None,
     allow_missing: bool = False,
     seed: int = 0,

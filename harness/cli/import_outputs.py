@@ -4,36 +4,36 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
 
 import click
 
 from harness.cli.options import parse_key_values
-from harness.import_formats import FORMATS
+from harness.import_formats import format_help
 
-if TYPE_CHECKING:
-    from harness.import_formats import ImportFormat
-
-EPILOG = """\b
-Inputs (--format, guessed from the suffix or the first line):
-  jsonl    one {"sample_id": ID, "text": ...} or {"row": N, "text": ...} per line
-           (row: the sample's position in the task, counted from 0)
-  tsv      a header line, then one row per sample in task order; --column picks
-           the text column (a 'sample_id' column, if present, keys rows by id)
-  cti-log  CTI-Bench's raw log: '#####<row, counted from 1>#####' then the text
-A sample answered twice, an output for no sample, or (without --allow-missing)
-a sample with no output is an error; nothing is scored silently.
-
-\b
-Examples:
-  frontier import --task cyber/cti-mcq -T data=cti-bench --from logs/gpt3/cti-mcq.txt
-  frontier import --task cyber/cti-mcq -T data=cti-bench \\
-      --from evaluation/responses/cti-mcq-responses.tsv --column ChatGPT-4 --model gpt-4-turbo
-  frontier import --task demo/arith --from answers.jsonl --out runs/arith-elsewhere
-"""
+FORMAT_HELP = format_help()
 
 
-@click.command("import", epilog=EPILOG)
+def formats_epilog(formats: dict[str, str]) -> str:
+    """The epilog of ``frontier import``: each format (built-in and declared by families) and examples."""
+    width = max(map(len, formats)) + 2
+    lines = ["\b", "Inputs (--format, guessed from the suffix or the first line; families add formats):"]
+    for name, help_text in formats.items():
+        first, *rest = help_text.splitlines()
+        lines.append(f"  {name.ljust(width)}{first}")
+        lines.extend(f"  {' ' * width}{more}" for more in rest)
+    lines += [
+        "A sample answered twice, an output for no sample, or (without --allow-missing)",
+        "a sample with no output is an error; nothing is scored silently.",
+        "",
+        "\b",
+        "Examples:",
+        "  frontier import --task demo/arith --from answers.jsonl --out runs/arith-elsewhere",
+        "  frontier import --task demo/arith --from responses.tsv --column model-b --model model-b",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+@click.command("import", epilog=formats_epilog(FORMAT_HELP))
 @click.option("--task", "task_name", required=True, help="Task whose samples the outputs answer.")
 @click.option("-T", "task_arg", multiple=True, metavar="KEY=VALUE", help="Task argument, such as a data location.")
 @click.option(
@@ -41,9 +41,9 @@ Examples:
     "source",
     required=True,
     type=click.Path(path_type=Path, dir_okay=False),
-    help="File of outputs (JSONL, TSV or a CTI-Bench log).",
+    help="File of outputs, in one of the formats below.",
 )
-@click.option("--format", "fmt", type=click.Choice(FORMATS), help="Input format (default: guessed).")
+@click.option("--format", "fmt", type=click.Choice(list(FORMAT_HELP)), help="Input format (default: guessed).")
 @click.option("--column", help="TSV column holding the outputs (needed when there are several).")
 @click.option("--model", "label", help="Name of the model that produced the outputs (default: the file name).")
 @click.option("--limit", type=click.IntRange(min=1), help="Only the task's first N samples.")
@@ -79,7 +79,7 @@ def import_command(
         source,
         out,
         label=label,
-        fmt=cast("ImportFormat | None", fmt),
+        fmt=fmt,
         column=column,
         allow_missing=allow_missing,
         seed=seed,

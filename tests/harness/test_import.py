@@ -10,12 +10,13 @@ import pytest
 from harness.cache import request_key
 from harness.cli.main import main
 from harness.errors import ConfigError
-from harness.import_formats import read_cti_log, read_tsv_column
+from harness.import_formats import read_tsv_column
 from harness.importing import import_outputs
 from harness.plan import TaskPlan
 from harness.registry import resolve_task
 from harness.store import RunStore
 from harness.types import GenerateRequest
+from tasks.cyber.cti_log import read_cti_log
 
 ARITH = TaskPlan("demo/arith", {"n": "6", "steps": "2"})
 
