@@ -1,4 +1,4 @@
-"""``frontier data get``: fetch the public data sets of LongCoT, ConFiQA and CTI-Bench into a local folder."""
+"""``frontier data get``: fetch the public data sets the families declare (``frontier.data``) into a local folder."""
 
 from __future__ import annotations
 
@@ -6,13 +6,30 @@ from pathlib import Path
 
 import click
 
+from harness.datasets_get import DataSource, sources
+
+
+def get_help(declared: dict[str, DataSource]) -> str:
+    """The help of ``frontier data get``: the families it fetches and those whose data ships with a package."""
+    fetched = sorted(name for name, source in declared.items() if source.files)
+    bundled = sorted(name for name, source in declared.items() if source.bundled)
+    names = ", ".join(fetched) or "none is registered"
+    shipped = f"; {', '.join(bundled)} ship(s) with its package" if bundled else ""
+    example = fetched[0] if fetched else "FAMILY"
+    usage = declared[example].usage.format(folder=f"data/{example}") if fetched else ""
+    lines = [f"Download FAMILY's data ({names}{shipped}).", "", "\b", "Examples:"]
+    lines.append(f"  frontier data get {' '.join(fetched[:2]) or example} --dest data")
+    if usage:
+        lines.append(f"  then point {example}'s tasks at it: {usage}")
+    return "\n".join(lines)
+
 
 @click.group("data")
 def data_group() -> None:
     """Download the public data sets that some tasks need ('frontier list tasks' marks them)."""
 
 
-@data_group.command("get")
+@data_group.command("get", help=get_help(sources()))
 @click.argument("family", nargs=-1, required=True)
 @click.option(
     "--dest",
@@ -31,13 +48,7 @@ def data_group() -> None:
 )
 @click.option("--overwrite", is_flag=True, help="Download again files that are already there.")
 def get_command(family: tuple[str, ...], dest: Path, base_url: str | None, overwrite: bool) -> None:
-    """Download FAMILY's data (longcot, confiqa, ctibench; tau2 ships with its package).
-
-    \b
-    Examples:
-      frontier data get longcot confiqa --dest data
-      frontier run --task longcot/mini -T data=data/longcot --model openai/gpt-4o-mini
-    """
+    """Download each FAMILY's data into DEST (its help lists the registered families)."""
     from harness.datasets_get import DEFAULT_BASE_URL, get_family
 
     for name in family:
