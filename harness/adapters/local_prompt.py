@@ -14,9 +14,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from harness.types import JsonDict, Message, ToolCall
+
+if TYPE_CHECKING:
+    from llama_cpp.llama_types import ChatCompletionRequestMessage
 
 GEMMA_TEMPLATE = (
     "{{ bos_token }}{% set offset = 1 if messages and messages[0]['role'] == 'system' else 0 %}"
@@ -98,6 +101,9 @@ def template_messages(
             role, content = "user", message.content or ""
         if turns and turns[-1]["role"] == role:
             turns[-1]["content"] += "\n\n" + content
+        elif not turns and role == "assistant":
+            # strict templates (Gemma's) need a user turn first; an opening greeting (τ²'s agent) is context
+            system_parts.append(f"You opened the conversation with this message:\n{content}")
         else:
             turns.append({"role": role, "content": content})
     if tools and tool_choice != "none":
@@ -147,4 +153,5 @@ class ChatFormatter:
 
     def render(self, messages: list[dict[str, str]]) -> str:
         """The prompt text, ending with the assistant's generation prompt."""
-        return self._formatter(messages=messages).prompt
+        # the role/content dicts template_messages builds are llama_cpp's request messages
+        return self._formatter(messages=cast("list[ChatCompletionRequestMessage]", messages)).prompt

@@ -71,6 +71,26 @@ def test_conversations_become_alternating_turns_with_tools_described() -> None:
     assert "call" not in template_messages(messages[:2], tools=(TOOL,), tool_choice="none")[0]["content"]
 
 
+def test_a_conversation_the_assistant_opens_starts_with_a_user_turn() -> None:
+    # τ²'s agent history begins with the agent's greeting; Gemma's template refuses an assistant turn first
+    messages = (
+        Message(role="system", content="policy"),
+        Message(role="assistant", content="Hi! How can I help you today?"),
+        Message(role="user", content="cancel my order"),
+    )
+    turns = template_messages(messages)
+    assert [t["role"] for t in turns] == ["system", "user"]
+    assert turns[0]["content"].startswith("policy") and "Hi! How can I help you today?" in turns[0]["content"]
+    assert turns[1]["content"] == "cancel my order"
+    no_system = template_messages(messages[1:])
+    assert [t["role"] for t in no_system] == ["system", "user"]
+    pytest.importorskip("llama_cpp")
+    from harness.adapters.local_prompt import ChatFormatter
+
+    prompt = ChatFormatter(None, "gemma3", "<bos>", "<eos>").render(turns)
+    assert prompt.startswith("<bos><start_of_turn>user\npolicy") and prompt.endswith("<start_of_turn>model\n")
+
+
 @pytest.mark.parametrize(
     "text, expected",
     [
@@ -176,7 +196,7 @@ def test_prompt_logprobs_agree_with_generation(adapter) -> None:
     assert len(generated_ids) == len(generation.logprobs), "the greedy reply re-tokenizes to the same tokens"
     scored = asyncio.run(adapter.prompt_logprobs(request, generation.text))
     assert len(scored) == len(generation.logprobs)
-    for from_generation, from_scoring in zip(generation.logprobs, scored):
+    for from_generation, from_scoring in zip(generation.logprobs, scored, strict=True):
         assert from_scoring == pytest.approx(from_generation.logprob, abs=1e-6)
 
 
