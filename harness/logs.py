@@ -19,16 +19,34 @@ def level_for(log_level: str | None, verbosity: int) -> int:
     return max(logging.DEBUG, logging.WARNING - 10 * verbosity)
 
 
-def configure_logging(level: int) -> None:
-    """Install the handler once (on the root logger, so plugins' records show too) and set the project's level."""
+def _handler() -> logging.Handler:
+    """The one handler on the root logger (so plugins' records show too), installed on first use at WARNING."""
     root = logging.getLogger()
     handler = next((h for h in root.handlers if h.get_name() == _HANDLER_NAME), None)
     if handler is None:
         handler = logging.StreamHandler(sys.stderr)
         handler.set_name(_HANDLER_NAME)
         handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        handler.setLevel(logging.WARNING)
         root.addHandler(handler)
-    handler.setLevel(level)
-    root.setLevel(max(level, logging.WARNING))
+    return handler
+
+
+def configure_logging(level: int) -> None:
+    """Install the handler once and set the project's loggers (and the handler) to ``level``."""
+    _handler().setLevel(level)
+    logging.getLogger().setLevel(max(level, logging.WARNING))
     for package in PROJECT_PACKAGES:
         logging.getLogger(package).setLevel(level)
+
+
+def show_from(logger_name: str, level: int) -> None:
+    """Let ``logger_name``'s records from ``level`` up through the one handler, whatever the chosen level.
+
+    For a command whose INFO lines are its output (``frontier serve``'s request lines); other
+    loggers keep their level. The handler is installed when :func:`configure_logging` has not run.
+    """
+    handler = _handler()
+    logger = logging.getLogger(logger_name)
+    logger.setLevel(min(logger.getEffectiveLevel(), level))
+    handler.setLevel(min(handler.level, level))

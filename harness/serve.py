@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sys
 import threading
 import time
 import uuid
@@ -299,11 +298,9 @@ def serve_forever(
     """Serve in the foreground until interrupted (Ctrl-C or SIGTERM)."""
     from aiohttp import web
 
+    from harness.logs import show_from
+
     app = OpenAIApp(adapter, model_id or adapter.name).build()
-    if not log.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
-        log.addHandler(handler)
-        log.setLevel(logging.INFO)
+    show_from(log.name, logging.INFO)  # the request lines, through the command's one handler
     announce(f"serving {model_id or adapter.name} on http://{host}:{port}/v1 (Ctrl-C to stop)")
     web.run_app(app, host=host, port=port, print=None, access_log=None)
