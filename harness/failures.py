@@ -17,6 +17,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.runformat import SAMPLES_FILE
 from harness.types import SampleResult
 
 FAILED_RUN_EXIT = 1
@@ -107,14 +108,14 @@ def judge_run_dir(run_dir: Path, max_error_rate: float | None) -> RunVerdict:
     """:func:`judge_run` over the results logged in ``run_dir`` (each sample's last record)."""
     from harness.runlog import iter_results
 
-    return judge_run(list(iter_results(run_dir / "samples.jsonl")), max_error_rate)
+    return judge_run(list(iter_results(run_dir / SAMPLES_FILE)), max_error_rate)
 
 
 def discard_if_empty(run_dir: Path, existed_before: bool) -> bool:
     """Remove ``run_dir`` if this command created it and it logged no sample; True when removed."""
     if existed_before or not run_dir.is_dir():
         return False
-    log = run_dir / "samples.jsonl"
+    log = run_dir / SAMPLES_FILE
     if log.exists() and log.stat().st_size > 0:
         return False
     shutil.rmtree(run_dir, ignore_errors=True)
@@ -125,7 +126,7 @@ def resume_hint(run_dir: Path) -> str:
     """The line printed after an interrupt: what was kept and the command that resumes."""
     from harness.runlog import winning_lines
 
-    logged = len(winning_lines(run_dir / "samples.jsonl")) if run_dir.is_dir() else 0
+    logged = len(winning_lines(run_dir / SAMPLES_FILE)) if run_dir.is_dir() else 0
     return (
         f"interrupted: {logged} sample(s) logged in {run_dir} are kept; resume with: "
         f"frontier run --resume --out {run_dir}"

@@ -12,8 +12,7 @@ import os
 from pathlib import Path
 
 from harness.errors import ConfigError
-
-LOCK_FILE = ".lock"
+from harness.runformat import LOCK_FILE
 
 
 class RunLocked(ConfigError):

@@ -30,6 +30,8 @@ VERSION_KEY = "format_version"
 CONFIG_FILE = "config.json"
 SAMPLES_FILE = "samples.jsonl"
 SUMMARY_FILE = "summary.json"
+LOCK_FILE = ".lock"
+"""Held (``flock``) by the one process writing the run, see :mod:`harness.run_lock`."""
 HISTORY_PREFIX = "samples.before-rescore"
 """A log a rescore replaced is kept as ``samples.before-rescore.<n>.jsonl``."""
 

@@ -149,15 +149,17 @@ def _report_inputs(run_dirs: tuple[Path, ...], output: Path) -> list[Path]:
 
     A run that logged no sample is refused: a page built from it would show nothing but dashes.
     """
+    from harness.runformat import CONFIG_FILE, SAMPLES_FILE, SUMMARY_FILE
+
     chosen: list[Path] = []
     for run_dir in run_dirs:
         if run_dir.resolve() == output.resolve():
             click.echo(f"note: skipped {run_dir}: it is the output folder", err=True)
             continue
-        if not (run_dir / "config.json").is_file() and not (run_dir / "summary.json").is_file():
-            click.echo(f"note: skipped {run_dir}: not a run directory (no config.json or summary.json)", err=True)
+        if not (run_dir / CONFIG_FILE).is_file() and not (run_dir / SUMMARY_FILE).is_file():
+            click.echo(f"note: skipped {run_dir}: not a run directory (no {CONFIG_FILE} or {SUMMARY_FILE})", err=True)
             continue
-        if not _has_samples(run_dir / "samples.jsonl"):
+        if not _has_samples(run_dir / SAMPLES_FILE):
             _fail(
                 f"error: {run_dir} logged no samples, so there is nothing to report; "
                 "rerun it (frontier run --resume --out DIR) or leave it out"
