@@ -14,7 +14,7 @@ import importlib
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 _METADATA_SUFFIXES = (".dist-info", ".egg-info")
@@ -44,21 +44,27 @@ def _distribution_key(folder_name: str) -> str:
     return _NAME_SEPARATORS.sub("-", stem).lower()
 
 
-def parse_group(text: str, group: str) -> list[tuple[str, str]]:
-    """The ``(name, value)`` pairs of section ``[group]`` of an ``entry_points.txt``, extras dropped."""
-    pairs: list[tuple[str, str]] = []
-    inside = False
+def parse_sections(text: str, wanted: Callable[[str], bool]) -> list[tuple[str, str, str]]:
+    """The ``(group, name, value)`` lines of the ``wanted`` sections of an ``entry_points.txt``, extras dropped."""
+    found: list[tuple[str, str, str]] = []
+    section: str | None = None
     for raw in text.splitlines():
         line = raw.strip()
         if not line or line[0] in "#;":
             continue
         if line.startswith("[") and line.endswith("]"):
-            inside = line[1:-1].strip() == group
+            section = line[1:-1].strip()
+            section = section if wanted(section) else None
             continue
         name, equals, value = line.partition("=")
-        if inside and equals:
-            pairs.append((name.strip(), value.split("[", 1)[0].strip()))
-    return pairs
+        if section is not None and equals:
+            found.append((section, name.strip(), value.split("[", 1)[0].strip()))
+    return found
+
+
+def parse_group(text: str, group: str) -> list[tuple[str, str]]:
+    """The ``(name, value)`` pairs of section ``[group]`` of an ``entry_points.txt``, extras dropped."""
+    return [(name, value) for _, name, value in parse_sections(text, lambda section: section == group)]
 
 
 def _metadata_folders(entry: str) -> Iterator[tuple[str, str]]:
@@ -82,8 +88,8 @@ def _read_entry_points(folder: str) -> str:
         return ""
 
 
-def _zip_entries(entry: str, group: str, seen: set[str]) -> Iterator[DeclaredEntry]:
-    """The group's entries of the distributions inside a zip archive on ``sys.path``."""
+def _zip_entries(entry: str, wanted: Callable[[str], bool], seen: set[str]) -> Iterator[DeclaredEntry]:
+    """The wanted groups' entries of the distributions inside a zip archive on ``sys.path``."""
     from importlib.metadata import distributions
 
     for distribution in distributions(path=[entry]):
@@ -91,23 +97,34 @@ def _zip_entries(entry: str, group: str, seen: set[str]) -> Iterator[DeclaredEnt
         if key in seen:
             continue
         seen.add(key)
-        for point in distribution.entry_points.select(group=group):
-            yield DeclaredEntry(point.name, point.value, group)
+        for point in distribution.entry_points:
+            if wanted(point.group):
+                yield DeclaredEntry(point.name, point.value, point.group)
 
 
-def group_entries(group: str, path: Iterable[str] | None = None) -> list[DeclaredEntry]:
-    """The entries of ``group`` declared by the distributions on ``path`` (default ``sys.path``), first one wins."""
+def _scan(wanted: Callable[[str], bool], hint: str, path: Iterable[str] | None) -> list[DeclaredEntry]:
+    """The entries of the ``wanted`` groups on ``path``; a file without ``hint`` in its text is not parsed."""
     seen: set[str] = set()
     found: list[DeclaredEntry] = []
     for entry in list(sys.path if path is None else path):
         if os.path.isfile(entry):
-            found.extend(_zip_entries(entry, group, seen))
+            found.extend(_zip_entries(entry, wanted, seen))
             continue
         for key, folder in _metadata_folders(entry):
             if key in seen:
                 continue
             seen.add(key)
             text = _read_entry_points(folder)
-            if group in text:
-                found.extend(DeclaredEntry(name, value, group) for name, value in parse_group(text, group))
+            if hint in text:
+                found.extend(DeclaredEntry(name, value, group) for group, name, value in parse_sections(text, wanted))
     return found
+
+
+def group_entries(group: str, path: Iterable[str] | None = None) -> list[DeclaredEntry]:
+    """The entries of ``group`` declared by the distributions on ``path`` (default ``sys.path``), first one wins."""
+    return _scan(lambda section: section == group, group, path)
+
+
+def entries_under(prefix: str, path: Iterable[str] | None = None) -> list[DeclaredEntry]:
+    """The entries of every group whose name starts with ``prefix`` (``frontier.``), read in one pass."""
+    return _scan(lambda section: section.startswith(prefix), prefix, path)

@@ -6,8 +6,9 @@ import logging
 import sys
 
 LEVELS = {"DEBUG": logging.DEBUG, "INFO": logging.INFO, "WARNING": logging.WARNING, "ERROR": logging.ERROR}
-PROJECT_PACKAGES = ("harness", "tasks", "scorers", "coins_rocq", "leaderboard")
-"""The top-level packages of this distribution, whose loggers the level applies to (not third-party ones)."""
+CORE_PACKAGES = ("harness", "scorers")
+"""The harness and its shared scorers; the families' packages are found from what they declare."""
+PLUGIN_PREFIX = "frontier."
 
 _HANDLER_NAME = "frontier"
 
@@ -17,6 +18,18 @@ def level_for(log_level: str | None, verbosity: int) -> int:
     if log_level is not None:
         return LEVELS[log_level.upper()]
     return max(logging.DEBUG, logging.WARNING - 10 * verbosity)
+
+
+def project_packages() -> list[str]:
+    """The top-level packages whose loggers the level applies to (not third-party ones).
+
+    The core ones, then those of the modules named under a ``frontier.*`` entry-point group
+    (task families, methods, subcommands, data sources, import formats, plugins' too).
+    """
+    from harness.entry_point_files import entries_under
+
+    declared = (entry.value.partition(":")[0].strip().partition(".")[0] for entry in entries_under(PLUGIN_PREFIX))
+    return list(dict.fromkeys([*CORE_PACKAGES, *filter(None, declared)]))
 
 
 def _handler() -> logging.Handler:
@@ -36,7 +49,7 @@ def configure_logging(level: int) -> None:
     """Install the handler once and set the project's loggers (and the handler) to ``level``."""
     _handler().setLevel(level)
     logging.getLogger().setLevel(max(level, logging.WARNING))
-    for package in PROJECT_PACKAGES:
+    for package in project_packages():
         logging.getLogger(package).setLevel(level)
 
 

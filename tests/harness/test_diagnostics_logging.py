@@ -1,4 +1,4 @@
-"""Diagnostics through the one log handler: serve's request lines once with -v, and the in-thread scoring fallback."""
+"""Diagnostics through the one log handler: serve's lines once with -v, the in-thread fallback, plugins' loggers."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "FRONTIER_CACHE_DIR
 
 DRIFTING_FAMILY = '''
 import itertools
+import logging
 
 from harness.task import TaskFamily
 from tasks.demo.arith import ArithTask
@@ -34,6 +35,7 @@ class DriftingArith(ArithTask):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.build = next(BUILDS)
+        logging.getLogger(__name__).info("drifting arith built (%d)", self.build)
 
     def fingerprint(self):
         return {**super().fingerprint(), "build": self.build}
@@ -103,5 +105,6 @@ def test_a_fallback_to_in_thread_scoring_shows_with_v(
     assert done.returncode == 0, done.stderr
     fallback = "INFO harness.executors.scoring: task drift/arith rebuilt from the registry differs from the run's"
     assert (fallback in done.stderr) is verbose, done.stderr
+    assert ("INFO driftplug: drifting arith built (0)" in done.stderr) is verbose, done.stderr  # a plugin's logger
     accuracy = json.loads((run / "summary.json").read_text())["tasks"]["drift/arith"]["metrics"]["accuracy"]
     assert accuracy["value"] == 1.0 and accuracy["n"] == 3

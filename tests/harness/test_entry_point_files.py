@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.entry_point_files import DeclaredEntry, group_entries, parse_group
+from harness.entry_point_files import DeclaredEntry, entries_under, group_entries, parse_group
 
 
 def _distribution(site: Path, folder: str, entry_points_txt: str | None) -> None:
@@ -74,3 +74,14 @@ def test_load_imports_the_attribute_and_names_a_missing_one() -> None:
         DeclaredEntry("x", "sys:no_such_attribute", "g").load()
     with pytest.raises(ImportError):
         DeclaredEntry("x", "no_such_module_anywhere:X", "g").load()
+
+
+def test_entries_under_a_prefix_are_read_in_one_pass(tmp_path: Path) -> None:
+    text = (
+        "[frontier.tasks]\nfam = famplug:FAMILY\n[console_scripts]\nx = y:z\n[frontier.commands]\nc = famplug.cli:C\n"
+    )
+    _distribution(tmp_path, "famplug-1.0.dist-info", text)
+    assert entries_under("frontier.", [str(tmp_path)]) == [
+        DeclaredEntry("fam", "famplug:FAMILY", "frontier.tasks"),
+        DeclaredEntry("c", "famplug.cli:C", "frontier.commands"),
+    ]
