@@ -6,8 +6,8 @@ to a ``.gguf`` file (``local//abs/path/model.gguf`` or ``local/relative/model.gg
 
 Each model file is loaded once per process (per context size), on first use, and shared
 by every adapter that names it. Every call starts from an empty context, so a result
-depends only on its request, never on the calls before it. llama.cpp is not re-entrant, so calls are serialised (an asyncio lock in
-the adapter, a thread lock in the engine) and run in a worker thread, leaving the event
+depends only on its request, never on the calls before it. llama.cpp is not re-entrant, so calls are
+serialised (an asyncio lock in the adapter, a thread lock in the engine) and run in a worker thread, leaving the event
 loop free. Adapter options: ``seed`` (the run seed), ``n_ctx`` (default: the model's
 training context, at most 32768), ``n_threads`` (default: the idle cores), ``top_k``,
 ``min_p``, ``default_max_tokens``; a request's ``extra`` may set ``top_k``, ``min_p`` and
@@ -287,7 +287,8 @@ class LocalAdapter:
         logprobs = None
         if request.logprobs:
             logprobs = tuple(
-                TokenLogprob(token=t, logprob=lp) for t, lp in zip(first.scores.tokens, first.scores.logprobs)
+                TokenLogprob(token=t, logprob=lp)
+                for t, lp in zip(first.scores.tokens, first.scores.logprobs, strict=True)
             )
         return Generation(
             text="" if call else first.text,
@@ -325,7 +326,9 @@ class LocalAdapter:
             usage=Usage(input_tokens=prompt_tokens + len(scores.logprobs)),
             cost_usd=0.0,
             latency_s=time.perf_counter() - started,
-            logprobs=tuple(TokenLogprob(token=t, logprob=lp) for t, lp in zip(scores.tokens, scores.logprobs)),
+            logprobs=tuple(
+                TokenLogprob(token=t, logprob=lp) for t, lp in zip(scores.tokens, scores.logprobs, strict=True)
+            ),
             model=self.name,
         )
 
@@ -339,7 +342,7 @@ class LocalAdapter:
         if echo and logprobs is not None:
             echoed = engine.continuation_logprobs(tokens[:1], tokens[1:], top=top)
         completion = engine.generate(tokens, self._fit_budget(loaded, sampling), logprobs=logprobs is not None, top=top)
-        prompt_part = ([engine.piece(tokens[0])] + echoed.tokens) if echo and logprobs is not None else []
+        prompt_part = [engine.piece(tokens[0]), *echoed.tokens] if echo and logprobs is not None else []
         first_logprob: list[float | None] = [None] if prompt_part else []
         first_top: list[dict[str, float] | None] = [None] if prompt_part else []
         return TextCompletion(

@@ -101,8 +101,9 @@ def template_messages(
             role, content = "user", message.content or ""
         if turns and turns[-1]["role"] == role:
             turns[-1]["content"] += "\n\n" + content
-        elif not turns and role == "assistant":
-            # strict templates (Gemma's) need a user turn first; an opening greeting (τ²'s agent) is context
+        elif not turns and role == "assistant" and index < len(messages) - 1:
+            # strict templates (Gemma's) need a user turn first: an opening greeting (τ²'s agent) that the
+            # conversation goes on from is context; a conversation of assistant turns alone is still refused
             system_parts.append(f"You opened the conversation with this message:\n{content}")
         else:
             turns.append({"role": role, "content": content})

@@ -1,4 +1,5 @@
-"""Issue 19 item 1: Ctrl-C on a local-model run, in a real terminal, stops it, keeps what was done and says how to resume.
+"""Issue 19 item 1: Ctrl-C on a local-model run, in a real terminal, stops it, keeps what was done and says how
+to resume.
 
 The run is the issue's own command (``longcot-gen/math`` asks for 65,536 tokens, which
 the 270M model would spend tens of minutes on); the interrupt is a real ``^C`` typed
