@@ -55,7 +55,7 @@ def main() -> None:
     with CoqtopPool(args.workers) as pool:
         reports = check_specs(items, pool, Limits())
     seconds = time.perf_counter() - start
-    for task_id, report in zip(names, reports):
+    for task_id, report in zip(names, reports, strict=True):
         skipped = f" ({len(report.skipped)} cases skipped)" if report.skipped else ""
         verdicts[task_id] = (report.verdict, first_problem(report) + skipped)
     table = Counter(v for v, _ in verdicts.values())

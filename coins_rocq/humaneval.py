@@ -101,9 +101,9 @@ def extract_inputs(test_source: str) -> list[tuple[Any, ...]]:
             key = repr(args)
             if key not in seen:
                 seen.add(key)
-                found.append((node.lineno, node.col_offset, args))  # type: ignore[arg-type]
-    found.sort(key=lambda item: (item[0], item[1]))  # type: ignore[index]
-    return [item[2] for item in found]  # type: ignore[index,misc]
+                found.append((node.lineno, node.col_offset, args))
+    found.sort(key=lambda item: (item[0], item[1]))
+    return [item[2] for item in found]
 
 
 def run_solution(
@@ -167,7 +167,7 @@ def _cases(task_id: str, timeout_s: float) -> tuple[Case, ...]:
     if not inputs:
         raise CaseError(f"{task_id}: check makes no candidate(...) call with literal or recordable arguments")
     outputs = run_solution(program, item["entry_point"], inputs, timeout_s)
-    return tuple(Case(args, out) for args, (ok, out) in zip(inputs, outputs) if ok)
+    return tuple(Case(args, out) for args, (ok, out) in zip(inputs, outputs, strict=True) if ok)
 
 
 def entry_arity(task_id: str) -> int:

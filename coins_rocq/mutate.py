@@ -1,8 +1,8 @@
 """Type-aware mutation of a true output into plausible wrong outputs.
 
 Mutants by type: numbers off by one either way, negated, zero, doubled, off by ten;
-booleans negated; characters changed; strings (and ``list ascii``) emptied, case-swapped, first or last character dropped,
-reversed, a character appended; lists emptied, first or last element dropped, first
+booleans negated; characters changed; strings (and ``list ascii``) emptied, case-swapped, first or last
+character dropped, reversed, a character appended; lists emptied, first or last element dropped, first
 two swapped, reversed, first element duplicated or mutated, an element appended;
 options swapped between ``None`` and ``Some``; tuples mutated one component at a time.
 Mutants are distinct, differ from the original (compared as rendered terms), and come
@@ -150,7 +150,7 @@ def _options(value: Any, elem: RType) -> Iterator[tuple[Any, str]]:
 
 
 def _tuples(value: tuple[Any, ...], types: tuple[RType, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:
-    streams = [_candidates(item, t) for item, t in zip(value, types)]
+    streams = [_candidates(item, t) for item, t in zip(value, types, strict=False)]
     active = True
     while active:
         active = False

@@ -118,7 +118,7 @@ def build_obligations(
     spec = f"{MODULE}.{signature.spec_name}"
     pre = f"{MODULE}.{signature.pre_name}"
     for case_index, case in enumerate(cases):
-        args = " ".join(render(v, p.rtype) for v, p in zip(case.inputs, signature.params))
+        args = " ".join(render(v, p.rtype) for v, p in zip(case.inputs, signature.params, strict=False))
         out = render(case.output, signature.output)
         goal = f"{spec} {args} {out}"
         if has_pre:

@@ -65,7 +65,7 @@ def _render(value: Any, rtype: RType) -> str:
 def _render_product(values: list[Any], types: list[RType]) -> str:
     """A left-nested pair: ``(a, b, c)`` is ``((a, b), c)`` as in Rocq's ``A * B * C``."""
     term, left = _render(values[0], types[0]), types[0]
-    for value, rtype in zip(values[1:], types[1:]):
+    for value, rtype in zip(values[1:], types[1:], strict=False):
         term = f"(@pair {left.rocq()} {rtype.rocq()} {term} {_render(value, rtype)})"
         left = RType("prod", (left, rtype))
     return term

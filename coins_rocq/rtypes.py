@@ -160,7 +160,7 @@ def coerce(value: Any, rtype: RType, where: str = "value") -> Any:
         return None if value is None else coerce(value, rtype.args[0], where)
     if not isinstance(value, (list, tuple)) or len(value) != len(rtype.args):
         raise ValueTypeError(f"{where}: expected a tuple of {len(rtype.args)}, got {value!r:.60}")
-    return tuple(coerce(item, t, f"{where}[{i}]") for i, (item, t) in enumerate(zip(value, rtype.args)))
+    return tuple(coerce(item, t, f"{where}[{i}]") for i, (item, t) in enumerate(zip(value, rtype.args, strict=True)))
 
 
 def _coerce_int(value: Any, kind: str, where: str) -> int:

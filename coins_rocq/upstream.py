@@ -55,7 +55,7 @@ def upstream_signature(source: str, entry_point: str, arity: int, number: int | 
         )
     spec = (named or fallback)[0]
     types = [_read_type(text, aliases, spec.name) for _, text in spec.binders]
-    params = tuple(Param(name, rtype) for (name, _), rtype in zip(spec.binders, types))
+    params = tuple(Param(name, rtype) for (name, _), rtype in zip(spec.binders, types, strict=True))
     pre_names = [f"problem_{number}_pre", "Pre", f"{entry_point}_pre"]
     pre_ident = next(
         (

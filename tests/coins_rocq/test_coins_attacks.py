@@ -65,7 +65,7 @@ def test_every_attack_is_rejected_and_writes_nothing(backend_name: str, pool: Co
     else:
         with CoqcBackend(2) as coqc:
             reports = check_specs([(s, SIG, CASES) for s in specs.values()], coqc, mutants_per_case=1)
-    verdicts = {name: report.verdict for name, report in zip(specs, reports)}
+    verdicts = {name: report.verdict for name, report in zip(specs, reports, strict=True)}
     assert set(verdicts.values()) == {"invalid"}, verdicts
     assert not target.exists()
     assert check_specs([(GOOD, SIG, CASES)], pool)[0].verdict == "correct"

@@ -33,7 +33,7 @@ def _temp_dirs() -> set[str]:
 
 
 def test_verdicts_on_the_pool(pool: CoqtopPool) -> None:
-    reports = dict(zip(SPECS, check_specs([(s, SIG, CASES) for s in SPECS.values()], pool)))
+    reports = dict(zip(SPECS, check_specs([(s, SIG, CASES) for s in SPECS.values()], pool), strict=True))
     assert reports["correct"].verdict == "correct"
     assert reports["correct"].counts()["soundness"]["proved"] == 10
     assert reports["true"].verdict == "too_weak"
@@ -52,7 +52,7 @@ def test_both_backends_give_identical_outcomes(pool: CoqtopPool) -> None:
         by_coqc = check_specs(items, coqc, mutants_per_case=2)
     assert _temp_dirs() <= before
     by_pool = check_specs(items, pool, mutants_per_case=2)
-    for a, b in zip(by_pool, by_coqc):
+    for a, b in zip(by_pool, by_coqc, strict=True):
         assert a.verdict == b.verdict
         assert [(r.obligation.index, r.outcome) for r in a.results] == [
             (r.obligation.index, r.outcome) for r in b.results

@@ -87,7 +87,9 @@ def test_every_curated_spec_is_correct_on_all_its_cases(pool: CoqtopPool) -> Non
     specs = by_prelude(curated_specs())
     items = [(s.source, s.signature, humaneval_cases(s.task_id)) for s in specs]
     reports = check_specs(items, pool)
-    wrong = {s.task_id: (r.verdict, r.reason[:200]) for s, r in zip(specs, reports) if r.verdict != "correct"}
+    wrong = {
+        s.task_id: (r.verdict, r.reason[:200]) for s, r in zip(specs, reports, strict=True) if r.verdict != "correct"
+    }
     assert wrong == {}
 
 
@@ -174,5 +176,9 @@ def test_every_mutated_variant_gets_the_verdict_it_deserves(pool: CoqtopPool, ki
     specs = by_prelude(curated_specs())
     items = [(variant(s, kind), s.signature, variant_cases(s, humaneval_cases(s.task_id))) for s in specs]
     reports = check_specs(items, pool, mutants_per_case=1)
-    wrong = {s.task_id: (r.verdict, r.reason[:200]) for s, r in zip(specs, reports) if r.verdict != EXPECTED[kind]}
+    wrong = {
+        s.task_id: (r.verdict, r.reason[:200])
+        for s, r in zip(specs, reports, strict=True)
+        if r.verdict != EXPECTED[kind]
+    }
     assert wrong == {}

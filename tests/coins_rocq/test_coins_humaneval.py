@@ -10,7 +10,8 @@ from coins_rocq.humaneval import CaseError, extract_inputs, humaneval_cases, run
 def test_inputs_come_from_literal_candidate_calls_only() -> None:
     source = (
         "def check(candidate):\n    assert candidate(1, [2]) == 3\n    assert candidate(1, [2])\n"
-        "    for i in range(3):\n        assert candidate(i, [i]) == i\n    assert abs(candidate(-1.5, []) - 2) < 1e-6\n"
+        "    for i in range(3):\n        assert candidate(i, [i]) == i\n"
+        "    assert abs(candidate(-1.5, []) - 2) < 1e-6\n"
     )
     assert extract_inputs(source) == [(1, [2]), (-1.5, [])]
 
