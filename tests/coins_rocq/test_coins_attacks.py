@@ -56,6 +56,7 @@ def pool() -> Iterator[CoqtopPool]:
         yield workers
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend_name", ["pool", "coqc"])
 def test_every_attack_is_rejected_and_writes_nothing(backend_name: str, pool: CoqtopPool, tmp_path: Path) -> None:
     target = tmp_path / "written"
@@ -122,6 +123,7 @@ def test_the_axiom_audit_reads_only_the_obligations_own_output() -> None:
         assert check_assumptions(forged).status == "axioms"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend_name", ["pool", "coqc"])
 def test_load_time_counts_against_the_spec_budget(backend_name: str, pool: CoqtopPool) -> None:
     slow = "".join(f"Definition big{i} := Eval vm_compute in slow 24.\n" for i in range(12))
@@ -151,6 +153,7 @@ time.sleep(600)
 """
 
 
+@pytest.mark.slow
 def test_a_busy_coqtop_worker_dies_with_its_owner() -> None:
     owner = subprocess.Popen([sys.executable, "-c", BUSY_OWNER], stdout=subprocess.PIPE, text=True)
     assert owner.stdout is not None

@@ -55,6 +55,7 @@ def _audit_verdicts(names: Sequence[str]) -> list[AttemptResult]:
         slot.close()
 
 
+@pytest.mark.slow
 def test_the_pool_audit_names_the_one_proof_that_rests_on_an_axiom() -> None:
     pooled = _audit_verdicts(list(STATEMENTS))
     assert [v.status for v in pooled] == ["proved", "axioms", "proved"]
@@ -107,6 +108,7 @@ SLOW_ON_SIX = (
 )
 
 
+@pytest.mark.slow
 def test_proofs_found_before_a_worker_is_killed_are_proved_again_and_audited(pool: CoqtopPool) -> None:
     assert check_specs([ADD], pool, mutants_per_case=1)[0].verdict == "correct"
     limits = Limits(goal_timeout_s=60, command_timeout_s=6, spec_budget_s=90)

@@ -89,6 +89,7 @@ def test_a_proof_resting_on_a_stdlib_axiom_is_an_error(pool: CoqtopPool) -> None
     assert report.verdict == "invalid" and "classic" in report.reason
 
 
+@pytest.mark.slow
 def test_a_looping_spec_is_stopped_by_the_time_limit(pool: CoqtopPool) -> None:
     source = (
         "Fixpoint slow (n : nat) : nat := match n with 0 => 1 | S m => slow m + slow m end.\n"
@@ -101,6 +102,7 @@ def test_a_looping_spec_is_stopped_by_the_time_limit(pool: CoqtopPool) -> None:
     assert details <= {"timeout", "spec time budget exhausted"} and "timeout" in details
 
 
+@pytest.mark.slow
 def test_a_hanging_load_is_killed_by_the_wall_clock_limit(pool: CoqtopPool) -> None:
     source = (
         "Fixpoint slow (n : nat) : nat := match n with 0 => 1 | S m => slow m + slow m end.\n"

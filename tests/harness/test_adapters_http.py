@@ -40,6 +40,7 @@ def tool_server():
         yield server
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("prefix", ["openai-compatible/test-model@", "openai/test-model@"])
 def test_text_usage_and_parameters_reach_the_server(tool_server, prefix) -> None:
     adapter = resolve_adapter(prefix + tool_server.base_url)
@@ -54,6 +55,7 @@ def test_text_usage_and_parameters_reach_the_server(tool_server, prefix) -> None
     assert [m["role"] for m in sent["messages"]] == ["system", "user"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("prefix", ["openai-compatible/test-model@", "openai/test-model@"])
 def test_tool_calls_round_trip(tool_server, prefix) -> None:
     adapter = resolve_adapter(prefix + tool_server.base_url)

@@ -66,6 +66,7 @@ def test_request_bound_is_shared_by_every_wrapper_of_one_adapter() -> None:
     assert server.peak_in_flight == 3
 
 
+@pytest.mark.slow
 def test_auxiliary_model_takes_the_active_retry_and_timeout() -> None:
     async def ask(server: OpenAIServer, settings: CallSettings) -> str:
         with using_call_settings(settings):

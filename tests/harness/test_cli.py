@@ -45,6 +45,7 @@ def _summary_core(run: Path) -> dict:
     return tasks
 
 
+@pytest.mark.slow
 def test_run_show_and_list(tmp_path: Path) -> None:
     run = tmp_path / "run"
     done = frontier(
@@ -202,6 +203,7 @@ def test_malformed_responses_become_error_outcomes_with_reasons(tmp_path: Path) 
     )
 
 
+@pytest.mark.slow
 def test_smoke_suite_runs_offline_with_the_oracle(tmp_path: Path) -> None:
     """From a folder with no reference data beside it, as on a user's fresh machine."""
     env = {k: v for k, v in ENV.items() if not (k.startswith("FRONTIER_") and k.endswith("_DATA"))}

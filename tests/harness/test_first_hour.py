@@ -130,6 +130,7 @@ def test_a_url_without_v1_fails_the_run_with_the_reason_and_the_fix(tmp_path: Pa
     assert [r["retries"] for r in records] == [0, 0, 0]
 
 
+@pytest.mark.slow
 def test_max_error_rate_decides_the_exit_status_of_a_partly_failed_run(tmp_path: Path) -> None:
     with OpenAIServer(faults=FaultPlan(schedule={0: "500"})) as server:
         lenient = frontier(
@@ -162,6 +163,7 @@ def test_the_verdict_counts_only_errors_as_failures() -> None:
 # -- item 3: progress off a terminal; item 10: a finished rerun says so -------------------------------
 
 
+@pytest.mark.slow
 def test_progress_is_a_plain_line_at_a_steady_interval_when_stderr_is_a_file(tmp_path: Path) -> None:
     env = {**ENV, "FRONTIER_PROGRESS_INTERVAL": "0.3"}
     with OpenAIServer(latency=0.5) as server:

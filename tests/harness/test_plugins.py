@@ -9,6 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 PLUGIN = '''
 """A tiny frontier plugin: an adapter that always answers 42, a method that upper-cases, a task."""
 from harness.adapters.base import MethodAdapter
@@ -71,6 +73,7 @@ shout = "tinyplug:Shout"
 """
 
 
+@pytest.mark.slow
 def test_an_installed_plugin_adds_an_adapter_a_method_and_a_task(tmp_path: Path) -> None:
     source = tmp_path / "src"
     source.mkdir()

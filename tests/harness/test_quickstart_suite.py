@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from harness.suites import load_suite
 from leaderboard.metrics import family_of, normalised, primary_metric
 
@@ -32,6 +34,7 @@ def test_quickstart_is_small_and_covers_the_smoke_families_but_tau2() -> None:
     assert sum(plan.limit or 0 for plan in quick.tasks) <= 12
 
 
+@pytest.mark.slow
 def test_the_oracle_scores_every_quickstart_task(tmp_path: Path) -> None:
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
     out = tmp_path / "oracle"

@@ -145,6 +145,7 @@ def test_a_subcommand_whose_module_fails_to_import_prints_its_one_line_error(bro
     assert lines == ["error: 'half' is unavailable: ModuleNotFoundError: No module named 'no_such_module_zzz'"]
 
 
+@pytest.mark.slow
 def test_a_broken_family_load_is_visible_with_v(broken_plugins: dict[str, str]) -> None:
     quiet = _frontier(broken_plugins, "list", "tasks")
     assert quiet.returncode == 0, quiet.stderr

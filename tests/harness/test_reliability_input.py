@@ -62,6 +62,7 @@ def test_a_yaml_alias_bomb_suite_fails_fast_with_a_clear_error(tmp_path: Path) -
     ],
     ids=["flow-1000-deep", "block-400-deep", "150k-nodes"],
 )
+@pytest.mark.slow
 def test_deep_or_huge_suite_yaml_is_a_clear_error(tmp_path: Path, body: str) -> None:
     suite = tmp_path / "suite.yaml"
     suite.write_text(body)

@@ -175,6 +175,7 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+@pytest.mark.slow
 def test_retry_errors_reruns_errored_samples_and_keeps_their_first_record(tmp_path: Path) -> None:
     run = tmp_path / "run"
     with OpenAIServer(arith_responder(wrong_every=0), faults=FaultPlan(rates={"500": 1.0})) as down:

@@ -6,6 +6,8 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
+
 from harness.adapters import resolve_adapter
 from harness.calls import RetryPolicy
 from harness.plan import RunPlan, TaskPlan
@@ -73,6 +75,7 @@ def test_permanent_failures_are_recorded_as_errors_not_dropped(tmp_path: Path) -
     assert summary.tasks["demo/arith"].metrics["accuracy"].n == 0
 
 
+@pytest.mark.slow
 def test_request_timeout_is_transient_and_retried(tmp_path: Path) -> None:
     with OpenAIServer(arith_responder(), faults=FaultPlan(schedule={0: "timeout"}, hang_s=3)) as server:
         asyncio.run(

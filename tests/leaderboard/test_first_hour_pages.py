@@ -89,6 +89,7 @@ GLOSSARY_CHECK = """(() => {
 })()"""
 
 
+@pytest.mark.slow
 async def test_the_index_defines_every_metric_fits_1400_px_and_invents_no_cost(site: Path) -> None:
     async with Browser() as browser:
         await _at_1400(browser, site / "index.html")
@@ -151,6 +152,7 @@ async def test_sample_page_colours_say_correct_wrong_unscored_or_error(site: Pat
     assert len({next(iter(c)) for c in colours.values()}) == len(colours)  # and a different one for each
 
 
+@pytest.mark.slow
 def test_every_plot_names_every_point(site: Path) -> None:
     """Each plot's legend or labels name every run placed on it (a model name cut to the legend's width)."""
     import json

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
 
 
@@ -16,6 +18,7 @@ def frontier(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_the_help_example_can_be_run_twice_and_folders_that_are_not_runs_are_skipped(tmp_path: Path) -> None:
     runs = tmp_path / "quickstart"
     for name in ("a", "b"):

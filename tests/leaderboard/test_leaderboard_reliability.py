@@ -81,6 +81,7 @@ def test_names_with_control_or_bidi_characters_are_refused(make_run: Callable[..
     assert validate_submission(renamed)
 
 
+@pytest.mark.slow
 def test_a_rebuilt_site_keeps_no_stale_page_and_a_foreign_folder_is_never_replaced(
     make_run: Callable[..., Path], tmp_path: Path
 ) -> None:

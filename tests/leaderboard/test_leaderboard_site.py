@@ -70,6 +70,7 @@ def test_plot_is_drawn_with_dollars_in_names(tmp_path: Path) -> None:
     assert "<svg" in written[1].read_text()
 
 
+@pytest.mark.slow
 def test_cli_build_and_report(make_run: Callable[..., Path], tmp_path: Path) -> None:
     run = make_run("one", tasks={"demo/arith": binary(5, 10)})
     other = make_run("two", model="openai/other", tasks={"demo/arith": binary(7, 10)})

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from subprocess import CompletedProcess
 
+import pytest
+
 SUITE = """\
 name: mini-left-out
 version: "1"
@@ -31,6 +33,7 @@ def _frontier(python_without_tau2: PythonRun, *args: str) -> CompletedProcess[st
     return done
 
 
+@pytest.mark.slow
 def test_a_left_out_task_is_named_from_the_run_to_the_report(tmp_path: Path, python_without_tau2: PythonRun) -> None:
     suite = tmp_path / "suite.yaml"
     suite.write_text(SUITE)

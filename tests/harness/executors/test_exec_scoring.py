@@ -66,6 +66,7 @@ def _longcot_cases(data: Path) -> tuple[Any, list[tuple[Sample, Output]]]:
     return task, cases
 
 
+@pytest.mark.slow
 def test_the_pool_scores_exactly_as_the_task_in_other_processes(shared_data: Path) -> None:
     task, cases = _longcot_cases(shared_data)
     expected = [task.score(sample, output) for sample, output in cases]

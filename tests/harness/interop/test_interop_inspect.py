@@ -60,6 +60,7 @@ async def _evaluate_over_http(task: Task, base_url: str, limit: int) -> list[Sam
     return await evaluate(task, resolve_adapter(f"openai-compatible/test-model@{base_url}"), limit=limit)
 
 
+@pytest.mark.slow
 def test_inspect_scores_equal_frontier_scores(tmp_path: Path) -> None:
     task = resolve_task("demo/arith").create(n=24)
     with OpenAIServer(mixed_arith_responder()) as server, inspect_env(server.base_url):
@@ -87,6 +88,7 @@ def test_inspect_scores_equal_frontier_scores(tmp_path: Path) -> None:
         assert SampleResult.model_validate(score.metadata[RESULT_KEY]).score == mine
 
 
+@pytest.mark.slow
 def test_cli_generation_settings_override_task_defaults(tmp_path: Path) -> None:
     task = resolve_task("demo/arith").create(n=2)
     with OpenAIServer(mixed_arith_responder()) as server, inspect_env(server.base_url):

@@ -92,6 +92,7 @@ def test_extracted_answers_of_five_models_give_the_authors_numbers(
             assert _value(summary, "plausible_accuracy") * 100 == pytest.approx(plausible), model
 
 
+@pytest.mark.slow
 def test_the_paper_denominators_refusals_kept_for_mcq_non_cwe_answers_dropped_for_rcm(
     published: Path, tmp_path: Path
 ) -> None:

@@ -13,6 +13,8 @@ from tasks.longcot.official import verify_official
 from tasks.longcot.oracle.render import RECONSTRUCT_BUDGET_VAR, reference_payload
 from tasks.longcot.verify import verify
 
+pytestmark = pytest.mark.slow
+
 README_TEMPLATES = {
     "chemistry": {"easy1", "easy2", "hard1", "hard2", "hard3", "hard4", "med1", "med2", "med3", "med4"},
     "chess": {
@@ -52,6 +54,7 @@ def quick_reconstruct_budget() -> Iterator[None]:
     patch.undo()
 
 
+@pytest.mark.slow
 def test_every_readme_template_is_present_and_known(by_template):
     found = {key for key in by_template}
     for domain, templates in README_TEMPLATES.items():

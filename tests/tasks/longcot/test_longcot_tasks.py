@@ -51,6 +51,7 @@ def test_bad_data_is_named(tmp_path, monkeypatch):
         list(FAMILY.resolve("longcot/mini").create().samples())
 
 
+@pytest.mark.slow
 async def test_oracle_scores_one_and_random_near_zero(longcot_dir):
     task = FAMILY.resolve("longcot/mini").create(data=str(longcot_dir), per_template=3)
     results = await evaluate(task, resolve_adapter("builtin/oracle"), concurrency=4)
@@ -84,6 +85,7 @@ def test_metrics_count_unscored_as_wrong(longcot_dir):
     assert summary["unscored_rate"].value == pytest.approx(1 / 3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("domain", ["chemistry", "chess", "cs", "logic", "math"])
 @pytest.mark.parametrize("steps", [8, 60, 300])
 def test_generated_problems_verify_and_are_seeded(domain, steps):

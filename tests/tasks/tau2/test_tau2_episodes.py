@@ -62,6 +62,7 @@ async def test_every_mock_task_scores_as_tau2_scores_it_message_histories_includ
 @pytest.mark.parametrize(
     "name, limit", [("tau2/mock", None), ("tau2/retail", 12), ("tau2/telecom", 12), ("tau2/airline", 4)]
 )
+@pytest.mark.slow
 async def test_oracle_gets_official_one_and_idle_agent_strict_zero(name: str, limit: int | None) -> None:
     task = _task(name)
     oracle = await evaluate(task, resolve_adapter("builtin/oracle"), limit=limit)
@@ -132,6 +133,7 @@ def _loopback_responder(tasks: list) -> Any:
     return respond
 
 
+@pytest.mark.slow
 def test_frontier_run_on_real_retail_tasks_against_a_loopback_server(tmp_path: Path) -> None:
     tasks = _task("tau2/retail").tau2_tasks()[:5]
     with OpenAIServer(_loopback_responder(tasks)) as server:

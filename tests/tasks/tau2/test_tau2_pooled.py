@@ -19,6 +19,8 @@ from tasks.tau2.episode import load_trajectory
 from tasks.tau2.parity import tau2_registry_over, tau2_reward
 from tasks.tau2.pooled import Tau2PooledTask
 
+pytestmark = pytest.mark.slow
+
 # Which agent plays each trial (O: oracle, I: idle) of the first six tasks: airline 0, retail 0,
 # telecom 0, airline 1, retail 1, telecom 1 (tau2/all interleaves the domains task by task).
 PATTERN = ("III", "OOO", "OIO", "IOI", "IIO", "III")
@@ -53,6 +55,7 @@ def mixed() -> tuple[Tau2PooledTask, list[SampleResult]]:
     return task, [(o if agent == "O" else i) for agent, o, i in zip(agents, oracle, idle, strict=True)]
 
 
+@pytest.mark.slow
 def test_samples_interleave_the_three_domains_task_by_task() -> None:
     task = tau2_task("tau2/all", trials=2)
     ids = [s.id for s in task.samples()]
@@ -62,6 +65,7 @@ def test_samples_interleave_the_three_domains_task_by_task() -> None:
     assert len(list(tau2_task("tau2/all", split="test").samples())) == 20 + 40 + 40
 
 
+@pytest.mark.slow
 def test_official_successes_are_tau2s_own_verdicts(mixed: tuple[Tau2PooledTask, list[SampleResult]]) -> None:
     task, results = mixed
     samples = {s.id: s for s in task.samples()}

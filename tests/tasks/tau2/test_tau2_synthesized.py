@@ -56,6 +56,7 @@ async def test_oracle_scores_one_as_tau2_scores_it_and_idle_agent_strict_zero(li
     assert all(r.score.value == 0.0 and r.score.details["reward_strict"] == 0.0 for r in idle)
 
 
+@pytest.mark.slow
 def test_synthesize_writes_tau2_format_that_frontier_runs(tmp_path: Path) -> None:
     env = {**os.environ, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     out = tmp_path / "out"

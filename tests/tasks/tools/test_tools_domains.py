@@ -20,6 +20,7 @@ def test_domain_size_and_policy(name: str) -> None:
     assert "policy" in domain.policy.lower()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", DOMAIN_NAMES)
 def test_every_task_gold_one_nothing_zero_wrong_zero(name: str) -> None:
     domain = get_domain(name)
