@@ -106,14 +106,11 @@ def extract_inputs(test_source: str) -> list[tuple[Any, ...]]:
     return [item[2] for item in found]
 
 
-def run_solution(
-    program: str, entry_point: str, inputs: list[tuple[Any, ...]], timeout_s: float = 20.0, memory_mb: int = 1024
-) -> list[tuple[bool, Any]]:
-    """``(ok, output)`` of ``entry_point`` from ``program`` on each input (ok is False where it raised)."""
-    payload = json.dumps({"program": program, "entry_point": entry_point, "inputs": [repr(i) for i in inputs]})
+def _run_sandboxed(script: str, payload: str, timeout_s: float, memory_mb: int, slow: str, failed: str) -> str:
+    """Stdout of ``script`` run isolated (``-I -S``, memory-limited) on ``payload``; CaseError ``slow``/``failed``."""
     try:
         proc = subprocess.run(
-            [sys.executable, "-I", "-S", "-c", RUNNER],
+            [sys.executable, "-I", "-S", "-c", script],
             input=payload,
             capture_output=True,
             text=True,
@@ -121,10 +118,26 @@ def run_solution(
             preexec_fn=lambda: limit_process(memory_mb),
         )
     except subprocess.TimeoutExpired:
-        raise CaseError(f"{entry_point}: the canonical solution ran longer than {timeout_s} s") from None
+        raise CaseError(slow) from None
     if proc.returncode != 0:
-        raise CaseError(f"{entry_point}: the canonical solution failed: {proc.stderr.strip()[-300:]}")
-    return [(True, ast.literal_eval(r["output"])) if r["ok"] else (False, None) for r in json.loads(proc.stdout)]
+        raise CaseError(f"{failed}: {proc.stderr.strip()[-300:]}")
+    return proc.stdout
+
+
+def run_solution(
+    program: str, entry_point: str, inputs: list[tuple[Any, ...]], timeout_s: float = 20.0, memory_mb: int = 1024
+) -> list[tuple[bool, Any]]:
+    """``(ok, output)`` of ``entry_point`` from ``program`` on each input (ok is False where it raised)."""
+    payload = json.dumps({"program": program, "entry_point": entry_point, "inputs": [repr(i) for i in inputs]})
+    stdout = _run_sandboxed(
+        RUNNER,
+        payload,
+        timeout_s,
+        memory_mb,
+        slow=f"{entry_point}: the canonical solution ran longer than {timeout_s} s",
+        failed=f"{entry_point}: the canonical solution failed",
+    )
+    return [(True, ast.literal_eval(r["output"])) if r["ok"] else (False, None) for r in json.loads(stdout)]
 
 
 def record_inputs(
@@ -132,21 +145,16 @@ def record_inputs(
 ) -> list[tuple[Any, ...]]:
     """Distinct argument tuples ``check`` passes to the candidate when it is the canonical solution."""
     payload = json.dumps({"program": program, "entry_point": entry_point, "test": test, "limit": 10 * MAX_RECORDED})
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-I", "-S", "-c", RECORDER],
-            input=payload,
-            capture_output=True,
-            text=True,
-            timeout=timeout_s,
-            preexec_fn=lambda: limit_process(memory_mb),
-        )
-    except subprocess.TimeoutExpired:
-        raise CaseError(f"{entry_point}: check ran longer than {timeout_s} s") from None
-    if proc.returncode != 0:
-        raise CaseError(f"{entry_point}: recording check's calls failed: {proc.stderr.strip()[-300:]}")
+    stdout = _run_sandboxed(
+        RECORDER,
+        payload,
+        timeout_s,
+        memory_mb,
+        slow=f"{entry_point}: check ran longer than {timeout_s} s",
+        failed=f"{entry_point}: recording check's calls failed",
+    )
     found: list[tuple[Any, ...]] = []
-    for text in dict.fromkeys(json.loads(proc.stdout)):
+    for text in dict.fromkeys(json.loads(stdout)):
         try:
             found.append(ast.literal_eval(text))
         except (ValueError, SyntaxError):

@@ -31,11 +31,16 @@ class DeclaredEntry:
 
     def load(self) -> object:
         """Import the module and return the attribute (the module itself when the value names no attribute)."""
-        module_name, _, attribute = self.value.partition(":")
-        loaded: object = importlib.import_module(module_name.strip())
-        for part in filter(None, attribute.strip().split(".")):
-            loaded = getattr(loaded, part)
-        return loaded
+        return load_target(self.value)
+
+
+def load_target(target: str) -> object:
+    """The object ``module:attribute.path`` names (the module itself when it names no attribute)."""
+    module_name, _, attribute = target.partition(":")
+    loaded: object = importlib.import_module(module_name.strip())
+    for part in filter(None, attribute.strip().split(".")):
+        loaded = getattr(loaded, part)
+    return loaded
 
 
 def _distribution_key(folder_name: str) -> str:

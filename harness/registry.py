@@ -11,7 +11,6 @@ only fails when it is asked for (its error is logged at INFO: ``frontier -v``).
 from __future__ import annotations
 
 import difflib
-import importlib
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
+from harness.entry_point_files import load_target
 from harness.errors import ConfigError
 from harness.method_spec import parse_method_spec
 
@@ -41,11 +41,7 @@ class Registered:
 
     def load(self) -> Any:
         """Import the target (``module:attribute``)."""
-        module, _, attribute = self.target.partition(":")
-        obj: Any = importlib.import_module(module)
-        for part in attribute.split(".") if attribute else ():
-            obj = getattr(obj, part)
-        return obj
+        return load_target(self.target)
 
 
 BUILTIN_ADAPTERS = {
