@@ -15,9 +15,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from coins_rocq.backends.base import OUTCOMES, JobResult, Limits, ObligationResult, SpecJob
+from coins_rocq.backends.base import FULL_LADDER, OUTCOMES, QUICK_LADDER, JobResult, Limits, ObligationResult, SpecJob
 from coins_rocq.mutate import DEFAULT_MUTANTS
-from coins_rocq.obligations import Case, build_obligations, ladder_definition, ladder_tactic, prelude, setup_sentences
+from coins_rocq.obligations import (
+    Case,
+    build_obligations,
+    data_binder_probe,
+    ladder_definition,
+    ladder_tactic,
+    prelude,
+    setup_sentences,
+)
 from coins_rocq.rtypes import PreconditionViolation, RType, Signature, ValueTypeError, coerce
 from coins_rocq.safety import UnsafeSpec, screen
 
@@ -120,7 +128,13 @@ def prepare(
         return PreparedSpec(None, "no test case fits the spec's types", tuple(skipped), "undecided")
     obligations = build_obligations(signature, checked, has_pre, mutants_per_case)
     ladder = ladder_tactic(screened.definitions, limits.goal_timeout_s)
-    setup = [*setup_sentences(signature, screened.sentences, has_pre), ladder_definition(ladder)]
+    quick = ladder_tactic(screened.definitions, max(1, min(limits.quick_timeout_s, limits.goal_timeout_s)))
+    setup = [
+        *setup_sentences(signature, screened.sentences, has_pre),
+        data_binder_probe(screened.definitions, obligations[0].goal),
+        ladder_definition(ladder, FULL_LADDER),
+        ladder_definition(quick, QUICK_LADDER),
+    ]
     job = SpecJob(prelude(signature), setup, ladder, obligations, limits)
     return PreparedSpec(job, "", tuple(skipped))
 

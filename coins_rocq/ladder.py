@@ -23,8 +23,9 @@ from __future__ import annotations
 LADDER: tuple[tuple[str, str], ...] = (
     (
         "compute-decide",
-        "{unfold}; tryif coins_has_data_binder then fail else (vm_compute; intros;"
-        " first [reflexivity | exact I | discriminate | contradiction | intuition (try discriminate; try congruence)])",
+        "lazymatch eval cbv delta [coins_data_binders] in coins_data_binders with false => vm_compute; intros;"
+        " first [reflexivity | exact I | discriminate | contradiction | intuition (try discriminate; try congruence)]"
+        " end",
     ),
     ("simpl-constructor", "cbn; repeat (constructor || discriminate)"),
     ("unfold-lia", "{unfold}; intros; lia"),
@@ -39,20 +40,23 @@ unfolded, quantifies over data (a ``forall`` or ``exists`` over a type that is n
 proposition): ``vm_compute`` then normalises under the binder, where functions are stuck
 on a variable (``nat_of_ascii c`` unfolds to a match on eight bits, then unary
 arithmetic), and could spend the whole per-goal timeout on a goal no computation
-decides; ``coins_has_data_binder`` tells the two apart (a product whose own type is
-``Prop``; function types such as a ``Fixpoint``'s ``nat -> nat`` are not quantifiers). ``coins_lra`` is
+decides. Whether it does is decided once per spec, when it is loaded: ``coins_data_binders``
+(``probe_definition``) is ``true`` when the first obligation, its definitions unfolded,
+holds such a binder (``coins_binder_in``: a product whose own type is ``Prop``; function
+types such as a ``Fixpoint``'s ``nat -> nat`` are not quantifiers). Every obligation of a
+spec has the same shape with other values, and values hold no binders. ``coins_lra`` is
 ``lra`` only when the signature uses ``R`` (else it fails at once), so the linear-real
 rung sits with the other cheap decision procedures, before the search: the whole ladder
 shares one per-goal timeout, and a real-arithmetic goal must not wait behind it."""
 
 LADDER_LTAC: tuple[str, ...] = (
     (
-        "Ltac coins_has_data_binder :=\n"
-        "  match goal with\n"
-        "  | |- context [forall x : ?T, @?P x] =>\n"
+        "Ltac coins_binder_in g :=\n"
+        "  match g with\n"
+        "  | context [forall x : ?T, @?P x] =>\n"
         "      let s := type of T in lazymatch s with Prop => fail | _ => idtac end;\n"
         "      let t := constr:(forall x : T, P x) in let k := type of t in lazymatch k with Prop => idtac end\n"
-        "  | |- context [@ex ?T _] => let s := type of T in lazymatch s with Prop => fail | _ => idtac end\n"
+        "  | context [@ex ?T _] => let s := type of T in lazymatch s with Prop => fail | _ => idtac end\n"
         "  end."
     ),
     (
@@ -176,9 +180,23 @@ def describe_ladder() -> str:
     return "\n".join(f"{i}. {name}: {tactic}" for i, (name, tactic) in enumerate(LADDER, 1))
 
 
+def probe_definition(definitions: tuple[str, ...], module: str, statement: str) -> str:
+    """The setup sentence defining ``coins_data_binders``: does ``statement``, unfolded, quantify over data?"""
+    return (
+        f"Definition coins_data_binders : Coq.Init.Datatypes.bool := ltac:(let g := eval {_unfold(definitions, module)}"
+        f" in ({statement}) in tryif coins_binder_in g then exact Coq.Init.Datatypes.true"
+        " else exact Coq.Init.Datatypes.false)."
+    )
+
+
+def _unfold(definitions: tuple[str, ...], module: str) -> str:
+    """``cbv beta delta [...]`` over the spec's definitions (``cbv beta`` when it has none)."""
+    names = " ".join(f"{module}.{name}" for name in definitions)
+    return f"cbv beta delta [{names}]" if names else "cbv beta"
+
+
 def ladder_tactic(definitions: tuple[str, ...], timeout_s: int, module: str) -> str:
     """The ladder as one tactic: every rung under the per-goal ``timeout``, the whole too."""
-    names = " ".join(f"{module}.{name}" for name in definitions)
-    unfold = f"cbv beta delta [{names}]" if names else "cbv beta"
+    unfold = _unfold(definitions, module)
     rungs = " | ".join(f"solve [timeout {timeout_s} ({tactic.format(unfold=unfold)})]" for _, tactic in LADDER)
     return f"timeout {timeout_s} (first [{rungs}])."

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from coins_rocq.ladder import LADDER_LTAC
+from coins_rocq.ladder import LADDER_LTAC, probe_definition
 from coins_rocq.ladder import ladder_tactic as ladder_in_module
 from coins_rocq.mutate import DEFAULT_MUTANTS, mutants
 from coins_rocq.render import render
@@ -96,18 +96,23 @@ def ladder_tactic(definitions: tuple[str, ...], timeout_s: int) -> str:
     return ladder_in_module(definitions, timeout_s, MODULE)
 
 
-def attempt_sentences(name: str, statement: str) -> list[str]:
-    """Sentences that prove ``statement`` as ``name`` with the job's ``coins_ladder`` and print its assumptions.
+def data_binder_probe(definitions: tuple[str, ...], statement: str) -> str:
+    """The setup sentence that decides, once per spec, whether the first rung may compute (``coins_rocq.ladder``)."""
+    return probe_definition(definitions, MODULE, statement)
+
+
+def attempt_sentences(name: str, statement: str, ladder: str = "coins_ladder") -> list[str]:
+    """Sentences that prove ``statement`` as ``name`` with the job's ``ladder`` and print its assumptions.
 
     A definition by ``ltac:`` opens no proof (nothing to abort, no goal printed after each
     command); the kernel checks the proof term when the definition is added.
     """
-    return [f"Definition {name} : {statement} := ltac:(coins_ladder).", f"Print Assumptions {name}."]
+    return [f"Definition {name} : {statement} := ltac:({ladder}).", f"Print Assumptions {name}."]
 
 
-def ladder_definition(ladder: str) -> str:
-    """The setup sentence that names the job's ladder ``coins_ladder``."""
-    return f"Ltac coins_ladder := {ladder}"
+def ladder_definition(ladder: str, name: str = "coins_ladder") -> str:
+    """The setup sentence that names the job's ladder ``name``."""
+    return f"Ltac {name} := {ladder}"
 
 
 def build_obligations(

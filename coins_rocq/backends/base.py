@@ -6,6 +6,13 @@ then, obligation by obligation, tries the goal and, if that fails, the negation
 which a backend may do in one ``Print Assumptions`` over all of them, attributing to each
 proof only when that one is not clean). ``run_job`` holds that logic so both backends
 decide alike.
+
+The budget goes first where it decides something: every obligation is tried in a quick
+pass, with the ladder under the short per-goal timeout ``Limits.quick_timeout_s``
+(``coins_ladder_quick``), and only the obligations that pass left undecided get the full
+per-goal timeout (``coins_ladder``), in order, while the spec's budget lasts. Most
+obligations close in milliseconds; a few hard ones would otherwise spend the whole budget
+before the easy ones were reached.
 """
 
 from __future__ import annotations
@@ -51,6 +58,19 @@ class Limits:
     command_timeout_s: float = 30.0
     spec_budget_s: float = 120.0
     memory_mb: int = 3072
+    quick_timeout_s: int = 1
+
+    @property
+    def passes(self) -> tuple[str, ...]:
+        """The ladders tried in turn on an undecided obligation: the quick one (if any), then the full one."""
+        quick = 0 < self.quick_timeout_s < self.goal_timeout_s
+        return (QUICK_LADDER, FULL_LADDER) if quick else (FULL_LADDER,)
+
+
+FULL_LADDER = "coins_ladder"
+"""The job's ladder under the full per-goal timeout."""
+QUICK_LADDER = "coins_ladder_quick"
+"""The job's ladder under the quick pass's per-goal timeout."""
 
 
 @dataclass(frozen=True)
@@ -72,8 +92,8 @@ class ObligationResult:
 
 @dataclass
 class SpecJob:
-    """One spec to check: the environment, the spec's setup sentences (ending with the definition of
-    ``coins_ladder``), the ladder tactic, and the obligations."""
+    """One spec to check: the environment, the spec's setup sentences (ending with the definitions of
+    ``coins_ladder`` and ``coins_ladder_quick``), the full ladder tactic, and the obligations."""
 
     prelude: tuple[str, ...]
     setup: list[str]
@@ -99,23 +119,47 @@ class Session(Protocol):
     def attempt(self, name: str, sentences: list[str], deadline: float) -> AttemptResult:
         """Run the attempt ``sentences`` for lemma ``name``; ``proved`` may still await ``audit``."""
 
+    def attempt_many(self, attempts: Sequence[tuple[str, list[str]]], deadline: float) -> list[AttemptResult]:
+        """Run several ``(name, sentences)`` attempts in order (a backend may pipeline them); one result each."""
+
     def audit(self, names: Sequence[str], deadline: float) -> list[AttemptResult]:
         """The axiom audit of each proof in ``names`` (each one ``attempt`` proved): one result each."""
 
 
+CHUNK = 16
+"""Obligations decided per round trip in a pass: their goal attempts go to the prover together,
+then the negations of those that failed."""
+
+
 def run_job(job: SpecJob, session: Session) -> JobResult:
-    """Load the spec once, decide each obligation, then audit the proofs; all within the spec's budget."""
+    """Load the spec once, decide each obligation (quick pass first), then audit the proofs; all within the budget."""
     deadline = time.monotonic() + job.limits.spec_budget_s
     error = session.load(job.prelude, job.setup, deadline)
     if error is not None:
         return JobResult(load_error=error)
-    decided: list[tuple[ObligationResult, str | None]] = []
-    for obligation in job.obligations:
-        if time.monotonic() >= deadline:
-            decided.append((ObligationResult(obligation, "unknown", "spec time budget exhausted"), None))
-            continue
-        decided.append(decide(obligation, session, deadline))
+    decided: list[tuple[ObligationResult, str | None]] = [
+        (ObligationResult(ob, "unknown", "not attempted"), None) for ob in job.obligations
+    ]
+    for ladder in job.limits.passes:
+        todo = [at for at, (result, _) in enumerate(decided) if result.outcome == "unknown"]
+        for start in range(0, len(todo), CHUNK):
+            chunk = todo[start : start + CHUNK]
+            if time.monotonic() >= deadline:
+                for at in chunk:
+                    result = decided[at][0]
+                    decided[at] = (ObligationResult(result.obligation, "unknown", _out_of_budget(result.detail)), None)
+                continue
+            outcomes = decide_all([decided[at][0].obligation for at in chunk], session, deadline, ladder)
+            for at, outcome in zip(chunk, outcomes, strict=True):
+                decided[at] = outcome
     return JobResult(results=audited(decided, session, deadline))
+
+
+def _out_of_budget(detail: str) -> str:
+    """Why an obligation is unknown when the budget ran out before (another of) its passes."""
+    if detail == "not attempted":
+        return "spec time budget exhausted"
+    return f"{detail} in the quick pass; spec time budget exhausted before the full pass"
 
 
 def audited(
@@ -145,22 +189,39 @@ def command_timeout(limits: Limits, deadline: float) -> float:
     return max(0.05, min(limits.command_timeout_s, deadline - time.monotonic()))
 
 
-def decide(obligation: Obligation, session: Session, deadline: float) -> tuple[ObligationResult, str | None]:
-    """Try the goal; if the ladder fails, try its negation; map the attempts to an outcome.
+def decide_all(
+    obligations: Sequence[Obligation], session: Session, deadline: float, ladder: str = FULL_LADDER
+) -> list[tuple[ObligationResult, str | None]]:
+    """Try each goal with ``ladder``, then the negations of those that failed; map the attempts to outcomes.
 
-    Returns the outcome and the name of the proof it rests on (None when nothing was
+    Returns each outcome with the name of the proof it rests on (None when nothing was
     proved), which ``audited`` then audits.
     """
-    name = f"coins_goal_{obligation.index}"
-    first = session.attempt(name, attempt_sentences(name, obligation.goal), deadline)
+    goals = session.attempt_many([_attempt("goal", ob, ob.goal, ladder) for ob in obligations], deadline)
+    retry = [i for i, first in enumerate(goals) if first.status not in ("proved", "error", "axioms")]
+    negations = session.attempt_many(
+        [_attempt("neg", obligations[i], obligations[i].negation, ladder) for i in retry], deadline
+    )
+    second = dict(zip(retry, negations, strict=True))
+    return [_outcome(ob, goals[i], second.get(i)) for i, ob in enumerate(obligations)]
+
+
+def _attempt(kind: str, obligation: Obligation, statement: str, ladder: str) -> tuple[str, list[str]]:
+    """The name and sentences of the attempt to prove ``statement`` for ``obligation``."""
+    name = f"coins_{kind}_{obligation.index}"
+    return name, attempt_sentences(name, statement, ladder)
+
+
+def _outcome(
+    obligation: Obligation, first: AttemptResult, second: AttemptResult | None
+) -> tuple[ObligationResult, str | None]:
+    """The outcome of an obligation from its goal attempt and, when that failed, its negation's."""
     if first.status == "proved":
-        return ObligationResult(obligation, "proved", ""), name
-    if first.status in ("error", "axioms"):
+        return ObligationResult(obligation, "proved", ""), f"coins_goal_{obligation.index}"
+    if first.status in ("error", "axioms") or second is None:
         return ObligationResult(obligation, "error", first.message), None
-    neg_name = f"coins_neg_{obligation.index}"
-    second = session.attempt(neg_name, attempt_sentences(neg_name, obligation.negation), deadline)
     if second.status == "proved":
-        return ObligationResult(obligation, "refuted", "negation proved"), neg_name
+        return ObligationResult(obligation, "refuted", "negation proved"), f"coins_neg_{obligation.index}"
     if second.status in ("error", "axioms"):
         return ObligationResult(obligation, "error", second.message), None
     reason = "timeout" if "timeout" in (first.status, second.status) else "neither goal nor negation proved"

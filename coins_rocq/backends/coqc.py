@@ -112,6 +112,10 @@ class CoqcSession:
             return AttemptResult("error", f"audit failed: {message}")
         return AttemptResult(classify_failure(message), message)
 
+    def attempt_many(self, attempts: Sequence[tuple[str, list[str]]], deadline: float) -> list[AttemptResult]:
+        """Each attempt in its own file, one after the other."""
+        return [self.attempt(name, sentences, deadline) for name, sentences in attempts]
+
     def audit(self, names: Sequence[str], deadline: float) -> list[AttemptResult]:
         """Every proof ``attempt`` reported proved was audited in its own file already."""
         return [AttemptResult("proved") for _ in names]

@@ -3,7 +3,9 @@
 A worker is one ``coqtop -emacs`` process in its own temporary directory, with an
 address-space limit, started by a thread that lives as long as the process so that it
 dies with its owner. Every sentence is followed by a marker query naming a random
-per-worker nonce (``Check coins_mark_<nonce>_<k>.``); a sentence's reply is the text up
+per-worker nonce (``Locate coins_mark_<nonce>_<k>.``, which answers "No object of basename
+..." without failing: a failing command after one that changed the state costs Rocq a
+rollback, most of a millisecond per sentence); a sentence's reply is the text up
 to its prompt, and it counts only when exactly one prompt separates it from the reply to
 its own marker. Anything else (a sentence that ran as two commands, a reply out of
 place, stray output) is a protocol anomaly: the worker is killed and replaced, and the
@@ -47,11 +49,21 @@ MARK = "coins_mark"
 
 
 class WorkerDied(RuntimeError):
-    """The worker process ended or was killed (timeout, memory)."""
+    """The worker process ended or was killed (timeout, memory); ``replies`` are those read before."""
+
+    def __init__(self, message: str, replies: Sequence[Reply] = ()) -> None:
+        super().__init__(message)
+        self.replies: list[Reply] = list(replies)
 
 
 class ProtocolAnomaly(RuntimeError):
-    """The prover's replies did not line up with the sentences sent; the worker was killed."""
+    """The prover's replies did not line up with the sentences sent; the worker was killed.
+
+    ``replies`` are those that lined up before."""
+
+    def __init__(self, message: str, replies: Sequence[Reply] = ()) -> None:
+        super().__init__(message)
+        self.replies: list[Reply] = list(replies)
 
 
 @dataclass(frozen=True)
@@ -92,11 +104,14 @@ class CoqtopWorker:
         self._read_until(lambda: self._buffer.find(PROMPT_END.encode()), time.monotonic() + 60.0)
         self._buffer = b""
 
-    def run(self, sentences: Sequence[str], timeout_s: float) -> list[Reply]:
+    def run(self, sentences: Sequence[str], timeout_s: float, each_s: float | None = None) -> list[Reply]:
         """Send ``sentences`` (each with its marker) and return one reply each within ``timeout_s``.
 
-        Raises ``WorkerDied`` (after killing the process) on a timeout or when the process
-        ends, and ``ProtocolAnomaly`` (after killing it) when the replies do not line up.
+        With ``each_s``, each reply must also come within ``each_s`` of the one before (a
+        pipelined batch of attempts, each under the command limit). Raises ``WorkerDied``
+        (after killing the process) on a timeout or when the process ends, and
+        ``ProtocolAnomaly`` (after killing it) when the replies do not line up; both carry
+        the replies read before.
         """
         if self._buffer:
             self._anomaly(f"unexpected output before a command: {self._buffer[:120]!r}")
@@ -106,14 +121,22 @@ class CoqtopWorker:
             self._count += 1
             mark = f"{MARK}_{self.nonce}_{self._count}"
             marks.append(mark)
-            payload.append(f"{sentence}\nCheck {mark}.\n")
+            payload.append(f"{sentence}\nLocate {mark}.\n")
         deadline = time.monotonic() + timeout_s
         self._pending = "".join(payload).encode("utf-8")
-        return [self._reply_to(mark, deadline) for mark in marks]
+        replies: list[Reply] = []
+        try:
+            for mark in marks:
+                each = deadline if each_s is None else min(deadline, time.monotonic() + each_s)
+                replies.append(self._reply_to(mark, each))
+        except (WorkerDied, ProtocolAnomaly) as exc:
+            exc.replies = replies
+            raise
+        return replies
 
     def _reply_to(self, mark: str, deadline: float) -> Reply:
         """Read the reply to one sentence and to its marker; check that they line up."""
-        echo = f"Error: The reference {mark} was not found".encode()
+        echo = f"No object of basename {mark}\n".encode()
 
         def segment_end() -> int:
             at = self._buffer.find(echo)
@@ -212,6 +235,7 @@ class CoqtopSession:
         self.loaded = False
         self.proofs: dict[str, list[str]] = {}
         self.lost: dict[str, AttemptResult] = {}
+        self.checked: dict[str, AttemptResult] = {}
         self._audits = 0
 
     def load(self, prelude: tuple[str, ...], setup: list[str], deadline: float) -> str | None:
@@ -252,33 +276,79 @@ class CoqtopSession:
         return None
 
     def attempt(self, name: str, sentences: list[str], deadline: float) -> AttemptResult:
-        """Run one attempt (its audit deferred to ``audit``); on a killed worker restart it,
-        reload the spec, prove again the proofs not yet audited and report a timeout."""
-        if not self.loaded:
-            return AttemptResult("timeout", "the spec could not be reloaded within its time budget")
-        try:
-            return self._attempt(name, sentences, deadline)
-        except ProtocolAnomaly as exc:
-            self.loaded = False
-            return AttemptResult("error", str(exc))
-        except WorkerDied as exc:
-            self.loaded = False
-            try:
-                error = self._load(deadline)
-                if error is None:
-                    self._reprove(deadline)
-            except (WorkerDied, ProtocolAnomaly) as again:
-                self.loaded = False
-                error = str(again)
-            if error is not None and time.monotonic() < deadline:
-                return AttemptResult("error", f"reloading the spec after a timeout failed: {error}")
-            return AttemptResult("timeout", str(exc))
+        """Run one attempt (see ``attempt_many``)."""
+        return self.attempt_many([(name, sentences)], deadline)[0]
 
-    def _attempt(self, name: str, sentences: list[str], deadline: float) -> AttemptResult:
-        proof = [s for s in sentences if s != f"Print Assumptions {name}."]
-        if not proof:
-            return AttemptResult("error", f"the attempt for {name} proves nothing")
-        replies = self._run(proof, deadline)
+    def attempt_many(self, attempts: Sequence[tuple[str, list[str]]], deadline: float) -> list[AttemptResult]:
+        """Run the attempts pipelined, each under the command limit (their audits deferred to ``audit``).
+
+        When the worker is killed during one, that one is a timeout: the worker is restarted,
+        the spec reloaded, the proofs not yet audited proved again, and the attempts after it
+        sent again. After a protocol anomaly the one in flight is an error and the rest are not run.
+        """
+        results: list[AttemptResult] = []
+        todo = list(attempts)
+        while todo:
+            if not self.loaded:
+                lost = AttemptResult("timeout", "the spec could not be reloaded within its time budget")
+                return results + [lost] * len(todo)
+            if deadline - time.monotonic() < self.limits.command_timeout_s:
+                self._checkpoint(deadline)
+            done, cut = self._attempt_batch(todo, deadline)
+            results += done
+            todo = todo[len(done) :]
+            if cut is None or not todo:
+                break
+            todo = todo[1:]
+            results.append(self._after(cut, deadline))
+        return results
+
+    def _after(self, cut: WorkerDied | ProtocolAnomaly, deadline: float) -> AttemptResult:
+        """The result of the attempt the worker was lost in; after a kill, restart and reload it."""
+        self.loaded = False
+        if isinstance(cut, ProtocolAnomaly):
+            return AttemptResult("error", str(cut))
+        try:
+            error = self._load(deadline)
+            if error is None:
+                self._reprove(deadline)
+        except (WorkerDied, ProtocolAnomaly) as again:
+            self.loaded = False
+            error = str(again)
+        if error is not None and time.monotonic() < deadline:
+            return AttemptResult("error", f"reloading the spec after a timeout failed: {error}")
+        return AttemptResult("timeout", str(cut))
+
+    def _attempt_batch(
+        self, attempts: Sequence[tuple[str, list[str]]], deadline: float
+    ) -> tuple[list[AttemptResult], WorkerDied | ProtocolAnomaly | None]:
+        """Send the attempts together; the results of those answered and what cut the batch short, if anything."""
+        proofs = [[s for s in sentences if s != f"Print Assumptions {name}."] for name, sentences in attempts]
+        flat = [sentence for proof in proofs for sentence in proof]
+        cut: WorkerDied | ProtocolAnomaly | None = None
+        try:
+            remaining = max(0.05, deadline - time.monotonic())
+            replies = self.slot.worker(self.limits).run(flat, remaining, command_timeout(self.limits, deadline))
+        except (WorkerDied, ProtocolAnomaly) as exc:
+            replies, cut = exc.replies, exc
+        results: list[AttemptResult] = []
+        at = 0
+        for (name, _), proof in zip(attempts, proofs, strict=True):
+            if not proof:
+                results.append(AttemptResult("error", f"the attempt for {name} proves nothing"))
+                continue
+            if at + len(proof) > len(replies):
+                return results, cut
+            own = replies[at : at + len(proof)]
+            at += len(proof)
+            results.append(self._judge(name, proof, own))
+            if not self.loaded:
+                lost = AttemptResult("timeout", "the spec could not be reloaded within its time budget")
+                return results + [lost] * (len(attempts) - len(results)), None
+        return results, cut
+
+    def _judge(self, name: str, proof: list[str], replies: list[Reply]) -> AttemptResult:
+        """The result of one attempt from its replies."""
         if replies[-1].proof_open:
             self.slot.discard()
             self.loaded = False
@@ -293,14 +363,26 @@ class CoqtopSession:
     def _reprove(self, deadline: float) -> None:
         """After a reload, prove again the proofs not yet audited (the dead worker took them along)."""
         for name, proof in list(self.proofs.items()):
+            if name in self.checked:
+                continue
             replies = self._run(proof, deadline)
             if _first_error(replies) is not None or replies[-1].proof_open:
                 del self.proofs[name]
                 self.lost[name] = AttemptResult("timeout", "proof lost with a replaced worker and not found again")
 
+    def _checkpoint(self, deadline: float) -> None:
+        """Audit the proofs found so far, before an attempt whose time limit is the budget's end.
+
+        Such an attempt may be stopped by killing the worker, which takes every proof not yet
+        audited along; audited ones keep their verdicts.
+        """
+        unaudited = [n for n in self.proofs if n not in self.checked and n not in self.lost]
+        if unaudited:
+            self.checked.update(self._audit_all(unaudited, deadline))
+
     def audit(self, names: Sequence[str], deadline: float) -> list[AttemptResult]:
         """Audit the proofs ``names``: together in one ``Print Assumptions``, one by one when that is not clean."""
-        verdicts = dict(self.lost)
+        verdicts = {**self.lost, **self.checked}
         live = [n for n in names if n in self.proofs and n not in verdicts]
         if live:
             verdicts.update(self._audit_all(live, deadline))

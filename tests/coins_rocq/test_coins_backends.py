@@ -86,10 +86,12 @@ def test_mixed_preludes_load_each_prelude_once_and_keep_the_jobs_order(
     loads: list[str] = []
     run = coqtop.CoqtopWorker.run
 
-    def counting(self: coqtop.CoqtopWorker, sentences: Sequence[str], timeout_s: float) -> list[coqtop.Reply]:
+    def counting(
+        self: coqtop.CoqtopWorker, sentences: Sequence[str], timeout_s: float, each_s: float | None = None
+    ) -> list[coqtop.Reply]:
         if sentences and sentences[0].startswith("From Coq Require"):
             loads.append(sentences[0])
-        return run(self, sentences, timeout_s)
+        return run(self, sentences, timeout_s, each_s)
 
     monkeypatch.setattr(coqtop.CoqtopWorker, "run", counting)
     items = [ADD, HALF, ADD, TRUE_HALF, ADD]
@@ -126,3 +128,51 @@ def test_proofs_found_before_a_worker_is_killed_are_proved_again_and_audited(poo
     assert started, "the slow obligation should have killed the worker (Rocq's own timeout is longer)"
     assert outcomes == ["proved", "unknown", "proved"]
     assert report.verdict == "undecided"
+
+
+@pytest.mark.slow
+def test_a_worker_killed_at_the_end_of_the_budget_keeps_the_proofs_found_before(pool: CoqtopPool) -> None:
+    """The last attempt runs into the spec's budget and its worker is killed: the proofs found
+    before were audited first, so they keep their verdicts instead of turning unknown."""
+    limits = Limits(goal_timeout_s=60, command_timeout_s=30, spec_budget_s=8)
+    report = check_specs([(SLOW_ON_SIX, SIG_Z, [Case((2, 3), 5)])], pool, limits, mutants_per_case=2)[0]
+    outcomes = [(r.outcome, r.detail) for r in report.results]
+    assert [o for o, _ in outcomes] == ["proved", "unknown", "proved"], outcomes
+    assert "replaced before its proofs were audited" not in outcomes[1][1]
+    assert report.verdict == "undecided"
+
+
+def test_every_obligation_gets_the_quick_pass_before_any_gets_the_full_timeout() -> None:
+    """The budget goes first where it decides something: all quick attempts, then the full ones."""
+    from coins_rocq.backends.base import QUICK_LADDER, AttemptResult, SpecJob, run_job
+    from coins_rocq.obligations import Obligation
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.ladders: list[tuple[str, str]] = []
+
+        def load(self, prelude: tuple[str, ...], setup: list[str], deadline: float) -> str | None:
+            return None
+
+        def attempt(self, name: str, sentences: list[str], deadline: float) -> AttemptResult:
+            return self.attempt_many([(name, sentences)], deadline)[0]
+
+        def attempt_many(self, attempts: Sequence[tuple[str, list[str]]], deadline: float) -> list[AttemptResult]:
+            out = []
+            for name, sentences in attempts:
+                quick = f"ltac:({QUICK_LADDER})" in sentences[0]
+                self.ladders.append((name, "quick" if quick else "full"))
+                out.append(AttemptResult("proved" if name == "coins_goal_0" else "timeout", ""))
+            return out
+
+        def audit(self, names: Sequence[str], deadline: float) -> list[AttemptResult]:
+            return [AttemptResult("proved") for _ in names]
+
+    obligations = [Obligation(i, "completeness", 0, f"G{i}", f"~G{i}", "") for i in range(3)]
+    session = Recorder()
+    result = run_job(SpecJob((), [], "", obligations, Limits()), session)
+    passes = [kind for _, kind in session.ladders]
+    assert passes == ["quick"] * 5 + ["full"] * 4
+    assert [r.outcome for r in result.results] == ["proved", "unknown", "unknown"]
+    assert Limits(quick_timeout_s=0).passes == ("coins_ladder",)
+    assert Limits(goal_timeout_s=1).passes == ("coins_ladder",)
