@@ -24,8 +24,8 @@ def _ladder_epilog() -> str:
 
     return (
         "\b\nEach obligation is tried with this fixed ladder, cheapest rung first, every rung under the "
-        "per-goal timeout, then its negation the same way; proofs are audited with Print Assumptions:\n"
-        + describe_ladder()
+        "per-goal timeout, then its negation the same way: all obligations first under a 1 s timeout, then "
+        "those left undecided under --goal-timeout; proofs are audited with Print Assumptions:\n" + describe_ladder()
     )
 
 

@@ -127,8 +127,9 @@ class Session(Protocol):
 
 
 CHUNK = 16
-"""Obligations decided per round trip in a pass: their goal attempts go to the prover together,
-then the negations of those that failed."""
+"""Obligations decided per round trip in the first pass: their goal attempts go to the prover
+together, then the negations of those that failed. Later passes, whose attempts are the slow
+ones, go one obligation at a time."""
 
 
 def run_job(job: SpecJob, session: Session) -> JobResult:
@@ -140,10 +141,11 @@ def run_job(job: SpecJob, session: Session) -> JobResult:
     decided: list[tuple[ObligationResult, str | None]] = [
         (ObligationResult(ob, "unknown", "not attempted"), None) for ob in job.obligations
     ]
-    for ladder in job.limits.passes:
+    for number, ladder in enumerate(job.limits.passes):
         todo = [at for at, (result, _) in enumerate(decided) if result.outcome == "unknown"]
-        for start in range(0, len(todo), CHUNK):
-            chunk = todo[start : start + CHUNK]
+        size = CHUNK if number == 0 else 1
+        for start in range(0, len(todo), size):
+            chunk = todo[start : start + size]
             if time.monotonic() >= deadline:
                 for at in chunk:
                     result = decided[at][0]

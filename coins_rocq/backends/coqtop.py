@@ -292,7 +292,7 @@ class CoqtopSession:
             if not self.loaded:
                 lost = AttemptResult("timeout", "the spec could not be reloaded within its time budget")
                 return results + [lost] * len(todo)
-            if deadline - time.monotonic() < self.limits.command_timeout_s:
+            if deadline - time.monotonic() < self.limits.command_timeout_s + len(todo) * self.limits.goal_timeout_s:
                 self._checkpoint(deadline)
             done, cut = self._attempt_batch(todo, deadline)
             results += done
@@ -371,7 +371,7 @@ class CoqtopSession:
                 self.lost[name] = AttemptResult("timeout", "proof lost with a replaced worker and not found again")
 
     def _checkpoint(self, deadline: float) -> None:
-        """Audit the proofs found so far, before an attempt whose time limit is the budget's end.
+        """Audit the proofs found so far, before attempts that may run into the budget's end.
 
         Such an attempt may be stopped by killing the worker, which takes every proof not yet
         audited along; audited ones keep their verdicts.
@@ -435,13 +435,28 @@ def _first_error(replies: list[Reply]) -> str | None:
     return next((r.error_message() for r in replies if r.is_error), None)
 
 
-JOBS_PER_WORKER = 25
-"""A worker is replaced after this many specs: ``Reset`` rewinds Rocq's state but the
-process keeps the memory it grew to, and would reach its address-space limit."""
+JOBS_PER_WORKER = 60
+"""A worker is replaced after this many specs, or sooner when it has grown past
+``MEMORY_SHARE`` of its address-space limit: ``Reset`` rewinds Rocq's state but the process
+keeps the memory it grew to (about 25 MB a spec on the curated set), and would reach its limit."""
+
+MEMORY_SHARE = 0.6
+
+
+def _address_space_mb(pid: int) -> int | None:
+    """The process's virtual memory size in MB (``VmSize``), or None where ``/proc`` cannot tell."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 class _Slot:
-    """Holds one worker, starting a fresh one when the last has died or served ``JOBS_PER_WORKER`` specs."""
+    """Holds one worker, starting a fresh one when the last has died or is due to be replaced."""
 
     def __init__(self) -> None:
         self._worker: CoqtopWorker | None = None
@@ -454,15 +469,26 @@ class _Slot:
             self._worker = CoqtopWorker(limits)
         return self._worker
 
-    def start_job(self) -> None:
-        """Count a new spec on this slot's worker, replacing the worker when it has served enough."""
+    def _due(self) -> bool:
+        """True when the worker has served ``JOBS_PER_WORKER`` specs or grown past its share of memory."""
+        if self._worker is None:
+            return False
         if self._jobs >= JOBS_PER_WORKER:
+            return True
+        size = _address_space_mb(self._worker.proc.pid)
+        if size is None:
+            return self._jobs >= JOBS_PER_WORKER // 2
+        return size > MEMORY_SHARE * self._worker.limits.memory_mb
+
+    def start_job(self) -> None:
+        """Count a new spec on this slot's worker, replacing the worker when it is due."""
+        if self._due():
             self.close()
         self._jobs += 1
 
     def next_prelude(self) -> tuple[str, ...] | None:
         """The prelude the next job will find loaded (None when the worker is absent or due to be replaced)."""
-        if self._worker is None or self._jobs >= JOBS_PER_WORKER:
+        if self._worker is None or self._due():
             return None
         return self._worker.prelude
 

@@ -41,6 +41,19 @@ def test_big_nats_are_binary_and_human_eval_values_of_every_shape_render() -> No
         render(2.5, parse_type("Z"))
 
 
+def test_a_decimal_numeral_string_is_read_as_its_number_where_the_spec_takes_q_or_r() -> None:
+    """HumanEval/99 passes its number as text ("14.5"); a spec over ``R`` reads it as 29/2."""
+    real = parse_type("R")
+    assert render("14.5", real) == render(14.5, real)
+    assert render("-15.5", parse_type("Q")) == render(-15.5, parse_type("Q"))
+    assert render("10", real) == "(Coq.Reals.Rdefinitions.IZR 10%Z)"
+    for bad in ("abc", "1e5", "nan", "", "1.5.2", "0.12345678901234567891"):
+        with pytest.raises(ValueTypeError):
+            render(bad, real)
+    with pytest.raises(ValueTypeError):
+        render("14", parse_type("Z"))
+
+
 def test_bad_types_are_refused() -> None:
     for bad in ("list", "int", "Z ->", "(Z"):
         with pytest.raises(TypeSyntaxError):
