@@ -151,7 +151,7 @@ def validate_case(case: Case, signature: Signature, index: int) -> Case:
         coerce(v, p.rtype, f"case {index} input {p.name}") for v, p in zip(case.inputs, signature.params, strict=True)
     )
     output = round_float_output(coerce(case.output, signature.output, f"case {index} output"), signature.output)
-    return Case(inputs, output)
+    return Case(inputs, output, mapping=isinstance(case.output, dict) or case.mapping)
 
 
 FLOAT_OUTPUT_DIGITS = 12

@@ -21,12 +21,18 @@ from coins_rocq.rtypes import RType
 DEFAULT_MUTANTS = 5
 
 
-def mutants(value: Any, rtype: RType, limit: int = DEFAULT_MUTANTS) -> list[tuple[Any, str]]:
-    """Up to ``limit`` wrong outputs as ``(value, how)`` pairs, distinct from ``value``."""
+def mutants(value: Any, rtype: RType, limit: int = DEFAULT_MUTANTS, mapping: bool = False) -> list[tuple[Any, str]]:
+    """Up to ``limit`` wrong outputs as ``(value, how)`` pairs, distinct from ``value``.
+
+    With ``mapping`` (a dict output given as a list of pairs), a mutant must be another
+    mapping: its keys distinct and its pairs not those of ``value`` in another order.
+    """
     original = render(value, rtype)
     seen = {original}
     out: list[tuple[Any, str]] = []
     for candidate, how in _candidates(value, rtype):
+        if mapping and not _another_mapping(candidate, value):
+            continue
         try:
             term = render(candidate, rtype)
         except ValueError:
@@ -38,6 +44,15 @@ def mutants(value: Any, rtype: RType, limit: int = DEFAULT_MUTANTS) -> list[tupl
         if len(out) >= limit:
             break
     return out
+
+
+def _another_mapping(candidate: Any, value: Any) -> bool:
+    """True when ``candidate`` (a list of pairs) has distinct keys and maps them otherwise than ``value``."""
+    try:
+        keys = [key for key, _ in candidate]
+        return len(set(keys)) == len(keys) and dict(candidate) != dict(value)
+    except (TypeError, ValueError):
+        return False
 
 
 def default_value(rtype: RType) -> Any:

@@ -35,10 +35,14 @@ Kind = Literal["completeness", "soundness"]
 
 @dataclass(frozen=True)
 class Case:
-    """One trusted test case: the inputs (in signature order) and the true output."""
+    """One trusted test case: the inputs (in signature order) and the true output.
+
+    ``mapping``: the output is a Python dict given as a list of pairs, so its mutants must
+    differ from it as a mapping (a reordering is the same dict, not a wrong output)."""
 
     inputs: tuple[Any, ...]
     output: Any
+    mapping: bool = False
 
 
 @dataclass(frozen=True)
@@ -138,7 +142,7 @@ def build_obligations(
                 "true output accepted",
             )
         )
-        for wrong, how in mutants(case.output, signature.output, mutants_per_case):
+        for wrong, how in mutants(case.output, signature.output, mutants_per_case, mapping=case.mapping):
             accepted = f"{spec} {args} {render(wrong, signature.output)}"
             obligations.append(
                 Obligation(

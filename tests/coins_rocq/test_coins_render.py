@@ -109,3 +109,17 @@ def test_mutants_are_distinct_wrong_and_at_least_five_where_possible() -> None:
         assert len(found) >= 5 and len(terms) == len(found)
         assert render(value, parse_type(rtype)) not in terms
     assert mutants(True, parse_type("bool")) == [(False, "negated")]
+
+
+def test_a_dict_output_has_no_mutant_that_is_the_same_dict() -> None:
+    """A dict is given as a list of pairs: its reorderings and repeated pairs are the same dict, not wrong outputs."""
+    from coins_rocq.checker import validate_case
+    from coins_rocq.obligations import Case
+
+    signature = parse_signature("histogram (s : string) : list (string * nat)")
+    case = validate_case(Case(("a b",), {"a": 1, "b": 1}), signature, 0)
+    assert case.mapping and case.output == [("a", 1), ("b", 1)]
+    wrong = [value for value, _ in mutants(case.output, signature.output, 20, mapping=case.mapping)]
+    assert wrong and all(dict(value) != {"a": 1, "b": 1} for value in wrong)
+    assert all(len({k for k, _ in value}) == len(value) for value in wrong)
+    assert [("b", 1), ("a", 1)] in [value for value, _ in mutants(case.output, signature.output, 20)]
