@@ -7,10 +7,14 @@ rung is ``coins_crush``, defined in plain Ltac in ``LADDER_LTAC``: it introduces
 destructs (conjunctions, existentials, iffs, disjunctions), splits goals, decides
 concrete ``Forall``/``Forall2``/``NoDup``/``Sorted``/``HdRel``/``In`` by their
 constructors and inversions, proves other inductive goals (the spec's own relations) by
-trying their first four constructors in turn and inverts such hypotheses, enumerates a bounded natural (``i < n`` with
-``n`` concrete), refutes a ``forall`` over a concrete list or a bounded range by trying
-each instance, looks for an ``exists`` witness among the naturals 0..23, then among the
-elements of the concrete lists in the goal, else by unification, and closes leaves by
+trying their first four constructors in turn and inverts such hypotheses, substitutes
+variables bound by equations (injecting ``Some`` and pair equations first), enumerates a
+bounded natural (``i < n`` with ``n`` concrete) and a ``Z`` bounded by concrete numbers on
+both sides (at most 25 values), refutes a ``forall`` over a concrete list or a bounded range
+by trying each instance, looks for an ``exists`` witness among the naturals 0..23, for a
+``Z`` among the elements of the goal's lists, the numerals of the goal and hypotheses, then
+0, 1 and -1, for other types among the elements of the concrete lists in the goal, else by
+unification, and closes leaves by
 ``reflexivity``/``discriminate``/``congruence``/``lia`` (and ``lra`` when the signature
 uses ``R``), to a fixed depth. Steps that only walk a concrete list or disjunction (a list
 constructor or inversion, the right disjunct, a case of a disjunctive hypothesis) do not
@@ -204,7 +208,7 @@ LADDER_LTAC: tuple[str, ...] = (
     ),
     "Ltac coins_crush := solve [coins_search constr:(12%nat)].",
 )
-"""The Ltac definitions of the ``search`` rung (sent with the prelude, before any spec)."""
+"""The Ltac of the ``search`` rung and of the per-spec binder probe (sent with the prelude, before any spec)."""
 
 
 def describe_ladder() -> str:
