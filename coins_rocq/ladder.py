@@ -11,7 +11,8 @@ trying their first four constructors in turn and inverts such hypotheses, substi
 variables bound by equations (injecting ``Some`` and pair equations first), enumerates a
 bounded natural (``i < n`` with ``n`` concrete) and a ``Z`` bounded by concrete numbers on
 both sides (at most 25 values), refutes a ``forall`` over a concrete list or a bounded range
-by trying each instance, looks for an ``exists`` witness among the naturals 0..23, for a
+by trying each instance (for ``forall i c, i < n -> e i = c' -> ...``, the ``c`` that the
+equation fixes), looks for an ``exists`` witness among the naturals 0..23, for a
 ``Z`` among the elements of the goal's lists, the numerals of the goal and hypotheses, then
 0, 1 and -1, for other types among the elements of the concrete lists in the goal, else by
 unification, and closes leaves by
@@ -116,6 +117,8 @@ LADDER_LTAC: tuple[str, ...] = (
         "          | match goal with\n"
         "            | H : forall i : nat, (i < ?k)%nat -> _ |- _ =>\n"
         "                let k' := eval vm_compute in k in coins_inst_nat m H k' O\n"
+        "            | H : forall (i : nat) (c : ?T), (i < ?k)%nat -> _ |- _ =>\n"
+        "                let k' := eval vm_compute in k in coins_inst_nat_eq m H k' O\n"
         "            | H : forall x, In x ?l -> _ |- _ =>\n"
         "                let l' := eval vm_compute in l in coins_inst_in m H l'\n"
         "            end\n"
@@ -197,6 +200,13 @@ LADDER_LTAC: tuple[str, ...] = (
         '  | S ?b => first [ let Hk := fresh "Hk" in pose proof (H k ltac:(simpl; lia)) as Hk; clear H;'
         " solve [coins_search m]\n"
         "                  | coins_inst_nat m H b (S k) ]\n"
+        "  end\n"
+        "with coins_inst_nat_eq m H n k :=\n"
+        "  lazymatch n with\n"
+        "  | O => fail\n"
+        '  | S ?b => first [ let Hk := fresh "Hk" in pose proof (H k _ ltac:(simpl; lia) eq_refl) as Hk; clear H;'
+        " solve [coins_search m]\n"
+        "                  | coins_inst_nat_eq m H b (S k) ]\n"
         "  end\n"
         "with coins_inst_in m H l :=\n"
         "  lazymatch l with\n"
