@@ -128,13 +128,13 @@ def prepare(
         return PreparedSpec(None, "no test case fits the spec's types", tuple(skipped), "undecided")
     obligations = build_obligations(signature, checked, has_pre, mutants_per_case)
     ladder = ladder_tactic(screened.definitions, limits.goal_timeout_s)
-    quick = ladder_tactic(screened.definitions, max(1, min(limits.quick_timeout_s, limits.goal_timeout_s)))
     setup = [
         *setup_sentences(signature, screened.sentences, has_pre),
         data_binder_probe(screened.definitions, obligations[0].goal),
         ladder_definition(ladder, FULL_LADDER),
-        ladder_definition(quick, QUICK_LADDER),
     ]
+    if QUICK_LADDER in limits.passes:
+        setup.append(ladder_definition(ladder_tactic(screened.definitions, limits.quick_timeout_s), QUICK_LADDER))
     job = SpecJob(prelude(signature), setup, ladder, obligations, limits)
     return PreparedSpec(job, "", tuple(skipped))
 

@@ -19,7 +19,7 @@ import pytest
 
 from coins_rocq import Case, CoqcBackend, CoqtopPool, Limits, check_specs, parse_signature
 from coins_rocq.backends.base import check_assumptions
-from coins_rocq.backends.coqtop import CoqtopWorker, ProtocolAnomaly
+from coins_rocq.backends.coqtop_worker import CoqtopWorker, ProtocolAnomaly
 from coins_rocq.safety import UnsafeSpec, screen
 from coins_rocq.sentences import split_sentences
 
@@ -143,7 +143,7 @@ def test_load_time_counts_against_the_spec_budget(backend_name: str, pool: Coqto
 BUSY_OWNER = """
 import os, time
 from coins_rocq.backends.base import Limits
-from coins_rocq.backends.coqtop import CoqtopWorker
+from coins_rocq.backends.coqtop_worker import CoqtopWorker
 worker = CoqtopWorker(Limits())
 os.write(worker.proc.stdin.fileno(), b"Fixpoint slow (n : nat) : bool := match n with 0 => true "
          b"| S m => andb (slow m) (slow m) end.\\nDefinition x := Eval vm_compute in slow 60.\\n")

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 from coins_rocq import Case, CoqcBackend, CoqtopPool, Limits, check_specs, parse_signature
-from coins_rocq.backends import coqtop
+from coins_rocq.backends import coqtop_worker
 from coins_rocq.backends.base import AttemptResult
 from coins_rocq.backends.coqc import CoqcSession
 from coins_rocq.backends.coqtop import CoqtopSession, _Slot
@@ -84,16 +84,16 @@ def test_mixed_preludes_load_each_prelude_once_and_keep_the_jobs_order(
     pool: CoqtopPool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     loads: list[str] = []
-    run = coqtop.CoqtopWorker.run
+    run = coqtop_worker.CoqtopWorker.run
 
     def counting(
-        self: coqtop.CoqtopWorker, sentences: Sequence[str], timeout_s: float, each_s: float | None = None
-    ) -> list[coqtop.Reply]:
+        self: coqtop_worker.CoqtopWorker, sentences: Sequence[str], timeout_s: float, each_s: float | None = None
+    ) -> list[coqtop_worker.Reply]:
         if sentences and sentences[0].startswith("From Coq Require"):
             loads.append(sentences[0])
         return run(self, sentences, timeout_s, each_s)
 
-    monkeypatch.setattr(coqtop.CoqtopWorker, "run", counting)
+    monkeypatch.setattr(coqtop_worker.CoqtopWorker, "run", counting)
     items = [ADD, HALF, ADD, TRUE_HALF, ADD]
     reports = check_specs(items, pool, mutants_per_case=1)
     assert [r.verdict for r in reports] == ["correct", "correct", "correct", "too_weak", "correct"]
@@ -115,14 +115,14 @@ def test_proofs_found_before_a_worker_is_killed_are_proved_again_and_audited(poo
     assert check_specs([ADD], pool, mutants_per_case=1)[0].verdict == "correct"
     limits = Limits(goal_timeout_s=60, command_timeout_s=6, spec_budget_s=90)
     started = []
-    init = coqtop.CoqtopWorker.__init__
+    init = coqtop_worker.CoqtopWorker.__init__
 
-    def counting(self: coqtop.CoqtopWorker, worker_limits: Limits) -> None:
+    def counting(self: coqtop_worker.CoqtopWorker, worker_limits: Limits) -> None:
         started.append(1)
         init(self, worker_limits)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(coqtop.CoqtopWorker, "__init__", counting)
+        patch.setattr(coqtop_worker.CoqtopWorker, "__init__", counting)
         report = check_specs([(SLOW_ON_SIX, SIG_Z, [Case((2, 3), 5)])], pool, limits, mutants_per_case=2)[0]
     outcomes = [r.outcome for r in report.results]
     assert started, "the slow obligation should have killed the worker (Rocq's own timeout is longer)"
