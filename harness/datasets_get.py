@@ -67,20 +67,9 @@ class DataSource:
 @cache
 def sources() -> dict[str, DataSource]:
     """Every registered data source by family name; an entry that fails to load is skipped with a warning."""
-    from importlib.metadata import entry_points
+    from harness.entry_point_files import load_declared
 
-    found: dict[str, DataSource] = {}
-    for point in entry_points(group=DATA_GROUP):
-        try:
-            source = point.load()
-        except Exception as exc:
-            log.warning("data source %s (%s) failed to load: %s: %s", point.name, point.value, type(exc).__name__, exc)
-            continue
-        if isinstance(source, DataSource):
-            found[source.family] = source
-        else:
-            log.warning("data source %s: %s is not a DataSource", point.name, point.value)
-    return found
+    return {source.family: source for _, source in load_declared(DATA_GROUP, DataSource, "data source", log)}
 
 
 def families() -> list[str]:

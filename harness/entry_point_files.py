@@ -11,11 +11,15 @@ archive is read through importlib.metadata.
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
+
+_Declared = TypeVar("_Declared")
 
 _METADATA_SUFFIXES = (".dist-info", ".egg-info")
 _NAME_SEPARATORS = re.compile(r"[-_.]+")
@@ -133,3 +137,28 @@ def group_entries(group: str, path: Iterable[str] | None = None) -> list[Declare
 def entries_under(prefix: str, path: Iterable[str] | None = None) -> list[DeclaredEntry]:
     """The entries of every group whose name starts with ``prefix`` (``frontier.``), read in one pass."""
     return _scan(lambda section: section.startswith(prefix), prefix, path)
+
+
+def load_declared(
+    group: str, expected: type[_Declared], what: str, log: logging.Logger, reserved: Container[str] = ()
+) -> list[tuple[DeclaredEntry, _Declared]]:
+    """Each entry of ``group`` loaded, with what it loaded, where that is an ``expected``.
+
+    An entry whose name is ``reserved`` (a built-in), that fails to import or that names
+    something else is skipped with a warning on ``log`` naming it as ``what`` ("import format").
+    """
+    found: list[tuple[DeclaredEntry, _Declared]] = []
+    for point in group_entries(group):
+        if point.name in reserved:
+            log.warning("%s %r from %s ignored: the name is built in", what, point.name, point.value)
+            continue
+        try:
+            declared = point.load()
+        except Exception as exc:
+            log.warning("%s %s failed to load from %s: %s: %s", what, point.name, point.value, type(exc).__name__, exc)
+            continue
+        if isinstance(declared, expected):
+            found.append((point, declared))
+        else:
+            log.warning("%s %r ignored: %s is not of type %s", what, point.name, point.value, expected.__name__)
+    return found

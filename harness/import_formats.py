@@ -89,25 +89,10 @@ def read_import_text(path: Path) -> str:
 
 def declared_formats() -> dict[str, ImportFormatSpec]:
     """The formats registered under ``frontier.import_formats``; a built-in name or a bad entry is skipped (logged)."""
-    from harness.entry_point_files import group_entries
+    from harness.entry_point_files import load_declared
 
-    found: dict[str, ImportFormatSpec] = {}
-    for point in group_entries(IMPORT_FORMAT_GROUP):
-        if point.name in BUILTIN_HELP:
-            log.warning("import format %r from %s ignored: the name is built in", point.name, point.value)
-            continue
-        try:
-            declared = point.load()
-        except Exception as exc:
-            log.warning(
-                "import format %s failed to load from %s: %s: %s", point.name, point.value, type(exc).__name__, exc
-            )
-            continue
-        if isinstance(declared, ImportFormatSpec):
-            found[point.name] = declared
-        else:
-            log.warning("import format %r ignored: %s is not an ImportFormatSpec", point.name, point.value)
-    return found
+    loaded = load_declared(IMPORT_FORMAT_GROUP, ImportFormatSpec, "import format", log, reserved=BUILTIN_HELP)
+    return {point.name: spec for point, spec in loaded}
 
 
 def format_help() -> dict[str, str]:

@@ -64,7 +64,7 @@ def test_a_declared_format_is_listed_guessed_and_scored(plugin_env: dict[str, st
     assert "notspec" not in listed.stdout and "gone" not in listed.stdout
     assert "import format 'jsonl' from pipeplug:PIPES ignored: the name is built in" in listed.stderr
     assert "import format gone failed to load from no_such_module_zzz:FORMAT: ModuleNotFoundError" in listed.stderr
-    assert "import format 'notspec' ignored: pipeplug:NOT_A_SPEC is not an ImportFormatSpec" in listed.stderr
+    assert "import format 'notspec' ignored: pipeplug:NOT_A_SPEC is not of type ImportFormatSpec" in listed.stderr
     samples = list(resolve_task("demo/arith").create(n=3, steps=2).samples())
     answers = [f"ANSWER: {s.target + (1 if i == 2 else 0)}" for i, s in enumerate(samples)]
     source = tmp_path / "outputs.txt"
