@@ -5,8 +5,11 @@ true output refuted. ``too_weak``: some wrong output provably accepted. ``invali
 the spec was rejected by the screen, failed to load or to match the signature, or an
 obligation errored (including a proof resting on a forbidden axiom). ``undecided``:
 anything else (some obligation unknown, or no case fits the spec's types). Cases whose
-values do not fit the spec's types are skipped and reported, never a verdict. When a spec
-is both too strong and too weak, ``too_strong`` is reported; the counts show both.
+values do not fit the spec's types are skipped and reported, never a verdict. So are the
+cases whose input the spec's own precondition provably excludes (``Pre input -> ...``
+holds vacuously there); a spec whose precondition excludes every case is ``undecided``,
+never ``correct``. When a spec is both too strong and too weak, ``too_strong`` is
+reported; the counts show both.
 """
 
 from __future__ import annotations
@@ -18,12 +21,14 @@ from typing import Any, Literal, Protocol
 from coins_rocq.backends.base import FULL_LADDER, OUTCOMES, QUICK_LADDER, JobResult, Limits, ObligationResult, SpecJob
 from coins_rocq.mutate import DEFAULT_MUTANTS
 from coins_rocq.obligations import (
+    KINDS,
     Case,
     build_obligations,
     data_binder_probe,
     ladder_definition,
     ladder_tactic,
     prelude,
+    probe_statement,
     setup_sentences,
 )
 from coins_rocq.rtypes import PreconditionViolation, RType, Signature, ValueTypeError, coerce
@@ -53,7 +58,7 @@ class SpecReport:
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Outcome counts per obligation kind."""
-        table: dict[str, dict[str, int]] = {kind: dict.fromkeys(OUTCOMES, 0) for kind in ("completeness", "soundness")}
+        table: dict[str, dict[str, int]] = {kind: dict.fromkeys(OUTCOMES, 0) for kind in KINDS}
         for result in self.results:
             table[result.obligation.kind][result.outcome] += 1
         return table
@@ -116,21 +121,23 @@ def prepare(
         return PreparedSpec(None, f"spec does not define {signature.spec_name}")
     has_pre = signature.pre_name in screened.defined
     checked: list[Case] = []
+    numbers: list[int] = []
     skipped: list[SkippedCase] = []
     for i, case in enumerate(cases):
         try:
             checked.append(validate_case(case, signature, i))
+            numbers.append(i)
         except PreconditionViolation as exc:
             skipped.append(SkippedCase(i, f"precondition violation: {exc}", True))
         except ValueTypeError as exc:
             skipped.append(SkippedCase(i, f"value cannot be typed: {exc}", False))
     if not checked:
         return PreparedSpec(None, "no test case fits the spec's types", tuple(skipped), "undecided")
-    obligations = build_obligations(signature, checked, has_pre, mutants_per_case)
+    obligations = build_obligations(signature, checked, has_pre, mutants_per_case, numbers)
     ladder = ladder_tactic(screened.definitions, limits.goal_timeout_s)
     setup = [
         *setup_sentences(signature, screened.sentences, has_pre),
-        data_binder_probe(screened.definitions, obligations[0].goal),
+        data_binder_probe(screened.definitions, probe_statement(obligations)),
         ladder_definition(ladder, FULL_LADDER),
     ]
     if QUICK_LADDER in limits.passes:
@@ -174,21 +181,31 @@ def round_float_output(value: Any, rtype: RType) -> Any:
     return value
 
 
+PRE_EXCLUDES = "the spec's precondition excludes this input (Pre refuted)"
+
+
 def verdict_of(job_result: JobResult) -> SpecReport:
-    """The verdict from a backend's results."""
+    """The verdict from a backend's results (cases the precondition excludes left out, and reported)."""
     if job_result.load_error is not None:
         return SpecReport("invalid", job_result.load_error)
     results = job_result.results
     errors = [r for r in results if r.outcome == "error"]
     if errors:
         return SpecReport("invalid", errors[0].detail, results)
+    excluded = sorted(
+        {r.obligation.case for r in results if r.obligation.kind == "precondition" and r.outcome == "refuted"}
+    )
+    skipped = [SkippedCase(case, PRE_EXCLUDES, True) for case in excluded]
+    results = [r for r in results if r.obligation.case not in excluded]
+    if not results:
+        return SpecReport("undecided", "the precondition excludes every test case", [], skipped)
     if any(r.obligation.kind == "completeness" and r.outcome == "refuted" for r in results):
-        return SpecReport("too_strong", "a true output is rejected", results)
+        return SpecReport("too_strong", "a true output is rejected", results, skipped)
     if any(r.obligation.kind == "soundness" and r.outcome == "refuted" for r in results):
-        return SpecReport("too_weak", "a wrong output is accepted", results)
+        return SpecReport("too_weak", "a wrong output is accepted", results, skipped)
     if all(r.outcome == "proved" for r in results):
-        return SpecReport("correct", "", results)
-    return SpecReport("undecided", "some obligations are unknown", results)
+        return SpecReport("correct", "", results, skipped)
+    return SpecReport("undecided", "some obligations are unknown", results, skipped)
 
 
 def check_specs(
@@ -209,7 +226,7 @@ def check_specs(
     reports = []
     for p in prepared:
         report = verdict_of(next(results)) if p.job is not None else SpecReport(p.verdict, p.reason)
-        report.skipped = list(p.skipped)
+        report.skipped = sorted([*p.skipped, *report.skipped], key=lambda c: c.index)
         reports.append(report)
     return reports
 

@@ -1,8 +1,11 @@
 """Proof obligations of a spec on test cases, and the Rocq text both backends send.
 
-Completeness: for each case ``spec inputs output`` must hold (together with the
-precondition ``pre inputs`` when the spec defines one). Soundness: for each mutant
-``out'`` of the true output, ``~ spec inputs out'`` must hold. Each goal is attacked
+Completeness: for each case ``spec inputs output`` must hold. Soundness: for each mutant
+``out'`` of the true output, ``~ spec inputs out'`` must hold. When the spec defines a
+precondition, each case also gets the obligation ``pre inputs``: the protocol is
+``pre inputs -> spec inputs output`` (and ``-> ~ spec inputs out'``), so a case whose
+input the precondition provably excludes is left out of the verdict and reported
+(``coins_rocq.checker.verdict_of``). Each goal is attacked
 with the fixed automation ladder ``LADDER`` under one per-goal ``timeout``; when it
 fails, the negated goal gets the same treatment (a proof of the negation refutes it).
 The ladder itself is in ``coins_rocq.ladder``.
@@ -15,6 +18,7 @@ definitions by their qualified names.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -30,7 +34,8 @@ PRELUDE_Q = ("From Coq Require QArith.",)
 PRELUDE_R = ("From Coq Require Import Reals Lra.",)
 SETTINGS = ('Set Warnings "-require-in-module,-notation-overridden,-deprecated".',)
 
-Kind = Literal["completeness", "soundness"]
+Kind = Literal["precondition", "completeness", "soundness"]
+KINDS: tuple[Kind, ...] = ("precondition", "completeness", "soundness")
 
 
 @dataclass(frozen=True)
@@ -105,6 +110,12 @@ def data_binder_probe(definitions: tuple[str, ...], statement: str) -> str:
     return probe_definition(definitions, MODULE, statement)
 
 
+def probe_statement(obligations: list[Obligation]) -> str:
+    """What the binder probe reads: the first case's precondition and completeness goals, as one conjunction."""
+    first = [ob.goal for ob in obligations if ob.case == obligations[0].case and ob.kind != "soundness"]
+    return first[0] if len(first) == 1 else f"Coq.Init.Logic.and ({first[0]}) ({first[1]})"
+
+
 def attempt_sentences(name: str, statement: str, ladder: str = "coins_ladder") -> list[str]:
     """Sentences that prove ``statement`` as ``name`` with the job's ``ladder`` and print its assumptions.
 
@@ -120,18 +131,36 @@ def ladder_definition(ladder: str, name: str = "coins_ladder") -> str:
 
 
 def build_obligations(
-    signature: Signature, cases: list[Case], has_pre: bool, mutants_per_case: int = DEFAULT_MUTANTS
+    signature: Signature,
+    cases: list[Case],
+    has_pre: bool,
+    mutants_per_case: int = DEFAULT_MUTANTS,
+    numbers: Sequence[int] | None = None,
 ) -> list[Obligation]:
-    """Completeness and soundness obligations for every case, in a fixed order."""
+    """Precondition, completeness and soundness obligations for every case, in a fixed order.
+
+    ``numbers``: each case's index among all the problem's cases (default: its position), so
+    that reports name cases the same way whether or not some were skipped before proving.
+    """
     obligations: list[Obligation] = []
     spec = f"{MODULE}.{signature.spec_name}"
     pre = f"{MODULE}.{signature.pre_name}"
-    for case_index, case in enumerate(cases):
+    for case_index, case in zip(numbers if numbers is not None else range(len(cases)), cases, strict=True):
         args = " ".join(render(v, p.rtype) for v, p in zip(case.inputs, signature.params, strict=False))
         out = render(case.output, signature.output)
         goal = f"{spec} {args} {out}"
         if has_pre:
-            goal = f"Coq.Init.Logic.and ({pre} {args}) ({goal})"
+            within = f"{pre} {args}"
+            obligations.append(
+                Obligation(
+                    len(obligations),
+                    "precondition",
+                    case_index,
+                    within,
+                    f"Coq.Init.Logic.not ({within})",
+                    "test input within the precondition",
+                )
+            )
         obligations.append(
             Obligation(
                 len(obligations),

@@ -85,6 +85,30 @@ def test_a_negative_input_for_nat_skips_that_case_only() -> None:
     assert "negative int -1 for nat" in report.skipped[0].why
 
 
+def test_a_case_the_precondition_excludes_is_skipped_and_a_precondition_excluding_all_is_never_correct() -> None:
+    body = "Definition Spec (x y output : Z) : Prop := output = (x + y)%Z."
+    positive = f"Definition Pre (x y : Z) : Prop := (x > 0)%Z.\n{body}"
+    never = f"Definition Pre (x y : Z) : Prop := False.\n{body}"
+    cases = [Case((-1, 2), 1), Case((1, 2), 3), Case((4, 5), 9)]
+    with CoqtopPool(1) as pool:
+        reports = [check_spec(src, upstream_signature(src, "add", 2), cases, pool) for src in (positive, never)]
+    within, excluded_all = reports
+    assert within.verdict == "correct"
+    assert [(s.index, s.precondition) for s in within.skipped] == [(0, True)]
+    assert "precondition excludes this input" in within.skipped[0].why
+    assert {r.obligation.case for r in within.results} == {1, 2}
+    assert within.counts()["precondition"]["proved"] == 2
+    assert excluded_all.verdict == "undecided" and "excludes every test case" in excluded_all.reason
+    assert [s.index for s in excluded_all.skipped] == [0, 1, 2]
+
+
+def test_a_wrong_spec_under_a_true_precondition_is_still_judged() -> None:
+    src = "Definition Pre (x y : Z) : Prop := True.\nDefinition Spec (x y output : Z) : Prop := output = (x * y)%Z."
+    with CoqtopPool(1) as pool:
+        report = check_spec(src, upstream_signature(src, "add", 2), [Case((1, 2), 3), Case((4, 5), 9)], pool)
+    assert report.verdict == "too_strong" and not report.skipped
+
+
 def test_problems_without_literal_calls_get_recorded_cases() -> None:
     for task_id in ("HumanEval/32", "HumanEval/38", "HumanEval/50"):
         assert case_source(task_id) == RECORDED
