@@ -2,23 +2,36 @@
 
 Each rung is one tactic; the ladder runs them in order, each under the per-goal
 ``timeout`` (and the whole ladder under it too), until one closes the goal (``solve``).
-``{unfold}`` is ``cbv beta delta [...]`` over the spec's ``Definition``s. The ``search``
+``{unfold}`` is ``cbv beta delta [...]`` over the spec's ``Definition``s. The ``invert``
+rung refutes an inductive relation on literal arguments by inverting it, and the
+hypotheses its constructors bring, until none has a literal argument left (a literal
+last argument, the relation's output, is first turned into an equation, so that Rocq's
+inversion does not rewrite that numeral inside the others). The ``search``
 rung is ``coins_crush``, defined in plain Ltac in ``LADDER_LTAC``: it introduces and
-destructs (conjunctions, existentials, iffs, disjunctions), splits goals, decides
+destructs (conjunctions, existentials, iffs, and disjunctions before any choice on the
+goal), splits goals, decides
 concrete ``Forall``/``Forall2``/``NoDup``/``Sorted``/``HdRel``/``In`` by their
 constructors and inversions, proves other inductive goals (the spec's own relations) by
-trying their first four constructors in turn and inverts such hypotheses, substitutes
-variables bound by equations (injecting ``Some`` and pair equations first), enumerates a
+trying their first four constructors in turn, or, when the last argument is a numeral
+that no constructor's conclusion unifies with (``fib (S (S n)) (a + b)`` against
+``fib 7 13``), the constructors on a fresh output and then the equation, and inverts such
+hypotheses, substitutes
+variables bound by equations (injecting ``Some``, pair and ``cons`` equations first, and
+splitting ``l = p ++ r`` with ``l`` a literal list by the cases of ``p``), evaluates
+``nat_of_ascii`` of a character literal, enumerates a
 bounded natural (``i < n`` with ``n`` concrete) and a ``Z`` bounded by concrete numbers on
 both sides (at most 25 values), refutes a ``forall`` over a concrete list or a bounded range
 by trying each instance (for ``forall i c, i < n -> e i = c' -> ...``, the ``c`` that the
 equation fixes), looks for an ``exists`` witness among the naturals 0..23, for a
 ``Z`` among the elements of the goal's lists, the numerals of the goal and hypotheses, then
-0, 1 and -1, for other types among the elements of the concrete lists in the goal, else by
+0, 1 and -1, for other types among the elements of the concrete lists in the goal, for a
+list among the prefixes of a literal list the goal equates with an ``++``, else by
 unification, and closes leaves by
 ``reflexivity``/``discriminate``/``congruence``/``lia`` (and ``lra`` when the signature
-uses ``R``), to a fixed depth. Steps that only walk a concrete list or disjunction (a list
-constructor or inversion, the right disjunct, a case of a disjunctive hypothesis) do not
+uses ``R``), to a fixed depth. It takes the left disjunct only when none of its
+conjuncts is an equation ``discriminate`` refutes. Steps that only walk a concrete list or disjunction (a list
+constructor or inversion, the right disjunct, a case of a disjunctive hypothesis, a case
+of a split list) do not
 spend depth, since the term they walk is finite: the depth bounds choices, not list
 lengths. Axioms stay audited: every proof is followed by ``Print Assumptions``.
 """
@@ -32,9 +45,11 @@ LADDER: tuple[tuple[str, str], ...] = (
         " first [reflexivity | exact I | discriminate | contradiction | intuition (try discriminate; try congruence)]"
         " end",
     ),
+    ("unfold-leb", "{unfold}; repeat split; first [apply Nat.leb_le | apply Nat.ltb_lt]; vm_compute; reflexivity"),
     ("simpl-constructor", "cbn; repeat (constructor || discriminate)"),
     ("unfold-lia", "{unfold}; intros; lia"),
     ("unfold-lra", "{unfold}; intros; coins_lra"),
+    ("invert", "{unfold}; repeat intro; repeat coins_invert_literal; coins_leaf"),
     ("search", "{unfold}; coins_crush"),
     ("compute-intuition-lia", "vm_compute; intuition (try discriminate; try congruence; try lia)"),
 )
@@ -52,7 +67,10 @@ types such as a ``Fixpoint``'s ``nat -> nat`` are not quantifiers). Every obliga
 spec has the same shape with other values, and values hold no binders. ``coins_lra`` is
 ``lra`` only when the signature uses ``R`` (else it fails at once), so the linear-real
 rung sits with the other cheap decision procedures, before the search: the whole ladder
-shares one per-goal timeout, and a real-arithmetic goal must not wait behind it."""
+shares one per-goal timeout, and a real-arithmetic goal must not wait behind it.
+``unfold-leb`` decides comparisons of natural literals (a precondition's ``N <= 10000``)
+by ``Nat.leb``/``Nat.ltb``: ``lia`` and the constructors of ``le`` are slow on unary numbers
+that large."""
 
 LADDER_LTAC: tuple[str, ...] = (
     (
@@ -87,6 +105,62 @@ LADDER_LTAC: tuple[str, ...] = (
         "  end."
     ),
     (
+        "Ltac coins_viable G :=\n"
+        "  lazymatch G with\n"
+        "  | ?A /\\ ?B => coins_viable A; coins_viable B\n"
+        "  | ?x = ?y => assert_fails (assert (x <> y) by discriminate)\n"
+        "  | _ => idtac\n"
+        "  end."
+    ),
+    "Ltac coins_list_literal l := lazymatch l with nil => idtac | _ :: _ => idtac end.",
+    (
+        "Ltac coins_split_app p H :=\n"
+        "  lazymatch p with\n"
+        "  | _ :: _ => simpl in H\n"
+        "  | nil => simpl in H\n"
+        "  | _ => is_var p; destruct p; simpl in H\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_positive p :=\n"
+        "  lazymatch p with xH => idtac | xO ?q => coins_positive q | xI ?q => coins_positive q end."
+    ),
+    (
+        "Ltac coins_numeral x :=\n"
+        "  lazymatch x with\n"
+        "  | O => idtac | S ?m => coins_numeral m\n"
+        "  | Z0 => idtac | Zpos ?p => coins_positive p | Zneg ?p => coins_positive p\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_literal_arg G :=\n"
+        "  lazymatch G with\n"
+        "  | ?f ?a => first [ coins_numeral a | coins_list_literal a | coins_literal_arg f ]\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_invert_literal :=\n"
+        "  match goal with\n"
+        "  | H : ?P ?x |- _ =>\n"
+        "      lazymatch type of (P x) with Prop => idtac end; coins_user_inductive (P x);\n"
+        "      tryif coins_numeral x\n"
+        "      then (coins_literal_arg P;\n"
+        '            let Hx := fresh "Hx" in let r := fresh "r" in let Hr := fresh "Hr" in let H2 := fresh "H" in\n'
+        "            pose proof (ex_intro (fun r => P r /\\ r = x) x (conj H eq_refl)) as Hx; clear H;\n"
+        "            destruct Hx as [r [H2 Hr]]; inversion H2; clear H2; subst)\n"
+        "      else (coins_literal_arg (P x); inversion H; clear H; subst)\n"
+        "  end."
+    ),
+    "Ltac coins_bool b := lazymatch b with true => idtac | false => idtac end.",
+    (
+        "Ltac coins_ascii_literal c :=\n"
+        "  lazymatch c with\n"
+        "  | Ascii ?b0 ?b1 ?b2 ?b3 ?b4 ?b5 ?b6 ?b7 =>\n"
+        "      coins_bool b0; coins_bool b1; coins_bool b2; coins_bool b3;"
+        " coins_bool b4; coins_bool b5; coins_bool b6; coins_bool b7\n"
+        "  end."
+    ),
+    (
         "Ltac coins_z_enum z lo d :=\n"
         "  lazymatch d with\n"
         "  | O => assert (z = lo) by lia; subst z\n"
@@ -110,6 +184,19 @@ LADDER_LTAC: tuple[str, ...] = (
         "           | H : ?x = ?y |- _ => is_var y; subst y\n"
         "           | H : Some _ = Some _ |- _ => injection H; clear H; intros\n"
         "           | H : (_, _) = (_, _) |- _ => injection H; clear H; intros\n"
+        "           | H : _ :: _ = _ :: _ |- _ => injection H; clear H; intros\n"
+        "           | H : true = false |- _ => discriminate H\n"
+        "           | H : false = true |- _ => discriminate H\n"
+        "           | H : nil = _ :: _ |- _ => discriminate H\n"
+        "           | H : _ :: _ = nil |- _ => discriminate H\n"
+        "           | H : ?l = ?p ++ _ |- _ => coins_list_literal l; coins_split_app p H\n"
+        "           | H : ?p ++ _ = ?l |- _ => coins_list_literal l; coins_split_app p H\n"
+        "           | |- context [nat_of_ascii ?c] =>\n"
+        "               coins_ascii_literal c; let v := eval vm_compute in (nat_of_ascii c) in"
+        " change (nat_of_ascii c) with v\n"
+        "           | H : context [nat_of_ascii ?c] |- _ =>\n"
+        "               coins_ascii_literal c; let v := eval vm_compute in (nat_of_ascii c) in"
+        " change (nat_of_ascii c) with v in H\n"
         "           | H : (?x > ?y)%Z |- _ => apply Z.gt_lt in H\n"
         "           | H : (?x >= ?y)%Z |- _ => apply Z.ge_le in H\n"
         "           end;\n"
@@ -126,9 +213,12 @@ LADDER_LTAC: tuple[str, ...] = (
         "            first [ coins_leaf\n"
         "                  | match goal with\n"
         "                    | H : False |- _ => contradiction\n"
+        "                    | H : ?l = ?p ++ _ |- _ => coins_list_literal l; coins_split_app p H; coins_search n\n"
+        "                    | H : ?p ++ _ = ?l |- _ => coins_list_literal l; coins_split_app p H; coins_search n\n"
         "                    | H : _ /\\ _ |- _ => destruct H; coins_search m\n"
         "                    | H : exists _, _ |- _ => destruct H; coins_search m\n"
         "                    | H : _ <-> _ |- _ => destruct H; coins_search m\n"
+        "                    | H : _ \\/ _ |- _ => destruct H; coins_search n\n"
         "                    | |- _ /\\ _ => split; coins_search m\n"
         "                    | |- _ <-> _ => split; coins_search m\n"
         "                    | |- ~ _ => intro; coins_search m\n"
@@ -137,7 +227,8 @@ LADDER_LTAC: tuple[str, ...] = (
         "                    | |- Sorted _ _ => constructor; coins_search n\n"
         "                    | |- HdRel _ _ _ => constructor; coins_search n\n"
         "                    | |- Forall2 _ _ _ => constructor; coins_search n\n"
-        "                    | |- _ \\/ _ => first [ left; solve [coins_search m] | right; coins_search n ]\n"
+        "                    | |- ?A \\/ _ =>\n"
+        "                        first [ coins_viable A; left; solve [coins_search m] | right; coins_search n ]\n"
         "                    | |- exists _ : nat, _ => coins_exists_nat m O constr:(24%nat)\n"
         "                    | |- @ex (list ?A) _ => exists (@nil A); solve [coins_search m]\n"
         "                    | |- exists _ : Z, _ => coins_exists_z m\n"
@@ -145,8 +236,8 @@ LADDER_LTAC: tuple[str, ...] = (
         "                        match goal with\n"
         "                        | |- context [@cons T ?a _] => exists a; solve [coins_search m]\n"
         "                        end\n"
+        "                    | |- @ex (list ?A) _ => coins_exists_split m A\n"
         "                    | |- exists _, _ => eexists; coins_search m\n"
-        "                    | H : _ \\/ _ |- _ => destruct H; coins_search n\n"
         "                    | H : (?i < ?k)%nat |- _ => coins_lt_cases; coins_search m\n"
         "                    | H : (?i <= ?k)%nat |- _ => coins_lt_cases; coins_search m\n"
         "                    | H1 : (?a <= ?z)%Z, H2 : (?z <= ?b)%Z |- _ => coins_z_cases m z a b\n"
@@ -163,7 +254,8 @@ LADDER_LTAC: tuple[str, ...] = (
         "                        first [ solve [constructor 1; coins_search m] | solve [constructor 2;"
         " coins_search m]\n"
         "                              | solve [constructor 3; coins_search m] | solve [constructor 4;"
-        " coins_search m] ]\n"
+        " coins_search m]\n"
+        "                              | coins_ctor_numeral m ]\n"
         "                    | H : ?G |- _ =>\n"
         "                        lazymatch type of G with Prop => coins_user_inductive G end;\n"
         "                        inversion H; clear H; subst; coins_search m\n"
@@ -188,6 +280,25 @@ LADDER_LTAC: tuple[str, ...] = (
         "        | match goal with |- context [Zneg ?p] => exists (Zneg p); solve [coins_search m] end\n"
         "        | exists 0%Z; solve [coins_search m] | exists 1%Z; solve [coins_search m]\n"
         "        | exists (-1)%Z; solve [coins_search m] ]\n"
+        "with coins_ctor_numeral m :=\n"
+        "  lazymatch goal with\n"
+        "  | |- ?P ?x =>\n"
+        "      coins_numeral x;\n"
+        "      refine (@eq_ind _ _ P _ x _);\n"
+        "      [ first [ solve [constructor 1; coins_search m] | solve [constructor 2; coins_search m]\n"
+        "              | solve [constructor 3; coins_search m] | solve [constructor 4; coins_search m] ]\n"
+        "      | coins_leaf ]\n"
+        "  end\n"
+        "with coins_exists_split m A :=\n"
+        "  match goal with\n"
+        "  | |- context [@eq (list A) ?l (@app A _ _)] => coins_exists_prefix m l (S O)\n"
+        "  | |- context [@eq (list A) (@app A _ _) ?l] => coins_exists_prefix m l (S O)\n"
+        "  end\n"
+        "with coins_exists_prefix m l k :=\n"
+        "  let p := eval vm_compute in (firstn k l) in\n"
+        "  let more := eval vm_compute in (Nat.ltb k (length l)) in\n"
+        "  first [ exists p; solve [coins_search m]\n"
+        "        | lazymatch more with true => coins_exists_prefix m l (S k) end ]\n"
         "with coins_z_cases m z lo hi :=\n"
         "  is_var z;\n"
         "  let lo' := eval vm_compute in lo in\n"

@@ -47,6 +47,50 @@ def test_search_rung_decides_forall_in_sorted_and_bounded_goals() -> None:
     assert [r.verdict for r in reports] == ["correct"] * len(SPECS), [(r.verdict, r.reason[:80]) for r in reports]
 
 
+HUMAN_SHAPES = [
+    # A witness split of a concrete list (exists p q, s = p ++ "." :: q), refuted by peeling the
+    # list, with nat_of_ascii of a literal evaluated; the true disjunct is found without trying
+    # a disjunct whose equation on the output is false.
+    (
+        'Definition txt_name (s : list ascii) : Prop := exists p q, s = p ++ "."%char :: q /\\\n'
+        '  ~ In "."%char p /\\ (exists c r, p = c :: r /\\ (97 <= nat_of_ascii c <= 122)%nat) /\\\n'
+        '  q = ("t" :: "x" :: "t" :: nil)%char.\n'
+        "Definition check_spec (s : list ascii) (b : bool) : Prop :=\n"
+        "  (txt_name s /\\ b = true) \\/ (~ txt_name s /\\ b = false).",
+        "check (s : list ascii) : bool",
+        [Case(("ab.txt",), True), Case(("1a.txt",), False), Case(("abc",), False), Case(("ab.exe",), False)],
+    ),
+    # An inductive relation whose constructor sums its outputs: proved through an equation on
+    # the numeral, refuted by inverting the hypotheses whose arguments are literals.
+    (
+        "Inductive fib_at : nat -> nat -> Prop :=\n"
+        "| fib0 : fib_at 0 0 | fib1 : fib_at 1 1\n"
+        "| fibS : forall n a b, fib_at n a -> fib_at (S n) b -> fib_at (S (S n)) (a + b).\n"
+        "Definition fib_spec (n r : nat) : Prop := fib_at n r.",
+        "fib (n : nat) : nat",
+        [Case((5,), 5), Case((7,), 13)],
+    ),
+    # Membership in one literal list implies membership in another: the hypothesis' cases are
+    # split before any disjunct of the goal is chosen.
+    (
+        "Definition same_chars_spec (a b : list ascii) (o : bool) : Prop :=\n"
+        "  o = true <-> (forall c, In c a <-> In c b).",
+        "same_chars (a : list ascii) (b : list ascii) : bool",
+        [Case(("abcd", "dddabc"), True), Case(("dcba", "abcddd"), True)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_search_rung_decides_list_splits_summed_inductives_and_membership() -> None:
+    with CoqtopPool(2) as pool:
+        reports = check_specs([(src, parse_signature(sig), cases) for src, sig, cases in HUMAN_SHAPES], pool)
+    assert [r.verdict for r in reports] == ["correct"] * len(HUMAN_SHAPES), [
+        (r.verdict, [(x.obligation.goal[:90], x.outcome) for x in r.results if x.outcome != "proved"][:2])
+        for r in reports
+    ]
+
+
 def test_the_ladder_is_printed_in_help() -> None:
     text = CliRunner().invoke(coins_group, ["check", "--help"]).output
     for name, _ in LADDER:
