@@ -3,7 +3,8 @@
 Each rung is one tactic; the ladder runs them in order, each under the per-goal
 ``timeout`` (and the whole ladder under it too), until one closes the goal (``solve``).
 ``{unfold}`` is ``cbv beta delta [...]`` over the spec's ``Definition``s. The ``invert``
-rung refutes an inductive relation on literal arguments by inverting it, and the
+rung refutes an inductive relation on literal arguments (the spec's own: the library's
+``Forall``, ``Sorted`` and the like are the search's) by inverting it, and the
 hypotheses its constructors bring, until none has a literal argument left (a literal
 last argument, the relation's output, is first turned into an equation, so that Rocq's
 inversion does not rewrite that numeral inside the others). The ``search``
@@ -139,10 +140,17 @@ LADDER_LTAC: tuple[str, ...] = (
         "  end."
     ),
     (
+        "Ltac coins_not_library G :=\n"
+        "  lazymatch G with\n"
+        "  | Forall _ _ => fail | Forall2 _ _ _ => fail | Exists _ _ => fail | NoDup _ => fail\n"
+        "  | Sorted _ _ => fail | StronglySorted _ _ => fail | HdRel _ _ _ => fail | _ => idtac\n"
+        "  end."
+    ),
+    (
         "Ltac coins_invert_literal :=\n"
         "  match goal with\n"
         "  | H : ?P ?x |- _ =>\n"
-        "      lazymatch type of (P x) with Prop => idtac end; coins_user_inductive (P x);\n"
+        "      lazymatch type of (P x) with Prop => idtac end; coins_user_inductive (P x); coins_not_library (P x);\n"
         "      tryif coins_numeral x\n"
         "      then (coins_literal_arg P;\n"
         '            let Hx := fresh "Hx" in let r := fresh "r" in let Hr := fresh "Hr" in let H2 := fresh "H" in\n'
