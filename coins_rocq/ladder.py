@@ -114,14 +114,7 @@ LADDER_LTAC: tuple[str, ...] = (
         "  end."
     ),
     "Ltac coins_list_literal l := lazymatch l with nil => idtac | _ :: _ => idtac end.",
-    (
-        "Ltac coins_split_app p H :=\n"
-        "  lazymatch p with\n"
-        "  | _ :: _ => simpl in H\n"
-        "  | nil => simpl in H\n"
-        "  | _ => is_var p; destruct p; simpl in H\n"
-        "  end."
-    ),
+    ("Ltac coins_split_app p H := first [ coins_list_literal p | is_var p; destruct p ]; simpl in H."),
     (
         "Ltac coins_positive p :=\n"
         "  lazymatch p with xH => idtac | xO ?q => coins_positive q | xI ?q => coins_positive q end."
@@ -259,11 +252,7 @@ LADDER_LTAC: tuple[str, ...] = (
         "                    | H : Forall2 _ (_ :: _) _ |- _ => inversion H; clear H; subst; coins_search n\n"
         "                    | |- ?G =>\n"
         "                        coins_user_inductive G;\n"
-        "                        first [ solve [constructor 1; coins_search m] | solve [constructor 2;"
-        " coins_search m]\n"
-        "                              | solve [constructor 3; coins_search m] | solve [constructor 4;"
-        " coins_search m]\n"
-        "                              | coins_ctor_numeral m ]\n"
+        "                        first [ coins_constructors m | coins_ctor_numeral m ]\n"
         "                    | H : ?G |- _ =>\n"
         "                        lazymatch type of G with Prop => coins_user_inductive G end;\n"
         "                        inversion H; clear H; subst; coins_search m\n"
@@ -293,10 +282,11 @@ LADDER_LTAC: tuple[str, ...] = (
         "  | |- ?P ?x =>\n"
         "      coins_numeral x;\n"
         "      refine (@eq_ind _ _ P _ x _);\n"
-        "      [ first [ solve [constructor 1; coins_search m] | solve [constructor 2; coins_search m]\n"
-        "              | solve [constructor 3; coins_search m] | solve [constructor 4; coins_search m] ]\n"
-        "      | coins_leaf ]\n"
+        "      [ coins_constructors m | coins_leaf ]\n"
         "  end\n"
+        "with coins_constructors m :=\n"
+        "  first [ solve [constructor 1; coins_search m] | solve [constructor 2; coins_search m]\n"
+        "        | solve [constructor 3; coins_search m] | solve [constructor 4; coins_search m] ]\n"
         "with coins_exists_split m A :=\n"
         "  match goal with\n"
         "  | |- context [@eq (list A) ?l (@app A _ _)] => coins_exists_prefix m l (S O)\n"
