@@ -169,6 +169,64 @@ LADDER_LTAC: tuple[str, ...] = (
         "                                      | let lo' := eval vm_compute in (lo + 1)%Z in coins_z_enum z lo' e ]\n"
         "  end."
     ),
+    ("Ltac coins_literal_term x := first [ coins_numeral x | coins_ascii_literal x | coins_bool x ]."),
+    (
+        "Ltac coins_literal_prop A :=\n"
+        "  lazymatch A with\n"
+        "  | ?a \\/ ?b => coins_literal_prop a; coins_literal_prop b\n"
+        "  | ?a /\\ ?b => coins_literal_prop a; coins_literal_prop b\n"
+        "  | True => idtac\n"
+        "  | False => idtac\n"
+        "  | ?x = ?y => coins_literal_term x; coins_literal_term y\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_literal_prove :=\n"
+        "  lazymatch goal with\n"
+        "  | |- _ \\/ _ => first [ left; coins_literal_prove | right; coins_literal_prove ]\n"
+        "  | |- _ /\\ _ => split; coins_literal_prove\n"
+        "  | |- True => exact I\n"
+        "  | |- _ = _ => reflexivity\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_literal_refute H :=\n"
+        "  lazymatch type of H with\n"
+        "  | _ \\/ _ => destruct H as [H|H]; coins_literal_refute H\n"
+        '  | _ /\\ _ => let H2 := fresh "H" in\n'
+        "              destruct H as [H H2]; first [ coins_literal_refute H | coins_literal_refute H2 ]\n"
+        "  | False => destruct H\n"
+        "  | _ = _ => discriminate H\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_literal_fact H A :=\n"
+        "  tryif assert_succeeds (assert A by coins_literal_prove) then clear H else coins_literal_refute H."
+    ),
+    (
+        "Ltac coins_literal_premise H A :=\n"
+        '  tryif assert_succeeds (assert A by coins_literal_prove) then (let HA := fresh "HA" in\n'
+        "    assert (HA : A) by coins_literal_prove; specialize (H HA); clear HA) else clear H."
+    ),
+    (
+        "Ltac coins_inst_each H l :=\n"
+        "  lazymatch l with\n"
+        "  | nil => idtac\n"
+        '  | ?a :: ?t => let Hk := fresh "Hk" in\n'
+        "                pose proof (H a ltac:(simpl; repeat first [left; reflexivity | right])) as Hk;\n"
+        "                coins_inst_each H t\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_new_instance H T :=\n"
+        "  let add a := let t := type of (H a) in\n"
+        "               assert_fails (idtac; match goal with _ : t |- _ => idtac end); pose proof (H a) in\n"
+        "  match type of H with\n"
+        "  | context [@eq T ?a _] => add a\n"
+        "  | context [@eq T _ ?a] => add a\n"
+        "  | context [@cons T ?a _] => add a\n"
+        "  end."
+    ),
     (
         "Ltac coins_search n :=\n"
         "  lazymatch n with\n"
@@ -181,11 +239,17 @@ LADDER_LTAC: tuple[str, ...] = (
         "           | H : exists _, _ |- _ => destruct H\n"
         "           | H : _ <-> _ |- _ => destruct H\n"
         "           | H : True |- _ => clear H\n"
+        "           | H : ?A -> _ |- _ => coins_literal_prop A; coins_literal_premise H A\n"
+        "           | H : ?A |- _ => coins_literal_prop A; coins_literal_fact H A\n"
+        "           | H : _ -> True |- _ => clear H\n"
+        "           | H : _ -> ?x = ?x |- _ => clear H\n"
         "           | H : ?x = ?y |- _ => is_var x; subst x\n"
         "           | H : ?x = ?y |- _ => is_var y; subst y\n"
         "           | H : Some _ = Some _ |- _ => injection H; clear H; intros\n"
         "           | H : (_, _) = (_, _) |- _ => injection H; clear H; intros\n"
         "           | H : _ :: _ = _ :: _ |- _ => injection H; clear H; intros\n"
+        "           | |- true = false => exfalso\n"
+        "           | |- false = true => exfalso\n"
         "           | H : true = false |- _ => discriminate H\n"
         "           | H : false = true |- _ => discriminate H\n"
         "           | H : nil = _ :: _ |- _ => discriminate H\n"
@@ -258,13 +322,20 @@ LADDER_LTAC: tuple[str, ...] = (
         "                        inversion H; clear H; subst; coins_search m\n"
         "                    | H : ~ ?A |- _ => exfalso; apply H; clear H; coins_search m\n"
         "                    | H : ?A -> ?B |- _ =>\n"
-        "                        lazymatch type of A with\n"
-        '                        | Prop => let HA := fresh "HA" in\n'
-        "                                  assert (HA : A) by (solve [coins_search m]); specialize (H HA);"
-        " coins_search m\n"
-        "                        end\n"
+        "                        lazymatch A with ~ _ => fail | _ => idtac end;\n"
+        "                        lazymatch type of A with Prop => coins_premise m H A end\n"
+        "                    | H : ~ ?A -> ?B |- _ => coins_premise m H (~ A)\n"
+        "                    | H : forall x : ?T, _ |- False =>\n"
+        "                        let s := type of T in lazymatch s with Prop => fail | _ => coins_inst_data m H T end\n"
         "                    end ] ]\n"
         "  end\n"
+        "with coins_premise m H A :=\n"
+        '  let HA := fresh "HA" in\n'
+        "  tryif coins_literal_prop A then (assert (HA : A) by coins_literal_prove)\n"
+        "  else (assert (HA : A) by (solve [coins_search m]));\n"
+        "  specialize (H HA); coins_search m\n"
+        "with coins_inst_data m H T :=\n"
+        "  coins_new_instance H T; repeat coins_new_instance H T; clear H; coins_search m\n"
         "with coins_exists_nat m k bound :=\n"
         "  lazymatch bound with\n"
         "  | O => fail\n"
@@ -318,12 +389,7 @@ LADDER_LTAC: tuple[str, ...] = (
         "                  | coins_inst_nat_eq m H b (S k) ]\n"
         "  end\n"
         "with coins_inst_in m H l :=\n"
-        "  lazymatch l with\n"
-        "  | nil => fail\n"
-        '  | ?a :: ?t => first [ let Hk := fresh "Hk" in pose proof (H a ltac:(simpl; repeat first [left;'
-        " reflexivity | right])) as Hk; clear H; solve [coins_search m]\n"
-        "                      | coins_inst_in m H t ]\n"
-        "  end."
+        "  lazymatch l with nil => fail | _ :: _ => coins_inst_each H l; clear H; coins_search m end."
     ),
     "Ltac coins_crush := solve [coins_search constr:(12%nat)].",
 )

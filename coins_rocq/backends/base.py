@@ -73,6 +73,12 @@ QUICK_LADDER = "coins_ladder_quick"
 """The job's ladder under the quick pass's per-goal timeout."""
 
 
+def attempt_timeout(limits: Limits, sentences: Sequence[str]) -> int:
+    """The per-goal timeout the attempt ``sentences`` runs its ladder under (quick or full)."""
+    quick = f"ltac:({QUICK_LADDER})"
+    return limits.quick_timeout_s if any(quick in sentence for sentence in sentences) else limits.goal_timeout_s
+
+
 @dataclass(frozen=True)
 class AttemptResult:
     """How one attempt to prove a statement ended, with the prover's message."""

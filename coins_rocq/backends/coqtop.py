@@ -22,6 +22,7 @@ from coins_rocq.backends.base import (
     JobResult,
     Limits,
     SpecJob,
+    attempt_timeout,
     check_assumptions,
     classify_failure,
     command_timeout,
@@ -31,6 +32,9 @@ from coins_rocq.backends.coqtop_worker import MARK, CoqtopWorker, ProtocolAnomal
 
 NOT_RELOADED = AttemptResult("timeout", "the spec could not be reloaded within its time budget")
 """The result of every attempt left once the session's worker is lost and the spec not reloaded."""
+
+ATTEMPT_OVERHEAD_S = 0.2
+"""What an attempt may take beyond its ladder's timeout (elaboration, the kernel's check)."""
 
 AUDIT_GRACE_S = 5.0
 """The least time the closing axiom audit gets when the spec's budget is nearly spent, so that
@@ -104,22 +108,40 @@ class CoqtopSession:
         When the worker is killed during one, that one is a timeout: the worker is restarted,
         the spec reloaded, the proofs not yet audited proved again, and the attempts after it
         sent again. After a protocol anomaly the one in flight is an error and the rest are not run.
+        When the budget left may not cover every attempt's timeout, the proofs found so far are
+        audited first and only the attempts it covers are sent (at least one): a kill at the
+        budget's end then takes along only the attempt in flight, never a proof already found.
         """
         results: list[AttemptResult] = []
         todo = list(attempts)
         while todo:
             if not self.loaded:
                 return results + [NOT_RELOADED] * len(todo)
-            if deadline - time.monotonic() < self.limits.command_timeout_s + len(todo) * self.limits.goal_timeout_s:
+            size = self._covered(todo, deadline)
+            if size < len(todo):
                 self._checkpoint(deadline)
-            done, cut = self._attempt_batch(todo, deadline)
+                size = self._covered(todo, deadline)
+            done, cut = self._attempt_batch(todo[: max(1, size)], deadline)
             results += done
             todo = todo[len(done) :]
-            if cut is None or not todo:
+            if cut is None:
+                if done:
+                    continue
+                return results + [AttemptResult("error", "the prover answered no attempt")] * len(todo)
+            if not todo:
                 break
             todo = todo[1:]
             results.append(self._after(cut, deadline))
         return results
+
+    def _covered(self, attempts: Sequence[tuple[str, list[str]]], deadline: float) -> int:
+        """How many of ``attempts``, from the first, finish within the budget even if each runs to its timeout."""
+        left = deadline - time.monotonic()
+        for count, (_, sentences) in enumerate(attempts):
+            left -= attempt_timeout(self.limits, sentences) + ATTEMPT_OVERHEAD_S
+            if left < 0:
+                return count
+        return len(attempts)
 
     def _after(self, cut: WorkerDied | ProtocolAnomaly, deadline: float) -> AttemptResult:
         """The result of the attempt the worker was lost in; after a kill, restart and reload it."""
@@ -208,7 +230,7 @@ class CoqtopSession:
     def _audit_all(self, names: list[str], deadline: float) -> dict[str, AttemptResult]:
         verdicts: dict[str, AttemptResult] = {}
         if not self.loaded:
-            lost = AttemptResult("timeout", "the worker was replaced before its proofs were audited")
+            lost = AttemptResult("timeout", "proved, but the worker was lost before the axiom audit")
             return {n: lost for n in names}
         try:
             combined = self._audit(names, deadline)

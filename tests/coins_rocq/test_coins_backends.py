@@ -138,7 +138,20 @@ def test_a_worker_killed_at_the_end_of_the_budget_keeps_the_proofs_found_before(
     report = check_specs([(SLOW_ON_SIX, SIG_Z, [Case((2, 3), 5)])], pool, limits, mutants_per_case=2)[0]
     outcomes = [(r.outcome, r.detail) for r in report.results]
     assert [o for o, _ in outcomes] == ["proved", "unknown", "proved"], outcomes
-    assert "replaced before its proofs were audited" not in outcomes[1][1]
+    assert "before the axiom audit" not in outcomes[1][1]
+    assert report.verdict == "undecided"
+
+
+@pytest.mark.slow
+def test_a_proof_sent_with_an_attempt_the_budget_cannot_cover_is_audited_before_it(pool: CoqtopPool) -> None:
+    """One pass, all attempts pipelined: the budget (8 s) covers none of their 60 s timeouts, so
+    they go one at a time, each after the audit of the proofs before; the kill at the budget's
+    end takes the slow attempt and what follows, never the proof found first."""
+    limits = Limits(goal_timeout_s=60, command_timeout_s=30, spec_budget_s=8, quick_timeout_s=0)
+    report = check_specs([(SLOW_ON_SIX, SIG_Z, [Case((2, 3), 5)])], pool, limits, mutants_per_case=2)[0]
+    outcomes = [(r.outcome, r.detail) for r in report.results]
+    assert [o for o, _ in outcomes] == ["proved", "unknown", "unknown"], outcomes
+    assert not any("before the axiom audit" in detail for _, detail in outcomes), outcomes
     assert report.verdict == "undecided"
 
 
