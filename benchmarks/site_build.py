@@ -115,7 +115,8 @@ def _cpu_seconds() -> float:
 
 def main() -> None:
     """Generate, then time validation plus the site build."""
-    from leaderboard.site import build_site, default_workers, plot_context
+    from leaderboard.site import build_site
+    from leaderboard.site_plots import default_workers, plot_context
     from leaderboard.validate import validate_files
 
     with tempfile.TemporaryDirectory() as tmp:

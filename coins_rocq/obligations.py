@@ -22,8 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from coins_rocq.ladder import LADDER_LTAC, probe_definition
 from coins_rocq.ladder import ladder_tactic as ladder_in_module
+from coins_rocq.ladder import probe_definition
+from coins_rocq.ladder_ltac import LADDER_LTAC
 from coins_rocq.mutate import DEFAULT_MUTANTS, mutants
 from coins_rocq.render import render
 from coins_rocq.rtypes import Signature

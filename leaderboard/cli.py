@@ -97,7 +97,8 @@ def _submission_files(directory: Path) -> list[Path]:
 def build_command(submissions_dir: Path, runs_dir: Path | None, output: Path, skip_invalid: bool, workers: int) -> None:
     """Build the static site from every *.json submission under SUBMISSIONS_DIR."""
     from leaderboard.runs import RunFormatError, find_runs, load_run
-    from leaderboard.site import SiteError, build_site, default_workers, plot_context
+    from leaderboard.site import SiteError, build_site
+    from leaderboard.site_plots import default_workers, plot_context
     from leaderboard.validate import validate_files
 
     files = _submission_files(submissions_dir)

@@ -1,4 +1,4 @@
-"""Preloaded by the plot workers' fork server (see :func:`leaderboard.site.plot_context`).
+"""Preloaded by the plot workers' fork server (see :func:`leaderboard.site_plots.plot_context`).
 
 Importing this module builds the process's shared plot canvas, so matplotlib is imported
 and its fonts are loaded once, in the server, and every worker forked from it starts warm.

@@ -21,9 +21,10 @@ from typing import Any
 from leaderboard.aggregate import overall_rows, submission_id, task_rows
 from leaderboard.runs import RunDir
 from leaderboard.samples_pages import PAGE_SIZE, write_sample_pages
+from leaderboard.site_env import PACKAGE, environment, package_version
+from leaderboard.site_plots import Plotter, suite_plot_jobs, task_plot_jobs
 from leaderboard.views import model_sections, records, slug, suite_sections, task_points, task_sections
 
-PACKAGE = Path(__file__).parent
 GENERATOR_VERSION = "1"
 
 
@@ -41,223 +42,6 @@ class SiteSummary:
     models: int
     browsed_tasks: int
     plots: int
-
-
-def _num(value: Any, digits: int = 3) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value)
-    return f"{value:.{digits}f}"
-
-
-def _tokens(value: Any) -> str:
-    if value is None:
-        return "–"
-    value = float(value)
-    for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if abs(value) >= size:
-            return f"{value / size:.1f}{unit}"
-    return f"{value:.0f}"
-
-
-def _ci(low: Any, high: Any, digits: int = 3) -> Any:
-    """A confidence interval as markup (numbers only, so nothing to escape)."""
-    from markupsafe import Markup
-
-    if not isinstance(low, (int, float)) or not isinstance(high, (int, float)):
-        return ""
-    return Markup(f'<span class="ci">[{float(low):.{int(digits)}f}, {float(high):.{int(digits)}f}]</span>')
-
-
-def _usd(value: Any) -> str:
-    if value is None:
-        return "–"
-    return f"{value:.4f}" if value < 1 else f"{value:,.2f}"
-
-
-def package_version() -> str:
-    """The installed frontier-evals version (the one the footer and every page show)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("frontier-evals")
-    except PackageNotFoundError:
-        return "(not installed)"
-
-
-def _breakable(text: Any) -> Any:
-    """Untrusted text, escaped, with break opportunities only after ``/ - @ : . _``, so a long model
-    name wraps at its own separators and never inside a word."""
-    import re
-
-    from markupsafe import Markup, escape
-
-    return Markup(re.sub(r"([/\-@:._])", r"\1<wbr>", str(escape(str(text)))))
-
-
-def environment() -> Any:
-    """The jinja2 environment: package templates, autoescaping on for every template."""
-    import jinja2
-
-    class RecordEnvironment(jinja2.Environment):
-        """``row.field`` looked up as a dict key first: the pages' rows are dicts, and Jinja's default
-        (attribute first, then key after an AttributeError) costs an exception per field."""
-
-        def getattr(self, obj: Any, attribute: str) -> Any:
-            if type(obj) is dict and attribute in obj:
-                return obj[attribute]
-            return super().getattr(obj, attribute)
-
-    env = RecordEnvironment(
-        loader=jinja2.FileSystemLoader(str(PACKAGE / "templates")),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=False,
-        lstrip_blocks=False,
-    )
-    from leaderboard.glossary import define, glossary
-
-    env.filters.update(num=_num, tokens=_tokens, usd=_usd, define=define, breakable=_breakable)
-    env.globals.update(ci=_ci, glossary=glossary)
-    return env
-
-
-def _suite_plot_jobs(sections: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    """Per suite: overall score against tokens and (when every cost is known) against USD."""
-    jobs = []
-    for section in sections:
-        base = f"{section['slug']}"
-        if section["token_points"]:
-            jobs.append(
-                (
-                    section["token_points"],
-                    f"Suite {section['suite']}: overall score vs tokens",
-                    "total tokens (input + output, reasoning billed as output; log scale)",
-                    "overall score (0–1)",
-                    base + "-tokens",
-                )
-            )
-        if section["usd_points"]:
-            jobs.append(
-                (
-                    section["usd_points"],
-                    f"Suite {section['suite']}: overall score vs cost",
-                    "cost in USD (log scale)",
-                    "overall score (0–1)",
-                    base + "-usd",
-                )
-            )
-    return jobs
-
-
-def _task_plot_jobs(tasks: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    """Per task (from :func:`task_points`) one plot: against USD when every cost is known, else tokens."""
-    jobs = []
-    for task in tasks:
-        ylabel = f"{task['metric']} (0–1, higher is better)"
-        if task["usd_points"]:
-            jobs.append(
-                (
-                    task["usd_points"],
-                    f"{task['task']} ({task['suite']})",
-                    "cost in USD (log scale)",
-                    ylabel,
-                    f"task-{task['slug']}",
-                )
-            )
-        elif task["token_points"]:
-            jobs.append(
-                (
-                    task["token_points"],
-                    f"{task['task']} ({task['suite']})",
-                    "tokens (input + output; log scale)",
-                    ylabel,
-                    f"task-{task['slug']}",
-                )
-            )
-    return jobs
-
-
-def _draw(jobs: list[tuple[Any, ...]], plot_dir: Path) -> int:
-    from leaderboard.plots import pareto_plot
-
-    return sum(
-        len(pareto_plot(points, title, xlabel, ylabel, plot_dir / name)) for points, title, xlabel, ylabel, name in jobs
-    )
-
-
-def plot_context() -> Any:
-    """The multiprocessing context that plot workers come from: a fork server that has imported
-    matplotlib and built a canvas (:mod:`leaderboard.plot_preload`) before forking any worker.
-
-    Calling this early (``frontier leaderboard build`` does, before validating) starts that
-    server, so its imports overlap the caller's own work.
-    """
-    import multiprocessing
-    from multiprocessing import forkserver
-
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["leaderboard.plot_preload"])
-    forkserver.ensure_running()
-    return context
-
-
-def _workers_died() -> RuntimeError:
-    return RuntimeError(
-        "the plot worker processes died; a script that builds the site with workers > 1 must "
-        'call it under `if __name__ == "__main__":` (the workers import the main module, as '
-        "with any spawned process), or pass workers=1"
-    )
-
-
-class _Plotter:
-    """Draws plot jobs as they become known: in a process pool while the caller renders pages,
-    or in this process at :meth:`finish` when ``workers`` is 1."""
-
-    def __init__(self, plot_dir: Path, workers: int) -> None:
-        self._dir = plot_dir
-        self._pending: list[tuple[Any, ...]] = []
-        self._futures: list[Any] = []
-        self._pool = None
-        if workers > 1:
-            from concurrent.futures import ProcessPoolExecutor
-
-            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=plot_context())
-
-    def submit(self, jobs: list[tuple[Any, ...]]) -> None:
-        if self._pool is None:
-            self._pending += jobs
-            return
-        from concurrent.futures.process import BrokenProcessPool
-
-        try:
-            self._futures += [self._pool.submit(_draw, [job], self._dir) for job in jobs]
-        except BrokenProcessPool:
-            raise _workers_died() from None
-
-    def finish(self) -> int:
-        """Wait for every plot; returns the number of files written."""
-        if self._pool is None:
-            return _draw(self._pending, self._dir)
-        from concurrent.futures.process import BrokenProcessPool
-
-        try:
-            return sum(future.result() for future in self._futures)
-        except BrokenProcessPool:
-            raise _workers_died() from None
-
-    def close(self) -> None:
-        """Stop the pool (cancelling what has not started, after an error)."""
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-
-
-def default_workers() -> int:
-    """Processes for validating and drawing plots: the CPUs this process may use, at most 8."""
-    import os
-
-    return max(1, min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
 
 
 def _export(
@@ -299,7 +83,7 @@ def build_site(
     """Write the site for validated ``submissions`` into ``out_dir``; ``runs`` feed the sample browser.
 
     ``workers`` > 1 draws the plots in that many processes, forked from a warm fork server
-    (:func:`plot_context`) and fed each plot as soon as its data is known. The site is built
+    (:func:`leaderboard.site_plots.plot_context`) and fed each plot as soon as its data is known. The site is built
     in a fresh folder beside ``out_dir`` and swapped in whole, so no page of an earlier build
     survives; a folder that is not an earlier site is never replaced.
     """
@@ -356,16 +140,16 @@ def _build_into(
     env = environment()
     common = {"generator_version": package_version(), "n_submissions": len(submissions)}
 
-    plotter = _Plotter(out / "plots", workers)
+    plotter = Plotter(out / "plots", workers)
     try:
         points = task_points(submissions)
-        plotter.submit(_task_plot_jobs(points))
+        plotter.submit(task_plot_jobs(points))
         samples_links, browsed_tasks = _write_samples(env, out, common, submissions, runs, page_size)
         tasks = task_rows(submissions)
         task_pages = task_sections(submissions, tasks, samples_links, points)
         families, overall = overall_rows(submissions, tasks)
         sections = suite_sections(submissions, overall, families)
-        plotter.submit(_suite_plot_jobs(sections))
+        plotter.submit(suite_plot_jobs(sections))
         models = model_sections(submissions, overall)
         _write_pages(env, out, common, sections, task_pages, models)
         (out / "leaderboard.json").write_text(
@@ -440,4 +224,4 @@ def _write_pages(
         )
 
 
-__all__ = ["SiteSummary", "build_site", "environment", "slug"]
+__all__ = ["SiteError", "SiteSummary", "build_site", "environment", "slug"]

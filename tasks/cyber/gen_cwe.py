@@ -20,11 +20,13 @@ from tasks.cyber.base import CweTask
 from tasks.cyber.cwe_catalog import cwe_name
 from tasks.cyber.cwe_template_types import CweTemplates, Ticket
 from tasks.cyber.cwe_templates_access import ACCESS_TEMPLATES
-from tasks.cyber.cwe_templates_code import CODE_TEMPLATES, WEB_TEMPLATES
+from tasks.cyber.cwe_templates_code import CODE_TEMPLATES
+from tasks.cyber.cwe_templates_resource import RESOURCE_TEMPLATES
+from tasks.cyber.cwe_templates_web import WEB_TEMPLATES
 from tasks.cyber.fillers import COMPONENTS, PARAMETERS, product_name, random_version
 from tasks.cyber.prompts import rcm_prompt
 
-TEMPLATES: tuple[CweTemplates, ...] = CODE_TEMPLATES + WEB_TEMPLATES + ACCESS_TEMPLATES
+TEMPLATES: tuple[CweTemplates, ...] = CODE_TEMPLATES + WEB_TEMPLATES + ACCESS_TEMPLATES + RESOURCE_TEMPLATES
 
 ADVISORY_FRAMES: tuple[str, ...] = (
     "In {product} {version}, the {component} {clause}. The issue is fixed in {fixed}.",

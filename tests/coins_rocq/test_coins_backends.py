@@ -16,7 +16,8 @@ from coins_rocq import Case, CoqcBackend, CoqtopPool, Limits, check_specs, parse
 from coins_rocq.backends import coqtop_worker
 from coins_rocq.backends.base import AttemptResult
 from coins_rocq.backends.coqc import CoqcSession
-from coins_rocq.backends.coqtop import CoqtopSession, _Slot
+from coins_rocq.backends.coqtop import _Slot
+from coins_rocq.backends.coqtop_session import CoqtopSession
 from coins_rocq.obligations import attempt_sentences
 
 PRELUDE = ("From Coq Require Import ZArith.",)

@@ -95,3 +95,47 @@ def test_the_ladder_is_printed_in_help() -> None:
     text = CliRunner().invoke(coins_group, ["check", "--help"]).output
     for name, _ in LADDER:
         assert name in text
+
+
+REFUTATION_SHAPES = [
+    # Sets of characters that differ: the hypothesis `forall c, In c a <-> In c b` is
+    # instantiated with every character it names, and each closed instance decided at once.
+    (
+        "Definition same_set_spec (a b : list ascii) (o : bool) : Prop :=\n"
+        "  o = true <-> (forall c, In c a <-> In c b).",
+        "same_set (a : list ascii) (b : list ascii) : bool",
+        [Case(("eabcd", "dddabc"), False), Case(("abcd", "dddabcf"), False), Case(("ab", "ba"), True)],
+    ),
+    # A second smallest element: refuting a wrong one needs the minimum's cases, then two
+    # instances of a `forall y, In y l -> ...` hypothesis together.
+    (
+        "Definition second_spec (l : list Z) (o : option Z) : Prop :=\n"
+        "  match o with\n"
+        "  | Some z => exists m, In m l /\\ (forall x, In x l -> (m <= x)%Z) /\\ In z l /\\ (m < z)%Z /\\\n"
+        "      (forall y, In y l -> (m < y)%Z -> (z <= y)%Z)\n"
+        "  | None => forall x y, In x l -> In y l -> x = y\n"
+        "  end.",
+        "second (l : list Z) : option Z",
+        [Case(([1, 2, 3, 4, 5],), 2), Case(([5, 1, 4, 3, 2],), 2), Case(([1, 1],), None)],
+    ),
+    # A range with and without a multiple of 3: the positive premise (one witness) is tried
+    # before the negated one (an exhaustive refutation).
+    (
+        "Definition top_multiple_spec (x y r : Z) : Prop :=\n"
+        "  ((exists z, (x <= z <= y)%Z /\\ (z mod 3 = 0)%Z) ->\n"
+        "     (r mod 3 = 0)%Z /\\ (x <= r <= y)%Z /\\ forall z, (r < z <= y)%Z -> (z mod 3 <> 0)%Z) /\\\n"
+        "  (~ (exists z, (x <= z <= y)%Z /\\ (z mod 3 = 0)%Z) -> r = (-1)%Z).",
+        "top_multiple (x : Z) (y : Z) : Z",
+        [Case((3, 29), 27), Case((10, 11), -1), Case((6, 25), 24)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_search_rung_refutes_through_instances_literal_premises_and_positive_premises_first() -> None:
+    with CoqtopPool(2) as pool:
+        reports = check_specs([(src, parse_signature(sig), cases) for src, sig, cases in REFUTATION_SHAPES], pool)
+    assert [r.verdict for r in reports] == ["correct"] * len(REFUTATION_SHAPES), [
+        (r.verdict, [(x.obligation.goal[:90], x.outcome) for x in r.results if x.outcome != "proved"][:2])
+        for r in reports
+    ]

@@ -1,0 +1,363 @@
+"""The Ltac behind the ladder's ``search`` rung and the per-spec binder probe, sent with the prelude.
+
+``coins_crush`` is a depth-bounded search. It introduces and destructs (conjunctions,
+existentials, iffs, and disjunctions before any choice on the goal), splits goals, decides
+concrete ``Forall``/``Forall2``/``NoDup``/``Sorted``/``HdRel``/``In`` by their constructors
+and inversions, proves other inductive goals (the spec's own relations) by trying their
+first four constructors in turn, or, when the last argument is a numeral that no
+constructor's conclusion unifies with (``fib (S (S n)) (a + b)`` against ``fib 7 13``), the
+constructors on a fresh output and then the equation, and inverts such hypotheses. It
+substitutes variables bound by equations (injecting ``Some``, pair and ``cons`` equations
+first, and splitting ``l = p ++ r`` with ``l`` a literal list by the cases of ``p``) and
+evaluates ``nat_of_ascii`` of a character literal.
+
+Closed propositions over literals (equations between numerals, characters or booleans,
+under conjunctions and disjunctions) are decided at once, without search: such a
+hypothesis is dropped when true and closes the branch when false, and an implication with
+such a premise is specialised or dropped. An implication whose conclusion holds trivially
+is dropped. Other premises are proved by the search, those of the form ``~ A`` last (they
+need an exhaustive refutation, where a positive premise usually needs one witness).
+
+It enumerates a bounded natural (``i < n`` with ``n`` concrete) and a ``Z`` bounded by
+concrete numbers on both sides (at most 25 values). A hypothesis ``forall x, In x l -> ...``
+over a literal list is instantiated with every element of ``l`` at once, and in a
+refutation (goal ``False``) so is any hypothesis ``forall x : T, ...`` over data, with
+every literal of type ``T`` it names: all instances together, then one search, which is
+linear where trying them one by one would branch. ``forall i c, i < n -> e i = c' -> ...``
+is tried instance by instance (the ``c`` the equation fixes). An ``exists`` witness is
+looked for among the naturals 0..23, for a ``Z`` among the elements of the goal's lists,
+the numerals of the goal and hypotheses, then 0, 1 and -1, for other types among the
+elements of the concrete lists in the goal, for a list among the prefixes of a literal
+list the goal equates with an ``++``, else by unification. Leaves close by
+``reflexivity``/``discriminate``/``congruence``/``lia`` (and ``lra`` when the signature
+uses ``R``). The left disjunct is taken only when none of its conjuncts is an equation
+``discriminate`` refutes. Steps that only walk a concrete list or disjunction (a list
+constructor or inversion, the right disjunct, a case of a disjunctive hypothesis, a case
+of a split list) do not spend depth, since the term they walk is finite: the depth bounds
+choices, not list lengths. Axioms stay audited: every proof is followed by
+``Print Assumptions``.
+"""
+
+from __future__ import annotations
+
+LADDER_LTAC: tuple[str, ...] = (
+    (
+        "Ltac coins_binder_in g :=\n"
+        "  match g with\n"
+        "  | context [forall x : ?T, @?P x] =>\n"
+        "      let s := type of T in lazymatch s with Prop => fail | _ => idtac end;\n"
+        "      let t := constr:(forall x : T, P x) in let k := type of t in lazymatch k with Prop => idtac end\n"
+        "  | context [@ex ?T _] => let s := type of T in lazymatch s with Prop => fail | _ => idtac end\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_leaf := first [ exact I | reflexivity | discriminate | contradiction | congruence | lia"
+        " | coins_lra ]."
+    ),
+    (
+        "Ltac coins_user_inductive G :=\n"
+        "  lazymatch G with\n"
+        "  | _ /\\ _ => fail | _ \\/ _ => fail | _ <-> _ => fail | _ = _ => fail | ex _ => fail\n"
+        "  | (_ < _)%nat => fail | (_ <= _)%nat => fail | True => fail | False => fail | _ => idtac\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_lt_cases :=\n"
+        "  match goal with\n"
+        "  | H : (?i < ?n)%nat |- _ =>\n"
+        "      is_var i; simpl in H;\n"
+        "      first [ exfalso; apply (Nat.nlt_0_r _ H)\n"
+        "            | destruct i as [|i]; [ clear H | apply Nat.succ_lt_mono in H; coins_lt_cases ] ]\n"
+        "  | H : (?i <= ?n)%nat |- _ => is_var i; apply Nat.lt_succ_r in H; coins_lt_cases\n"
+        "  | H : (?i > ?n)%nat |- _ => fail\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_viable G :=\n"
+        "  lazymatch G with\n"
+        "  | ?A /\\ ?B => coins_viable A; coins_viable B\n"
+        "  | ?x = ?y => assert_fails (assert (x <> y) by discriminate)\n"
+        "  | _ => idtac\n"
+        "  end."
+    ),
+    "Ltac coins_list_literal l := lazymatch l with nil => idtac | _ :: _ => idtac end.",
+    ("Ltac coins_split_app p H := first [ coins_list_literal p | is_var p; destruct p ]; simpl in H."),
+    (
+        "Ltac coins_positive p :=\n"
+        "  lazymatch p with xH => idtac | xO ?q => coins_positive q | xI ?q => coins_positive q end."
+    ),
+    (
+        "Ltac coins_numeral x :=\n"
+        "  lazymatch x with\n"
+        "  | O => idtac | S ?m => coins_numeral m\n"
+        "  | Z0 => idtac | Zpos ?p => coins_positive p | Zneg ?p => coins_positive p\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_literal_arg G :=\n"
+        "  lazymatch G with\n"
+        "  | ?f ?a => first [ coins_numeral a | coins_list_literal a | coins_literal_arg f ]\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_not_library G :=\n"
+        "  lazymatch G with\n"
+        "  | Forall _ _ => fail | Forall2 _ _ _ => fail | Exists _ _ => fail | NoDup _ => fail\n"
+        "  | Sorted _ _ => fail | StronglySorted _ _ => fail | HdRel _ _ _ => fail | _ => idtac\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_invert_literal :=\n"
+        "  match goal with\n"
+        "  | H : ?P ?x |- _ =>\n"
+        "      lazymatch type of (P x) with Prop => idtac end; coins_user_inductive (P x); coins_not_library (P x);\n"
+        "      tryif coins_numeral x\n"
+        "      then (coins_literal_arg P;\n"
+        '            let Hx := fresh "Hx" in let r := fresh "r" in let Hr := fresh "Hr" in let H2 := fresh "H" in\n'
+        "            pose proof (ex_intro (fun r => P r /\\ r = x) x (conj H eq_refl)) as Hx; clear H;\n"
+        "            destruct Hx as [r [H2 Hr]]; inversion H2; clear H2; subst)\n"
+        "      else (coins_literal_arg (P x); inversion H; clear H; subst)\n"
+        "  end."
+    ),
+    "Ltac coins_bool b := lazymatch b with true => idtac | false => idtac end.",
+    (
+        "Ltac coins_ascii_literal c :=\n"
+        "  lazymatch c with\n"
+        "  | Ascii ?b0 ?b1 ?b2 ?b3 ?b4 ?b5 ?b6 ?b7 =>\n"
+        "      coins_bool b0; coins_bool b1; coins_bool b2; coins_bool b3;"
+        " coins_bool b4; coins_bool b5; coins_bool b6; coins_bool b7\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_z_enum z lo d :=\n"
+        "  lazymatch d with\n"
+        "  | O => assert (z = lo) by lia; subst z\n"
+        "  | S ?e => destruct (Z.eq_dec z lo); [ subst z\n"
+        "                                      | let lo' := eval vm_compute in (lo + 1)%Z in coins_z_enum z lo' e ]\n"
+        "  end."
+    ),
+    ("Ltac coins_literal_term x := first [ coins_numeral x | coins_ascii_literal x | coins_bool x ]."),
+    (
+        "Ltac coins_literal_prop A :=\n"
+        "  lazymatch A with\n"
+        "  | ?a \\/ ?b => coins_literal_prop a; coins_literal_prop b\n"
+        "  | ?a /\\ ?b => coins_literal_prop a; coins_literal_prop b\n"
+        "  | True => idtac\n"
+        "  | False => idtac\n"
+        "  | ?x = ?y => coins_literal_term x; coins_literal_term y\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_literal_prove :=\n"
+        "  lazymatch goal with\n"
+        "  | |- _ \\/ _ => first [ left; coins_literal_prove | right; coins_literal_prove ]\n"
+        "  | |- _ /\\ _ => split; coins_literal_prove\n"
+        "  | |- True => exact I\n"
+        "  | |- _ = _ => reflexivity\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_literal_refute H :=\n"
+        "  lazymatch type of H with\n"
+        "  | _ \\/ _ => destruct H as [H|H]; coins_literal_refute H\n"
+        '  | _ /\\ _ => let H2 := fresh "H" in\n'
+        "              destruct H as [H H2]; first [ coins_literal_refute H | coins_literal_refute H2 ]\n"
+        "  | False => destruct H\n"
+        "  | _ = _ => discriminate H\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_literal_fact H A :=\n"
+        "  tryif assert_succeeds (assert A by coins_literal_prove) then clear H else coins_literal_refute H."
+    ),
+    (
+        "Ltac coins_literal_premise H A :=\n"
+        '  tryif assert_succeeds (assert A by coins_literal_prove) then (let HA := fresh "HA" in\n'
+        "    assert (HA : A) by coins_literal_prove; specialize (H HA); clear HA) else clear H."
+    ),
+    (
+        "Ltac coins_inst_each H l :=\n"
+        "  lazymatch l with\n"
+        "  | nil => idtac\n"
+        '  | ?a :: ?t => let Hk := fresh "Hk" in\n'
+        "                pose proof (H a ltac:(simpl; repeat first [left; reflexivity | right])) as Hk;\n"
+        "                coins_inst_each H t\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_new_instance H T :=\n"
+        "  let add a := let t := type of (H a) in\n"
+        "               assert_fails (idtac; match goal with _ : t |- _ => idtac end); pose proof (H a) in\n"
+        "  match type of H with\n"
+        "  | context [@eq T ?a _] => add a\n"
+        "  | context [@eq T _ ?a] => add a\n"
+        "  | context [@cons T ?a _] => add a\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_search n :=\n"
+        "  lazymatch n with\n"
+        "  | O => coins_leaf\n"
+        "  | S ?m =>\n"
+        "    repeat match goal with\n"
+        "           | |- forall _, _ => intro\n"
+        "           | |- ~ _ => intro\n"
+        "           | H : _ /\\ _ |- _ => destruct H\n"
+        "           | H : exists _, _ |- _ => destruct H\n"
+        "           | H : _ <-> _ |- _ => destruct H\n"
+        "           | H : True |- _ => clear H\n"
+        "           | H : ?A -> _ |- _ => coins_literal_prop A; coins_literal_premise H A\n"
+        "           | H : ?A |- _ => coins_literal_prop A; coins_literal_fact H A\n"
+        "           | H : _ -> True |- _ => clear H\n"
+        "           | H : _ -> ?x = ?x |- _ => clear H\n"
+        "           | H : ?x = ?y |- _ => is_var x; subst x\n"
+        "           | H : ?x = ?y |- _ => is_var y; subst y\n"
+        "           | H : Some _ = Some _ |- _ => injection H; clear H; intros\n"
+        "           | H : (_, _) = (_, _) |- _ => injection H; clear H; intros\n"
+        "           | H : _ :: _ = _ :: _ |- _ => injection H; clear H; intros\n"
+        "           | |- true = false => exfalso\n"
+        "           | |- false = true => exfalso\n"
+        "           | H : true = false |- _ => discriminate H\n"
+        "           | H : false = true |- _ => discriminate H\n"
+        "           | H : nil = _ :: _ |- _ => discriminate H\n"
+        "           | H : _ :: _ = nil |- _ => discriminate H\n"
+        "           | H : ?l = ?p ++ _ |- _ => coins_list_literal l; coins_split_app p H\n"
+        "           | H : ?p ++ _ = ?l |- _ => coins_list_literal l; coins_split_app p H\n"
+        "           | |- context [nat_of_ascii ?c] =>\n"
+        "               coins_ascii_literal c; let v := eval vm_compute in (nat_of_ascii c) in"
+        " change (nat_of_ascii c) with v\n"
+        "           | H : context [nat_of_ascii ?c] |- _ =>\n"
+        "               coins_ascii_literal c; let v := eval vm_compute in (nat_of_ascii c) in"
+        " change (nat_of_ascii c) with v in H\n"
+        "           | H : (?x > ?y)%Z |- _ => apply Z.gt_lt in H\n"
+        "           | H : (?x >= ?y)%Z |- _ => apply Z.ge_le in H\n"
+        "           end;\n"
+        "    first [ coins_leaf\n"
+        "          | match goal with\n"
+        "            | H : forall i : nat, (i < ?k)%nat -> _ |- _ =>\n"
+        "                let k' := eval vm_compute in k in coins_inst_nat m H k' O\n"
+        "            | H : forall (i : nat) (c : ?T), (i < ?k)%nat -> _ |- _ =>\n"
+        "                let k' := eval vm_compute in k in coins_inst_nat_eq m H k' O\n"
+        "            | H : forall x, In x ?l -> _ |- _ =>\n"
+        "                let l' := eval vm_compute in l in coins_inst_in m H l'\n"
+        "            end\n"
+        "          | simpl in *;\n"
+        "            first [ coins_leaf\n"
+        "                  | match goal with\n"
+        "                    | H : False |- _ => contradiction\n"
+        "                    | H : ?l = ?p ++ _ |- _ => coins_list_literal l; coins_split_app p H; coins_search n\n"
+        "                    | H : ?p ++ _ = ?l |- _ => coins_list_literal l; coins_split_app p H; coins_search n\n"
+        "                    | H : _ /\\ _ |- _ => destruct H; coins_search m\n"
+        "                    | H : exists _, _ |- _ => destruct H; coins_search m\n"
+        "                    | H : _ <-> _ |- _ => destruct H; coins_search m\n"
+        "                    | H : _ \\/ _ |- _ => destruct H; coins_search n\n"
+        "                    | |- _ /\\ _ => split; coins_search m\n"
+        "                    | |- _ <-> _ => split; coins_search m\n"
+        "                    | |- ~ _ => intro; coins_search m\n"
+        "                    | |- Forall _ _ => constructor; coins_search n\n"
+        "                    | |- NoDup _ => constructor; coins_search n\n"
+        "                    | |- Sorted _ _ => constructor; coins_search n\n"
+        "                    | |- HdRel _ _ _ => constructor; coins_search n\n"
+        "                    | |- Forall2 _ _ _ => constructor; coins_search n\n"
+        "                    | |- ?A \\/ _ =>\n"
+        "                        first [ coins_viable A; left; solve [coins_search m] | right; coins_search n ]\n"
+        "                    | |- exists _ : nat, _ => coins_exists_nat m O constr:(24%nat)\n"
+        "                    | |- @ex (list ?A) _ => exists (@nil A); solve [coins_search m]\n"
+        "                    | |- exists _ : Z, _ => coins_exists_z m\n"
+        "                    | |- @ex ?T _ =>\n"
+        "                        match goal with\n"
+        "                        | |- context [@cons T ?a _] => exists a; solve [coins_search m]\n"
+        "                        end\n"
+        "                    | |- @ex (list ?A) _ => coins_exists_split m A\n"
+        "                    | |- exists _, _ => eexists; coins_search m\n"
+        "                    | H : (?i < ?k)%nat |- _ => coins_lt_cases; coins_search m\n"
+        "                    | H : (?i <= ?k)%nat |- _ => coins_lt_cases; coins_search m\n"
+        "                    | H1 : (?a <= ?z)%Z, H2 : (?z <= ?b)%Z |- _ => coins_z_cases m z a b\n"
+        "                    | H1 : (?a < ?z)%Z, H2 : (?z <= ?b)%Z |- _ => coins_z_cases m z (a + 1)%Z b\n"
+        "                    | H1 : (?a <= ?z)%Z, H2 : (?z < ?b)%Z |- _ => coins_z_cases m z a (b - 1)%Z\n"
+        "                    | H1 : (?a < ?z)%Z, H2 : (?z < ?b)%Z |- _ => coins_z_cases m z (a + 1)%Z (b - 1)%Z\n"
+        "                    | H : Forall _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search n\n"
+        "                    | H : Sorted _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search n\n"
+        "                    | H : HdRel _ _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search n\n"
+        "                    | H : NoDup (_ :: _) |- _ => inversion H; clear H; subst; coins_search n\n"
+        "                    | H : Forall2 _ (_ :: _) _ |- _ => inversion H; clear H; subst; coins_search n\n"
+        "                    | |- ?G =>\n"
+        "                        coins_user_inductive G;\n"
+        "                        first [ coins_constructors m | coins_ctor_numeral m ]\n"
+        "                    | H : ?G |- _ =>\n"
+        "                        lazymatch type of G with Prop => coins_user_inductive G end;\n"
+        "                        inversion H; clear H; subst; coins_search m\n"
+        "                    | H : ~ ?A |- _ => exfalso; apply H; clear H; coins_search m\n"
+        "                    | H : ?A -> ?B |- _ =>\n"
+        "                        lazymatch A with ~ _ => fail | _ => idtac end;\n"
+        "                        lazymatch type of A with Prop => coins_premise m H A end\n"
+        "                    | H : ~ ?A -> ?B |- _ => coins_premise m H (~ A)\n"
+        "                    | H : forall x : ?T, _ |- False =>\n"
+        "                        let s := type of T in lazymatch s with Prop => fail | _ => coins_inst_data m H T end\n"
+        "                    end ] ]\n"
+        "  end\n"
+        "with coins_premise m H A :=\n"
+        '  let HA := fresh "HA" in\n'
+        "  tryif coins_literal_prop A then (assert (HA : A) by coins_literal_prove)\n"
+        "  else (assert (HA : A) by (solve [coins_search m]));\n"
+        "  specialize (H HA); coins_search m\n"
+        "with coins_inst_data m H T :=\n"
+        "  coins_new_instance H T; repeat coins_new_instance H T; clear H; coins_search m\n"
+        "with coins_exists_nat m k bound :=\n"
+        "  lazymatch bound with\n"
+        "  | O => fail\n"
+        "  | S ?b => first [ exists k; solve [coins_search m] | coins_exists_nat m (S k) b ]\n"
+        "  end\n"
+        "with coins_exists_z m :=\n"
+        "  first [ match goal with |- context [@cons Z ?a _] => exists a; solve [coins_search m] end\n"
+        "        | match goal with |- context [Zpos ?p] => exists (Zpos p); solve [coins_search m] end\n"
+        "        | match goal with H : context [Zpos ?p] |- _ => exists (Zpos p); solve [coins_search m] end\n"
+        "        | match goal with |- context [Zneg ?p] => exists (Zneg p); solve [coins_search m] end\n"
+        "        | exists 0%Z; solve [coins_search m] | exists 1%Z; solve [coins_search m]\n"
+        "        | exists (-1)%Z; solve [coins_search m] ]\n"
+        "with coins_ctor_numeral m :=\n"
+        "  lazymatch goal with\n"
+        "  | |- ?P ?x =>\n"
+        "      coins_numeral x;\n"
+        "      refine (@eq_ind _ _ P _ x _);\n"
+        "      [ coins_constructors m | coins_leaf ]\n"
+        "  end\n"
+        "with coins_constructors m :=\n"
+        "  first [ solve [constructor 1; coins_search m] | solve [constructor 2; coins_search m]\n"
+        "        | solve [constructor 3; coins_search m] | solve [constructor 4; coins_search m] ]\n"
+        "with coins_exists_split m A :=\n"
+        "  match goal with\n"
+        "  | |- context [@eq (list A) ?l (@app A _ _)] => coins_exists_prefix m l (S O)\n"
+        "  | |- context [@eq (list A) (@app A _ _) ?l] => coins_exists_prefix m l (S O)\n"
+        "  end\n"
+        "with coins_exists_prefix m l k :=\n"
+        "  let p := eval vm_compute in (firstn k l) in\n"
+        "  let more := eval vm_compute in (Nat.ltb k (length l)) in\n"
+        "  first [ exists p; solve [coins_search m]\n"
+        "        | lazymatch more with true => coins_exists_prefix m l (S k) end ]\n"
+        "with coins_z_cases m z lo hi :=\n"
+        "  is_var z;\n"
+        "  let lo' := eval vm_compute in lo in\n"
+        "  let d := eval vm_compute in (Z.to_nat (hi - lo)) in\n"
+        "  let small := eval vm_compute in (Nat.leb d 24) in\n"
+        "  lazymatch small with true => coins_z_enum z lo' d; coins_search m end\n"
+        "with coins_inst_nat m H n k :=\n"
+        "  lazymatch n with\n"
+        "  | O => fail\n"
+        '  | S ?b => first [ let Hk := fresh "Hk" in pose proof (H k ltac:(simpl; lia)) as Hk; clear H;'
+        " solve [coins_search m]\n"
+        "                  | coins_inst_nat m H b (S k) ]\n"
+        "  end\n"
+        "with coins_inst_nat_eq m H n k :=\n"
+        "  lazymatch n with\n"
+        "  | O => fail\n"
+        '  | S ?b => first [ let Hk := fresh "Hk" in pose proof (H k _ ltac:(simpl; lia) eq_refl) as Hk; clear H;'
+        " solve [coins_search m]\n"
+        "                  | coins_inst_nat_eq m H b (S k) ]\n"
+        "  end\n"
+        "with coins_inst_in m H l :=\n"
+        "  lazymatch l with nil => fail | _ :: _ => coins_inst_each H l; clear H; coins_search m end."
+    ),
+    "Ltac coins_crush := solve [coins_search constr:(12%nat)].",
+)
+"""The Ltac of the ``search`` rung and of the per-spec binder probe (sent with the prelude, before any spec)."""
