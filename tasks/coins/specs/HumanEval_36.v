@@ -2,15 +2,19 @@
 Local Open Scope Z_scope.
 Fixpoint count_from (lo : Z) (n : nat) : list Z :=
   match n with O => nil | S m => lo :: count_from (lo + 1) m end.
-Fixpoint sevens (fuel : nat) (k : Z) : Z :=
-  match fuel with
-  | O => 0
-  | S f => let (q, d) := Z.div_eucl k 10 in (if d =? 7 then 1 else 0) + (if q =? 0 then 0 else sevens f q)
+(* The sevens among the decimal digits of k (none for 0). *)
+Fixpoint sevens_in (u : Decimal.uint) : Z :=
+  match u with
+  | Decimal.Nil => 0
+  | Decimal.D7 t => 1 + sevens_in t
+  | Decimal.D0 t | Decimal.D1 t | Decimal.D2 t | Decimal.D3 t | Decimal.D4 t | Decimal.D5 t
+  | Decimal.D6 t | Decimal.D8 t | Decimal.D9 t => sevens_in t
   end.
-(* The multiples of d in [0, n). *)
+Definition sevens (k : Z) : Z := match k with Zpos p => sevens_in (Pos.to_uint p) | _ => 0 end.
+(* The multiples of d in [0, n), and the sevens written in them. *)
 Definition multiples_below (d n : Z) : list Z := map (Z.mul d) (count_from 0 (Z.to_nat ((n + d - 1) / d))).
-(* Each number below n divisible by 11 or 13 once: the multiples of 13 that 11 does not divide,
-   then the multiples of 11. *)
+Definition sevens_in_multiples (d n : Z) : Z := fold_right Z.add 0 (map sevens (multiples_below d n)).
+(* Each number below n divisible by 11 or 13 once: by inclusion and exclusion, the multiples
+   of 11 and those of 13, less those of both (the multiples of 143). *)
 Definition fizz_buzz_spec (n r : Z) : Prop :=
-  r = fold_right Z.add 0 (map (sevens 64)
-        (filter (fun i => negb (i mod 11 =? 0)) (multiples_below 13 n) ++ multiples_below 11 n)).
+  r = sevens_in_multiples 11 n + sevens_in_multiples 13 n - sevens_in_multiples 143 n.
