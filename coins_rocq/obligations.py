@@ -33,7 +33,14 @@ MODULE = "CoinsSpec"
 PRELUDE = ("From Coq Require Import ZArith Lia String List Bool Ascii Sorting.Sorted.",)
 PRELUDE_Q = ("From Coq Require QArith.",)
 PRELUDE_R = ("From Coq Require Import Reals Lra.",)
-SETTINGS = ('Set Warnings "-require-in-module,-notation-overridden,-deprecated".',)
+SETTINGS = (
+    'Set Warnings "-require-in-module,-notation-overridden,-deprecated".',
+    "Arguments Z.add : simpl nomatch.",
+    "Arguments Z.sub : simpl nomatch.",
+    "Arguments Z.mul : simpl nomatch.",
+)
+"""The prelude's options. ``simpl`` leaves ``2 * k`` with ``k`` a variable as it is instead of
+exposing ``Z.mul``'s match on ``k`` (which ``lia`` cannot read); on numerals it still computes."""
 
 Kind = Literal["precondition", "completeness", "soundness"]
 KINDS: tuple[Kind, ...] = ("precondition", "completeness", "soundness")

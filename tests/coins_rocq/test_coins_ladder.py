@@ -128,6 +128,15 @@ REFUTATION_SHAPES = [
         "top_multiple (x : Z) (y : Z) : Z",
         [Case((3, 29), 27), Case((10, 11), -1), Case((6, 25), 24)],
     ),
+    # Sums of positive evens refuted by lia: simpl must leave `2 * k` as it is (not expose
+    # Z.mul's match on k, which lia cannot read).
+    (
+        "Definition positive_even (e : Z) : Prop := exists k, e = (2 * k)%Z /\\ (k > 0)%Z.\n"
+        "Definition two_evens_spec (n : Z) (b : bool) : Prop :=\n"
+        "  b = true <-> exists e1 e2, positive_even e1 /\\ positive_even e2 /\\ n = (e1 + e2)%Z.",
+        "two_evens (n : Z) : bool",
+        [Case((3,), False), Case((2,), False), Case((7,), False)],
+    ),
 ]
 
 
