@@ -111,8 +111,11 @@ class CoqtopSession:
         the spec reloaded, the proofs not yet audited proved again, and the attempts after it
         sent again. After a protocol anomaly the one in flight is an error and the rest are not run.
         When the budget left may not cover every attempt's timeout, the proofs found so far are
-        audited first and only the attempts it covers are sent (at least one): a kill at the
-        budget's end then takes along only the attempt in flight, never a proof already found.
+        audited first and only the attempts it covers are sent (at least one); in the budget's
+        last ``command_timeout_s``, where an attempt that overruns its timeout is stopped by the
+        budget's end and the worker cannot be reloaded, they go one at a time, each after the
+        audit. A kill at the budget's end then takes along only the attempt in flight, never a
+        proof already found.
         """
         results: list[AttemptResult] = []
         todo = list(attempts)
@@ -120,9 +123,9 @@ class CoqtopSession:
             if not self.loaded:
                 return results + [NOT_RELOADED] * len(todo)
             size = self._covered(todo, deadline)
-            if size < len(todo):
+            if size < len(todo) or self._in_last_command(deadline):
                 self._checkpoint(deadline)
-                size = self._covered(todo, deadline)
+                size = 1 if self._in_last_command(deadline) else self._covered(todo, deadline)
             done, cut = self._attempt_batch(todo[: max(1, size)], deadline)
             results += done
             todo = todo[len(done) :]
@@ -135,6 +138,10 @@ class CoqtopSession:
             todo = todo[1:]
             results.append(self._after(cut, deadline))
         return results
+
+    def _in_last_command(self, deadline: float) -> bool:
+        """True when less than one command limit of the budget is left."""
+        return deadline - time.monotonic() < self.limits.command_timeout_s
 
     def _covered(self, attempts: Sequence[tuple[str, list[str]]], deadline: float) -> int:
         """How many of ``attempts``, from the first, finish within the budget even if each runs to its timeout."""
