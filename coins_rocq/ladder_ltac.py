@@ -170,11 +170,7 @@ LADDER_LTAC: tuple[str, ...] = (
         "Ltac coins_literal_fact H A :=\n"
         "  tryif assert_succeeds (assert A by coins_literal_prove) then clear H else coins_literal_refute H."
     ),
-    (
-        "Ltac coins_literal_premise H A :=\n"
-        '  tryif assert_succeeds (assert A by coins_literal_prove) then (let HA := fresh "HA" in\n'
-        "    assert (HA : A) by coins_literal_prove; specialize (H HA); clear HA) else clear H."
-    ),
+    ("Ltac coins_literal_premise H := first [ specialize (H ltac:(coins_literal_prove)) | clear H ]."),
     (
         "Ltac coins_inst_each H l :=\n"
         "  lazymatch l with\n"
@@ -206,7 +202,7 @@ LADDER_LTAC: tuple[str, ...] = (
         "           | H : exists _, _ |- _ => destruct H\n"
         "           | H : _ <-> _ |- _ => destruct H\n"
         "           | H : True |- _ => clear H\n"
-        "           | H : ?A -> _ |- _ => coins_literal_prop A; coins_literal_premise H A\n"
+        "           | H : ?A -> _ |- _ => coins_literal_prop A; coins_literal_premise H\n"
         "           | H : ?A |- _ => coins_literal_prop A; coins_literal_fact H A\n"
         "           | H : _ -> True |- _ => clear H\n"
         "           | H : _ -> ?x = ?x |- _ => clear H\n"
