@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from click.testing import CliRunner
 
 from coins_rocq import LADDER, Case, CoqtopPool, check_specs, parse_signature
 from coins_rocq.cli import coins_group
 
-SPECS = [
+Shape = tuple[str, str, list[Case]]
+
+
+def _judged(shapes: list[Shape]) -> tuple[list[str], Sequence[tuple[str, Sequence[tuple[str, str]]]]]:
+    """Each shape's verdict, and (for a failure message) its first two obligations not proved."""
+    with CoqtopPool(2) as pool:
+        reports = check_specs([(src, parse_signature(sig), cases) for src, sig, cases in shapes], pool)
+    unproved = [
+        (r.verdict, [(x.obligation.goal[:90], x.outcome) for x in r.results if x.outcome != "proved"][:2])
+        for r in reports
+    ]
+    return [str(r.verdict) for r in reports], unproved
+
+
+SPECS: list[Shape] = [
     # The issue's example: a Forall over a concrete list refutes the wrong output 2 for [1;2;3].
     (
         "Definition max_element_spec (l : list Z) (o : Z) : Prop := In o l /\\ Forall (fun x => (x <= o)%Z) l.",
@@ -42,12 +58,11 @@ SPECS = [
 
 @pytest.mark.slow
 def test_search_rung_decides_forall_in_sorted_and_bounded_goals() -> None:
-    with CoqtopPool(2) as pool:
-        reports = check_specs([(src, parse_signature(sig), cases) for src, sig, cases in SPECS], pool)
-    assert [r.verdict for r in reports] == ["correct"] * len(SPECS), [(r.verdict, r.reason[:80]) for r in reports]
+    verdicts, unproved = _judged(SPECS)
+    assert verdicts == ["correct"] * len(SPECS), unproved
 
 
-HUMAN_SHAPES = [
+HUMAN_SHAPES: list[Shape] = [
     # A witness split of a concrete list (exists p q, s = p ++ "." :: q), refuted by peeling the
     # list, with nat_of_ascii of a literal evaluated; the true disjunct is found without trying
     # a disjunct whose equation on the output is false.
@@ -83,12 +98,8 @@ HUMAN_SHAPES = [
 
 @pytest.mark.slow
 def test_search_rung_decides_list_splits_summed_inductives_and_membership() -> None:
-    with CoqtopPool(2) as pool:
-        reports = check_specs([(src, parse_signature(sig), cases) for src, sig, cases in HUMAN_SHAPES], pool)
-    assert [r.verdict for r in reports] == ["correct"] * len(HUMAN_SHAPES), [
-        (r.verdict, [(x.obligation.goal[:90], x.outcome) for x in r.results if x.outcome != "proved"][:2])
-        for r in reports
-    ]
+    verdicts, unproved = _judged(HUMAN_SHAPES)
+    assert verdicts == ["correct"] * len(HUMAN_SHAPES), unproved
 
 
 def test_the_ladder_is_printed_in_help() -> None:
@@ -97,7 +108,7 @@ def test_the_ladder_is_printed_in_help() -> None:
         assert name in text
 
 
-REFUTATION_SHAPES = [
+REFUTATION_SHAPES: list[Shape] = [
     # Sets of characters that differ: the hypothesis `forall c, In c a <-> In c b` is
     # instantiated with every character it names, and each closed instance decided at once.
     (
@@ -142,9 +153,5 @@ REFUTATION_SHAPES = [
 
 @pytest.mark.slow
 def test_search_rung_refutes_through_instances_literal_premises_and_positive_premises_first() -> None:
-    with CoqtopPool(2) as pool:
-        reports = check_specs([(src, parse_signature(sig), cases) for src, sig, cases in REFUTATION_SHAPES], pool)
-    assert [r.verdict for r in reports] == ["correct"] * len(REFUTATION_SHAPES), [
-        (r.verdict, [(x.obligation.goal[:90], x.outcome) for x in r.results if x.outcome != "proved"][:2])
-        for r in reports
-    ]
+    verdicts, unproved = _judged(REFUTATION_SHAPES)
+    assert verdicts == ["correct"] * len(REFUTATION_SHAPES), unproved
