@@ -34,13 +34,15 @@ HumanEval passes the number as a numeral string: its cases are read as those num
 
 DO_NOT_COMPILE = {
     69: "The reference n was not found",
-    120: 'The term "Datatypes.length arr" has type "nat"',
+    120: 'has type "nat" while it is expected to have type "Z"',
     129: "The reference Grid was not found",
     147: 'The term "n" has type "nat" while it is expected to have type "Z"',
 }
 """Files Rocq refuses as written, whatever the checker does: 69 has a stray ``/\\n+`` in
 ``Pre`` (``n`` is read as a name); 120 and 147 compare a ``nat`` with ``>=``/``>`` under
-``Open Scope Z_scope``; 129 uses ``Grid`` in ``Pre`` before defining it."""
+``Open Scope Z_scope``; 129 uses ``Grid`` in ``Pre`` before defining it. Each is matched
+with its whitespace collapsed: Rocq breaks a long message where its printing width falls, and
+names a term (``length arr`` or ``Datatypes.length arr``) by what the environment shadows."""
 
 WRONG_AS_WRITTEN = (3, 126, 150)
 """Specs that are wrong as written: 3 puts ``exists prefix suffix`` around the whole
@@ -81,7 +83,7 @@ def test_every_human_spec_renders_its_cases_and_loads_with_its_examples(shared_d
         results = pool.run([replace(job, obligations=[]) for _, job in built])
     failed = {n: r.load_error or "" for (n, _), r in zip(built, results, strict=True) if r.load_error is not None}
     assert sorted(failed) == sorted(DO_NOT_COMPILE), failed
-    assert all(why in failed[n] for n, why in DO_NOT_COMPILE.items()), failed
+    assert all(why in " ".join(failed[n].split()) for n, why in DO_NOT_COMPILE.items()), failed
 
 
 @pytest.mark.slow
