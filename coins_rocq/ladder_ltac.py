@@ -6,7 +6,10 @@ concrete ``Forall``/``Forall2``/``NoDup``/``Sorted``/``HdRel``/``In`` by their c
 and inversions, proves other inductive goals (the spec's own relations) by trying their
 first four constructors in turn, or, when the last argument is a numeral that no
 constructor's conclusion unifies with (``fib (S (S n)) (a + b)`` against ``fib 7 13``), the
-constructors on a fresh output and then the equation, and inverts such hypotheses. It
+constructors on a fresh output and then the equation, and inverts such hypotheses. A
+constructor step whose new goal has fewer list cells in its literal arguments than the goal
+before, and an inversion after which every such hypothesis has fewer than the inverted one,
+spend no depth: they walk a finite list (a subsequence of a 14-element list needs 14). It
 substitutes variables bound by equations (injecting ``Some``, pair and ``cons`` equations
 first, and splitting ``l = p ++ r`` with ``l`` a literal list by the cases of ``p``) and
 evaluates ``nat_of_ascii`` of a character literal.
@@ -16,26 +19,30 @@ under conjunctions and disjunctions) are decided at once, without search: such a
 hypothesis is dropped when true and closes the branch when false, and an implication with
 such a premise is specialised or dropped. An implication whose conclusion holds trivially
 is dropped. Other premises are proved by the search, those of the form ``~ A`` last (they
-need an exhaustive refutation, where a positive premise usually needs one witness).
+need an exhaustive refutation, where a positive premise usually needs one witness), and
+without the hypothesis itself (using it would mean proving the same premise again).
 
 It enumerates a bounded natural (``i < n`` with ``n`` concrete) and a ``Z`` bounded by
 concrete numbers on both sides (at most 25 values). A hypothesis ``forall x, In x l -> ...``
-over a literal list is instantiated with every element of ``l`` at once, and in a
-refutation (goal ``False``) so is any hypothesis ``forall x : T, ...`` over data, with
-every literal of type ``T`` it names: all instances together, then one search, which is
-linear where trying them one by one would branch. ``forall i c, i < n -> e i = c' -> ...``
-is tried instance by instance (the ``c`` the equation fixes). An ``exists`` witness is
-looked for among the naturals 0..23, for a ``Z`` among the elements of the goal's lists,
-the numerals of the goal and hypotheses, then 0, 1 and -1, for other types among the
-elements of the concrete lists in the goal, for a list among the prefixes of a literal
-list the goal equates with an ``++``, else by unification. Leaves close by
-``reflexivity``/``discriminate``/``congruence``/``lia`` (and ``lra`` when the signature
-uses ``R``). The left disjunct is taken only when none of its conjuncts is an equation
+over a literal list is instantiated with every element of ``l`` at once, and in a refutation
+(goal ``False``) so is any hypothesis ``forall x : T, ...`` over data, with every literal of
+type ``T`` it names: all instances together, then one search, which is linear where trying
+them one by one would branch. ``forall i c, i < n -> e i = c' -> ...`` is tried instance by
+instance (the ``c`` the equation fixes). An ``exists`` witness is looked for among the
+naturals 0..23, for a ``Z`` first as the solution of a linear equation of the goal that pins
+it (``16 = 2 + 2 + 2 + e``, ``10 = 2 * k``), then among the elements of the goal's lists,
+the numerals of the goal and hypotheses, 0, 1 and -1, for a list among the prefixes of a
+literal list the goal equates with an ``++``, for other types among the elements of the
+concrete lists in the goal, and for an ``R`` among the sides of the goal's equations too
+(each term once: after ``simpl``, an ``In x l`` is ``a = x \\/ ...``), else by unification.
+Equations of lists and pairs in the goal are taken apart element by element. Leaves close by
+``reflexivity``/``discriminate``/``congruence``/``lia`` (and ``lra`` when the signature uses
+``R``). The left disjunct is taken only when none of its conjuncts is an equation
 ``discriminate`` refutes. Steps that only walk a concrete list or disjunction (a list
-constructor or inversion, the right disjunct, a case of a disjunctive hypothesis, a case
-of a split list) do not spend depth, since the term they walk is finite: the depth bounds
-choices, not list lengths. Axioms stay audited: every proof is followed by
-``Print Assumptions``.
+constructor or inversion, the right disjunct, a case of a disjunctive hypothesis, a case of
+a split list) do not spend depth, since the term they walk is finite: the depth bounds
+choices, not list lengths. Axioms stay audited: every proof is followed by ``Print
+Assumptions``.
 """
 
 from __future__ import annotations
@@ -81,6 +88,18 @@ LADDER_LTAC: tuple[str, ...] = (
         "  end."
     ),
     "Ltac coins_list_literal l := lazymatch l with nil => idtac | _ :: _ => idtac end.",
+    (
+        "Ltac coins_cons_count l :=\n"
+        "  lazymatch l with _ :: ?t => let n := coins_cons_count t in constr:(S n) | _ => constr:(O) end."
+    ),
+    ("Ltac coins_smaller t s :=\n  let b := eval vm_compute in (Nat.ltb t s) in lazymatch b with true => idtac end."),
+    (
+        "Ltac coins_cons_size G :=\n"
+        "  lazymatch G with\n"
+        "  | ?f ?a => let n := coins_cons_size f in let k := coins_cons_count a in constr:((n + k)%nat)\n"
+        "  | _ => constr:(O)\n"
+        "  end."
+    ),
     ("Ltac coins_split_app p H := first [ coins_list_literal p | is_var p; destruct p ]; simpl in H."),
     (
         "Ltac coins_positive p :=\n"
@@ -136,6 +155,26 @@ LADDER_LTAC: tuple[str, ...] = (
         "                                      | let lo' := eval vm_compute in (lo + 1)%Z in coins_z_enum z lo' e ]\n"
         "  end."
     ),
+    (
+        "Ltac coins_solve_linear c t :=\n"
+        "  match t with\n"
+        "  | context C [?e] =>\n"
+        "      is_evar e;\n"
+        "      let t0 := context C [0%Z] in let t1 := context C [1%Z] in\n"
+        "      let a := eval vm_compute in (t1 - t0)%Z in\n"
+        "      let b := eval vm_compute in t0 in\n"
+        "      let x := eval vm_compute in ((c - b) / a)%Z in\n"
+        "      let ok := eval vm_compute in (negb (Z.eqb a 0) && Z.eqb (a * x + b) c)%bool in\n"
+        "      lazymatch ok with true => unify e x end\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_pin_evar :=\n"
+        "  match goal with\n"
+        "  | |- context [@eq Z ?c ?t] => has_evar t; assert_fails (has_evar c); coins_solve_linear c t\n"
+        "  | |- context [@eq Z ?t ?c] => has_evar t; assert_fails (has_evar c); coins_solve_linear c t\n"
+        "  end."
+    ),
     ("Ltac coins_literal_term x := first [ coins_numeral x | coins_ascii_literal x | coins_bool x ]."),
     (
         "Ltac coins_literal_prop A :=\n"
@@ -180,6 +219,8 @@ LADDER_LTAC: tuple[str, ...] = (
         "                coins_inst_each H t\n"
         "  end."
     ),
+    ("Ltac coins_member a l := lazymatch l with a :: _ => idtac | _ :: ?t => coins_member a t end."),
+    ("Ltac coins_reversed l acc := lazymatch l with nil => acc | ?a :: ?t => coins_reversed t (a :: acc) end."),
     (
         "Ltac coins_new_instance H T :=\n"
         "  let add a := let t := type of (H a) in\n"
@@ -247,6 +288,8 @@ LADDER_LTAC: tuple[str, ...] = (
         "                    | H : exists _, _ |- _ => destruct H; coins_search m\n"
         "                    | H : _ <-> _ |- _ => destruct H; coins_search m\n"
         "                    | H : _ \\/ _ |- _ => destruct H; coins_search n\n"
+        "                    | |- ?G => lazymatch G with _ :: _ = _ :: _ => idtac | (_, _) = (_, _) => idtac end;\n"
+        "                        coins_viable G; f_equal; coins_search n\n"
         "                    | |- _ /\\ _ => split; coins_search m\n"
         "                    | |- _ <-> _ => split; coins_search m\n"
         "                    | |- ~ _ => intro; coins_search m\n"
@@ -261,9 +304,10 @@ LADDER_LTAC: tuple[str, ...] = (
         "                    | |- @ex (list ?A) _ => exists (@nil A); solve [coins_search m]\n"
         "                    | |- exists _ : Z, _ => coins_exists_z m\n"
         "                    | |- @ex ?T _ =>\n"
-        "                        match goal with\n"
-        "                        | |- context [@cons T ?a _] => exists a; solve [coins_search m]\n"
-        "                        end\n"
+        "                        tryif coins_real T then coins_exists_candidates m T\n"
+        "                        else match goal with\n"
+        "                             | |- context [@cons T ?a _] => exists a; solve [coins_search m]\n"
+        "                             end\n"
         "                    | |- @ex (list ?A) _ => coins_exists_split m A\n"
         "                    | |- exists _, _ => eexists; coins_search m\n"
         "                    | H : (?i < ?k)%nat |- _ => coins_lt_cases; coins_search m\n"
@@ -282,7 +326,8 @@ LADDER_LTAC: tuple[str, ...] = (
         "                        first [ coins_constructors m | coins_ctor_numeral m ]\n"
         "                    | H : ?G |- _ =>\n"
         "                        lazymatch type of G with Prop => coins_user_inductive G end;\n"
-        "                        inversion H; clear H; subst; coins_search m\n"
+        "                        let s := coins_cons_size G in\n"
+        "                        inversion H; clear H; subst; coins_search_inverted m s\n"
         "                    | H : ~ ?A |- _ => exfalso; apply H; clear H; coins_search m\n"
         "                    | H : ?A -> ?B |- _ =>\n"
         "                        lazymatch A with ~ _ => fail | _ => idtac end;\n"
@@ -295,7 +340,7 @@ LADDER_LTAC: tuple[str, ...] = (
         "with coins_premise m H A :=\n"
         '  let HA := fresh "HA" in\n'
         "  tryif coins_literal_prop A then (assert (HA : A) by coins_literal_prove)\n"
-        "  else (assert (HA : A) by (solve [coins_search m]));\n"
+        "  else (assert (HA : A) by (clear H; solve [coins_search m]));\n"
         "  specialize (H HA); coins_search m\n"
         "with coins_inst_data m H T :=\n"
         "  coins_new_instance H T; repeat coins_new_instance H T; clear H; coins_search m\n"
@@ -304,8 +349,23 @@ LADDER_LTAC: tuple[str, ...] = (
         "  | O => fail\n"
         "  | S ?b => first [ exists k; solve [coins_search m] | coins_exists_nat m (S k) b ]\n"
         "  end\n"
+        "with coins_exists_candidates m T :=\n"
+        '  let acc := fresh "acc" in\n'
+        "  pose (acc := @nil T);\n"
+        "  let add a := let l := eval cbv delta [acc] in acc in\n"
+        "               assert_fails (idtac; coins_member a l); clear acc; pose (acc := a :: l) in\n"
+        "  repeat (idtac; match goal with\n"
+        "                 | |- context [@eq T ?a _] => add a\n"
+        "                 | |- context [@eq T _ ?a] => add a\n"
+        "                 | |- context [@cons T ?a _] => add a\n"
+        "                 end);\n"
+        "  let l := eval cbv delta [acc] in acc in\n"
+        "  clear acc; let r := coins_reversed l (@nil T) in coins_exists_each m r\n"
+        "with coins_exists_each m l :=\n"
+        "  lazymatch l with ?a :: ?t => first [ exists a; solve [coins_search m] | coins_exists_each m t ] end\n"
         "with coins_exists_z m :=\n"
-        "  first [ match goal with |- context [@cons Z ?a _] => exists a; solve [coins_search m] end\n"
+        "  first [ eexists; coins_pin_evar; solve [coins_search m]\n"
+        "        | match goal with |- context [@cons Z ?a _] => exists a; solve [coins_search m] end\n"
         "        | match goal with |- context [Zpos ?p] => exists (Zpos p); solve [coins_search m] end\n"
         "        | match goal with H : context [Zpos ?p] |- _ => exists (Zpos p); solve [coins_search m] end\n"
         "        | match goal with |- context [Zneg ?p] => exists (Zneg p); solve [coins_search m] end\n"
@@ -319,8 +379,21 @@ LADDER_LTAC: tuple[str, ...] = (
         "      [ coins_constructors m | coins_leaf ]\n"
         "  end\n"
         "with coins_constructors m :=\n"
-        "  first [ solve [constructor 1; coins_search m] | solve [constructor 2; coins_search m]\n"
-        "        | solve [constructor 3; coins_search m] | solve [constructor 4; coins_search m] ]\n"
+        "  let s := lazymatch goal with |- ?G => coins_cons_size G end in\n"
+        "  first [ solve [constructor 1; coins_search_smaller m s]\n"
+        "        | solve [constructor 2; coins_search_smaller m s]\n"
+        "        | solve [constructor 3; coins_search_smaller m s]\n"
+        "        | solve [constructor 4; coins_search_smaller m s] ]\n"
+        "with coins_search_inverted m s :=\n"
+        "  tryif (idtac; match goal with\n"
+        "               | H : ?G |- _ =>\n"
+        "                   lazymatch type of G with Prop => coins_user_inductive G end;\n"
+        "                   let t := coins_cons_size G in assert_fails (idtac; coins_smaller t s)\n"
+        "               end)\n"
+        "  then coins_search m else coins_search (S m)\n"
+        "with coins_search_smaller m s :=\n"
+        "  let t := lazymatch goal with |- ?G => coins_cons_size G end in\n"
+        "  tryif coins_smaller t s then coins_search (S m) else coins_search m\n"
         "with coins_exists_split m A :=\n"
         "  match goal with\n"
         "  | |- context [@eq (list A) ?l (@app A _ _)] => coins_exists_prefix m l (S O)\n"

@@ -77,9 +77,9 @@ def prelude(signature: Signature) -> tuple[str, ...]:
         lines += PRELUDE_Q
     if "R" in _atoms(signature):
         lines += PRELUDE_R
-        lines.append("Ltac coins_lra := lra.")
+        lines += ["Ltac coins_lra := lra.", "Ltac coins_real T := lazymatch T with R => idtac end."]
     else:
-        lines.append("Ltac coins_lra := fail.")
+        lines += ["Ltac coins_lra := fail.", "Ltac coins_real T := fail."]
     return tuple(lines) + LADDER_LTAC + SETTINGS
 
 

@@ -155,3 +155,63 @@ REFUTATION_SHAPES: list[Shape] = [
 def test_search_rung_refutes_through_instances_literal_premises_and_positive_premises_first() -> None:
     verdicts, unproved = _judged(REFUTATION_SHAPES)
     assert verdicts == ["correct"] * len(REFUTATION_SHAPES), unproved
+
+
+WITNESS_SHAPES: list[Shape] = [
+    # A subsequence of a 14-element list: the constructor steps that walk the literal lists
+    # (each premise's lists shorter than the goal's) spend no depth, so the walk is not cut
+    # at the search's depth 12.
+    (
+        "Inductive subseq : list Z -> list Z -> Prop :=\n"
+        "  | sub_nil : subseq nil nil\n"
+        "  | sub_hd : forall x l1 l2, subseq l1 l2 -> subseq (x :: l1) (x :: l2)\n"
+        "  | sub_tl : forall x l1 l2, subseq l1 l2 -> subseq l1 (x :: l2).\n"
+        "Definition positives_spec (l o : list Z) : Prop :=\n"
+        "  subseq o l /\\ (forall x, In x o <-> In x l /\\ (x > 0)%Z).",
+        "positives (l : list Z) : list Z",
+        [Case(([5, 3, -5, 2, -3, 3, 9, 0, 123, 1, -10, 4, -1, 7],), [5, 3, 2, 3, 9, 123, 1, 4, 7])],
+    ),
+    # Real witnesses named only by equations (`In` simplified to `12 = m \/ ...`), each
+    # candidate once, and a list equation taken apart element by element for `lra`.
+    (
+        "Definition rescale_spec (l o : list R) : Prop :=\n"
+        "  exists lo hi, (In lo l /\\ forall x, In x l -> (lo <= x)%R) /\\\n"
+        "    (In hi l /\\ forall x, In x l -> (x <= hi)%R) /\\\n"
+        "    o = map (fun x => ((x - lo) / (hi - lo))%R) l.",
+        "rescale (l : list R) : list R",
+        [Case(([12.0, 11.0, 15.0, 13.0, 14.0],), [0.25, 0.0, 1.0, 0.5, 0.75]), Case(([2.0, 49.9],), [0.0, 1.0])],
+    ),
+    # A sum of four positive evens: the last summand is no numeral of the goal (16 = 2+2+2+10);
+    # an integer witness an equation of the goal pins (here `16 = 2 + 2 + 2 + e4`, then
+    # `10 = 2 * k`) is solved for.
+    (
+        "Definition positive_even (e : Z) : Prop := exists k, e = (2 * k)%Z /\\ (k > 0)%Z.\n"
+        "Definition four_evens_spec (n : Z) (b : bool) : Prop :=\n"
+        "  b = true <-> exists e1 e2 e3 e4, positive_even e1 /\\ positive_even e2 /\\ positive_even e3 /\\\n"
+        "    positive_even e4 /\\ n = (e1 + e2 + e3 + e4)%Z.",
+        "four_evens (n : Z) : bool",
+        [Case((16,), True), Case((10,), True), Case((6,), False), Case((11,), False)],
+    ),
+    # Refuting `false` for a decreasing list: the premise `increasing l \/ decreasing l` of the
+    # hypothesis `... -> false = true` is proved without that hypothesis (using it would mean
+    # proving the premise again), so the search does not recurse through it.
+    (
+        "Inductive increasing : list Z -> Prop :=\n"
+        "  | inc_nil : increasing nil\n"
+        "  | inc_one : forall x, increasing (x :: nil)\n"
+        "  | inc_cons : forall x y l, (x <= y)%Z -> increasing (y :: l) -> increasing (x :: y :: l).\n"
+        "Inductive decreasing : list Z -> Prop :=\n"
+        "  | dec_nil : decreasing nil\n"
+        "  | dec_one : forall x, decreasing (x :: nil)\n"
+        "  | dec_cons : forall x y l, (y <= x)%Z -> decreasing (y :: l) -> decreasing (x :: y :: l).\n"
+        "Definition monotone_spec (l : list Z) (b : bool) : Prop := b = true <-> (increasing l \\/ decreasing l).",
+        "monotone (l : list Z) : bool",
+        [Case(([4, 1, 0, -10],), True), Case(([1, 2, 4, 20],), True), Case(([1, 20, 4, 10],), False)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_search_rung_walks_long_lists_pins_witnesses_and_proves_premises_without_their_hypothesis() -> None:
+    verdicts, unproved = _judged(WITNESS_SHAPES)
+    assert verdicts == ["correct"] * len(WITNESS_SHAPES), unproved
