@@ -69,17 +69,6 @@ LADDER_LTAC: tuple[str, ...] = (
         "  end."
     ),
     (
-        "Ltac coins_lt_cases :=\n"
-        "  match goal with\n"
-        "  | H : (?i < ?n)%nat |- _ =>\n"
-        "      is_var i; simpl in H;\n"
-        "      first [ exfalso; apply (Nat.nlt_0_r _ H)\n"
-        "            | destruct i as [|i]; [ clear H | apply Nat.succ_lt_mono in H; coins_lt_cases ] ]\n"
-        "  | H : (?i <= ?n)%nat |- _ => is_var i; apply Nat.lt_succ_r in H; coins_lt_cases\n"
-        "  | H : (?i > ?n)%nat |- _ => fail\n"
-        "  end."
-    ),
-    (
         "Ltac coins_viable G :=\n"
         "  lazymatch G with\n"
         "  | ?A /\\ ?B => coins_viable A; coins_viable B\n"
@@ -110,6 +99,17 @@ LADDER_LTAC: tuple[str, ...] = (
         "  lazymatch x with\n"
         "  | O => idtac | S ?m => coins_numeral m\n"
         "  | Z0 => idtac | Zpos ?p => coins_positive p | Zneg ?p => coins_positive p\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_lt_cases :=\n"
+        "  match goal with\n"
+        "  | H : (?i < ?n)%nat |- _ =>\n"
+        "      is_var i; simpl in H; lazymatch type of H with (_ < ?k)%nat => coins_numeral k end;\n"
+        "      first [ exfalso; apply (Nat.nlt_0_r _ H)\n"
+        "            | destruct i as [|i]; [ clear H | apply Nat.succ_lt_mono in H; coins_lt_cases ] ]\n"
+        "  | H : (?i <= ?n)%nat |- _ => is_var i; apply Nat.lt_succ_r in H; coins_lt_cases\n"
+        "  | H : (?i > ?n)%nat |- _ => fail\n"
         "  end."
     ),
     (
