@@ -159,6 +159,7 @@ SEARCH_LTAC: tuple[str, ...] = (
         "with coins_premise m H A :=\n"
         '  let HA := fresh "HA" in\n'
         "  tryif coins_literal_prop A then (assert (HA : A) by coins_literal_prove)\n"
+        "  else tryif coins_closed A then (assert (HA : A) by (coins_clear_all; solve [coins_search m]))\n"
         "  else (assert (HA : A) by (clear H; solve [coins_search m]));\n"
         "  specialize (H HA); coins_search m\n"
         "with coins_inst_data m H T :=\n"
@@ -166,7 +167,7 @@ SEARCH_LTAC: tuple[str, ...] = (
         "with coins_exists_nat m k bound :=\n"
         "  lazymatch bound with\n"
         "  | O => fail\n"
-        "  | S ?b => first [ exists k; solve [coins_search m] | coins_exists_nat m (S k) b ]\n"
+        "  | S ?b => first [ exists k; coins_hopeful; solve [coins_search m] | coins_exists_nat m (S k) b ]\n"
         "  end\n"
         "with coins_exists_candidates m T :=\n"
         '  let acc := fresh "acc" in\n'
@@ -232,7 +233,7 @@ SEARCH_LTAC: tuple[str, ...] = (
         "with coins_inst_nat m H n k :=\n"
         "  lazymatch n with\n"
         "  | O => fail\n"
-        '  | S ?b => first [ let Hk := fresh "Hk" in pose proof (H k ltac:(simpl; lia)) as Hk; clear H;'
+        '  | S ?b => first [ let Hk := fresh "Hk" in pose proof (H k ltac:(simpl; lia)) as Hk; clear H; simpl in Hk;'
         " solve [coins_search m]\n"
         "                  | coins_inst_nat m H b (S k) ]\n"
         "  end\n"

@@ -39,6 +39,11 @@ HELPER_LTAC: tuple[str, ...] = (
         "  | _ => idtac\n"
         "  end."
     ),
+    (
+        "Ltac coins_hopeful := assert_succeeds (idtac; simpl; lazymatch goal with |- ?G => coins_viable G end)."
+    ),
+    "Ltac coins_closed A := assert_fails (idtac; match A with context [?x] => is_var x end).",
+    "Ltac coins_clear_all := repeat match goal with H : _ |- _ => clear H end.",
     "Ltac coins_list_literal l := lazymatch l with nil => idtac | _ :: _ => idtac end.",
     (
         "Ltac coins_cons_count l :=\n"
@@ -144,6 +149,7 @@ HELPER_LTAC: tuple[str, ...] = (
         "  lazymatch A with\n"
         "  | ?a \\/ ?b => coins_literal_prop a; coins_literal_prop b\n"
         "  | ?a /\\ ?b => coins_literal_prop a; coins_literal_prop b\n"
+        "  | ~ ?a => coins_literal_prop a\n"
         "  | True => idtac\n"
         "  | False => idtac\n"
         "  | ?x = ?y => coins_literal_term x; coins_literal_term y\n"
@@ -155,16 +161,16 @@ HELPER_LTAC: tuple[str, ...] = (
         "  | |- _ \\/ _ => first [ left; coins_literal_prove | right; coins_literal_prove ]\n"
         "  | |- _ /\\ _ => split; coins_literal_prove\n"
         "  | |- True => exact I\n"
+        '  | |- ~ _ => let H := fresh "H" in intro H; coins_literal_refute H\n'
         "  | |- _ = _ => reflexivity\n"
-        "  end."
-    ),
-    (
-        "Ltac coins_literal_refute H :=\n"
+        "  end\n"
+        "with coins_literal_refute H :=\n"
         "  lazymatch type of H with\n"
         "  | _ \\/ _ => destruct H as [H|H]; coins_literal_refute H\n"
         '  | _ /\\ _ => let H2 := fresh "H" in\n'
         "              destruct H as [H H2]; first [ coins_literal_refute H | coins_literal_refute H2 ]\n"
         "  | False => destruct H\n"
+        "  | ~ _ => destruct (H ltac:(coins_literal_prove))\n"
         "  | _ = _ => discriminate H\n"
         "  end."
     ),
