@@ -44,6 +44,26 @@ HELPER_LTAC: tuple[str, ...] = (
     ),
     "Ltac coins_closed A := assert_fails (idtac; match A with context [?x] => is_var x end).",
     "Ltac coins_clear_all := repeat match goal with H : _ |- _ => clear H end.",
+    (
+        "Ltac coins_first_prefix l k tac :=\n"
+        "  let p := eval vm_compute in (firstn k l) in\n"
+        "  let more := eval vm_compute in (Nat.ltb k (length l)) in\n"
+        "  first [ tac p | lazymatch more with true => coins_first_prefix l (S k) tac end ]."
+    ),
+    (
+        "Ltac coins_first_slice l tac :=\n"
+        "  lazymatch l with _ :: ?t => first [ coins_first_prefix l (S O) tac | coins_first_slice t tac ] end."
+    ),
+    (
+        "Ltac coins_each_prefix l k tac :=\n"
+        "  let p := eval vm_compute in (firstn k l) in\n"
+        "  let more := eval vm_compute in (Nat.ltb k (length l)) in\n"
+        "  try tac p; lazymatch more with true => coins_each_prefix l (S k) tac | false => idtac end."
+    ),
+    (
+        "Ltac coins_each_slice l tac :=\n"
+        "  lazymatch l with nil => idtac | _ :: ?t => coins_each_prefix l (S O) tac; coins_each_slice t tac end."
+    ),
     "Ltac coins_list_literal l := lazymatch l with nil => idtac | _ :: _ => idtac end.",
     (
         "Ltac coins_cons_count l :=\n"
@@ -190,6 +210,13 @@ HELPER_LTAC: tuple[str, ...] = (
     ),
     ("Ltac coins_member a l := lazymatch l with a :: _ => idtac | _ :: ?t => coins_member a t end."),
     ("Ltac coins_reversed l acc := lazymatch l with nil => acc | ?a :: ?t => coins_reversed t (a :: acc) end."),
+    "Ltac coins_conclusion t := lazymatch t with ?A -> ?B => coins_conclusion B | _ => t end.",
+    (
+        "Ltac coins_add_refuting H a :=\n"
+        "  let t := type of (H a) in let c := coins_conclusion t in\n"
+        '  assert_succeeds (assert (~ c) by (let Hc := fresh "Hc" in intro Hc; simpl in Hc; coins_leaf));\n'
+        "  assert_fails (idtac; match goal with _ : t |- _ => idtac end); pose proof (H a)."
+    ),
     (
         "Ltac coins_new_instance H T :=\n"
         "  let add a := let t := type of (H a) in\n"
