@@ -14,34 +14,44 @@ substitutes variables bound by equations (injecting ``Some``, pair and ``cons`` 
 first, and splitting ``l = p ++ r`` with ``l`` a literal list by the cases of ``p``) and
 evaluates ``nat_of_ascii`` of a character literal.
 
-Closed propositions over literals (equations between numerals, characters or booleans,
-under conjunctions and disjunctions) are decided at once, without search: such a
+Closed propositions over literals (equations between numerals, characters or booleans, under
+conjunctions, disjunctions and negations) are decided at once, without search: such a
 hypothesis is dropped when true and closes the branch when false, and an implication with
-such a premise is specialised or dropped. An implication whose conclusion holds trivially
-is dropped. Other premises are proved by the search, those of the form ``~ A`` last (they
-need an exhaustive refutation, where a positive premise usually needs one witness), and
-without the hypothesis itself (using it would mean proving the same premise again).
+such a premise is specialised or dropped. An implication whose conclusion holds trivially is
+dropped. Other premises are proved by the search, those of the form ``~ A`` last (they need
+an exhaustive refutation, where a positive premise usually needs one witness), and without
+the hypothesis itself (using it would mean proving the same premise again); a closed premise
+(no variable of the context: ``0 mod 3 <> 0``) is proved in an empty context, so a false one
+fails at once instead of searching the spec's other hypotheses.
 
 It enumerates a bounded natural (``i < n`` with ``n`` concrete) and a ``Z`` bounded by
 concrete numbers on both sides (at most 25 values). A hypothesis ``forall x, In x l -> ...``
 over a literal list is instantiated with every element of ``l`` at once, and in a refutation
 (goal ``False``) so is any hypothesis ``forall x : T, ...`` over data, with every literal of
 type ``T`` it names: all instances together, then one search, which is linear where trying
-them one by one would branch. ``forall i c, i < n -> e i = c' -> ...`` is tried instance by
-instance (the ``c`` the equation fixes). An ``exists`` witness is looked for among the
-naturals 0..23, for a ``Z`` first as the solution of a linear equation of the goal that pins
-it (``16 = 2 + 2 + 2 + e``, ``10 = 2 * k``), then among the elements of the goal's lists,
-the numerals of the goal and hypotheses, 0, 1 and -1, for a list among the prefixes of a
-literal list the goal equates with an ``++``, for other types among the elements of the
-concrete lists in the goal, and for an ``R`` among the sides of the goal's equations too
-(each term once: after ``simpl``, an ``In x l`` is ``a = x \\/ ...``), else by unification.
-Equations of lists and pairs in the goal are taken apart element by element. Leaves close by
-``reflexivity``/``discriminate``/``congruence``/``lia`` (and ``lra`` when the signature uses
-``R``). The left disjunct is taken only when none of its conjuncts is an equation
-``discriminate`` refutes. Steps that only walk a concrete list or disjunction (a list
-constructor or inversion, the right disjunct, a case of a disjunctive hypothesis, a case of
-a split list) do not spend depth, since the term they walk is finite: the depth bounds
-choices, not list lengths. Axioms stay audited: every proof is followed by ``Print
+them one by one would branch; a hypothesis ``forall x : list A, ...`` naming a literal list
+``l`` is instantiated, in a refutation, at those contiguous slices of ``l`` whose
+conclusion, simplified, is false (``o <= total m`` for a too large minimum ``o``): only
+instances that can refute are added. A bounded hypothesis instance is simplified at once, so
+that its closed premise reads as a literal. ``forall i c, i < n -> e i = c' -> ...`` is
+tried instance by instance (the ``c`` the equation fixes). An ``exists`` witness is looked
+for among the naturals 0..23 (a candidate whose simplified goal holds an equation
+``discriminate`` refutes, ``1 mod 3 = 0`` or ``5%Z = 2%Z``, is skipped without a search),
+for a ``Z`` first as the solution of a linear equation of the goal that pins it (``16 = 2 +
+2 + 2 + e``, ``10 = 2 * k``), then among the elements of the goal's lists, the numerals of
+the goal and hypotheses, 0, 1 and -1, for a list among the prefixes of a literal list the
+goal equates with an ``++``, then by unification, then (unless the witness heads that
+``++``, where only a prefix fits) among its other contiguous slices (a sub-array ``l = p ++
+m ++ s``), hopeless candidates skipped as for naturals, for other types among the elements
+of the concrete lists in the goal, and for an ``R`` among the sides of the goal's equations
+too (each term once: after ``simpl``, an ``In x l`` is ``a = x \\/ ...``), else by
+unification. Equations of lists and pairs in the goal are taken apart element by element.
+Leaves close by ``reflexivity``/``discriminate``/``congruence``/``lia`` (and ``lra`` when
+the signature uses ``R``). The left disjunct is taken only when none of its conjuncts is an
+equation ``discriminate`` refutes. Steps that only walk a concrete list or disjunction (a
+list constructor or inversion, the right disjunct, a case of a disjunctive hypothesis, a
+case of a split list) do not spend depth, since the term they walk is finite: the depth
+bounds choices, not list lengths. Axioms stay audited: every proof is followed by ``Print
 Assumptions``.
 """
 
@@ -129,6 +139,7 @@ SEARCH_LTAC: tuple[str, ...] = (
         "                             end\n"
         "                    | |- @ex (list ?A) _ => coins_exists_split m A\n"
         "                    | |- exists _, _ => eexists; coins_search m\n"
+        "                    | |- @ex (list ?A) _ => coins_exists_inner m A\n"
         "                    | H : (?i < ?k)%nat |- _ => coins_lt_cases; coins_search m\n"
         "                    | H : (?i <= ?k)%nat |- _ => coins_lt_cases; coins_search m\n"
         "                    | H1 : (?a <= ?z)%Z, H2 : (?z <= ?b)%Z |- _ => coins_z_cases m z a b\n"
@@ -218,8 +229,14 @@ SEARCH_LTAC: tuple[str, ...] = (
         "with coins_exists_split m A :=\n"
         "  let try_slice := ltac:(fun p => exists p; coins_hopeful; solve [coins_search m]) in\n"
         "  match goal with\n"
-        "  | |- context [@eq (list A) ?l (@app A _ _)] => coins_first_slice l try_slice\n"
-        "  | |- context [@eq (list A) (@app A _ _) ?l] => coins_first_slice l try_slice\n"
+        "  | |- context [@eq (list A) ?l (@app A _ _)] => coins_first_prefix l (S O) try_slice\n"
+        "  | |- context [@eq (list A) (@app A _ _) ?l] => coins_first_prefix l (S O) try_slice\n"
+        "  end\n"
+        "with coins_exists_inner m A :=\n"
+        "  let try_slice := ltac:(fun p => exists p; coins_hopeful; solve [coins_search m]) in\n"
+        "  match goal with\n"
+        "  | |- context [@eq (list A) ?l (@app A _ _)] => coins_exists_slice l try_slice\n"
+        "  | |- context [@eq (list A) (@app A _ _) ?l] => coins_exists_slice l try_slice\n"
         "  end\n"
         "with coins_inst_slices m H A :=\n"
         "  let add := ltac:(fun a => coins_add_refuting H a) in\n"

@@ -1,11 +1,13 @@
 """The Ltac tactics the search (``coins_rocq.ladder_ltac``) builds on, in definition order.
 
 The per-spec binder probe, the leaves, the tests on literal terms (numerals, characters,
-booleans, literal lists and closed literal propositions) and their proofs and refutations,
-enumeration of bounded naturals and integers, the list-cell size that lets a constructor
-step or an inversion over a shrinking literal list spend no depth, the solution of a linear
-equation that pins an integer witness, and the instantiation of hypotheses. Each is defined
-before the tactics that call it; none of them searches.
+booleans, literal lists, closed terms and closed literal propositions) and their proofs and
+refutations, the walks over a literal list's prefixes and contiguous slices, enumeration of
+bounded naturals and integers, the list-cell size that lets a constructor step or an
+inversion over a shrinking literal list spend no depth, the solution of a linear equation
+that pins an integer witness, and the instantiation of hypotheses (at a slice only where
+the instance's conclusion is false). Each is defined before the tactics that call it; none
+of them searches (a walk runs the tactic it is given on each prefix or slice).
 """
 
 from __future__ import annotations
@@ -39,9 +41,7 @@ HELPER_LTAC: tuple[str, ...] = (
         "  | _ => idtac\n"
         "  end."
     ),
-    (
-        "Ltac coins_hopeful := assert_succeeds (idtac; simpl; lazymatch goal with |- ?G => coins_viable G end)."
-    ),
+    ("Ltac coins_hopeful := assert_succeeds (idtac; simpl; lazymatch goal with |- ?G => coins_viable G end)."),
     "Ltac coins_closed A := assert_fails (idtac; match A with context [?x] => is_var x end).",
     "Ltac coins_clear_all := repeat match goal with H : _ |- _ => clear H end.",
     (
@@ -63,6 +63,19 @@ HELPER_LTAC: tuple[str, ...] = (
     (
         "Ltac coins_each_slice l tac :=\n"
         "  lazymatch l with nil => idtac | _ :: ?t => coins_each_prefix l (S O) tac; coins_each_slice t tac end."
+    ),
+    (
+        "Ltac coins_evar_heads l :=\n"
+        "  match goal with\n"
+        "  | |- context [@eq _ l (@app _ ?e _)] => is_evar e\n"
+        "  | |- context [@eq _ (@app _ ?e _) l] => is_evar e\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_exists_slice l tac :=\n"
+        "  lazymatch l with\n"
+        "  | _ :: ?t => assert_fails (idtac; eexists; coins_evar_heads l); coins_first_slice t tac\n"
+        "  end."
     ),
     "Ltac coins_list_literal l := lazymatch l with nil => idtac | _ :: _ => idtac end.",
     (

@@ -215,3 +215,44 @@ WITNESS_SHAPES: list[Shape] = [
 def test_search_rung_walks_long_lists_pins_witnesses_and_proves_premises_without_their_hypothesis() -> None:
     verdicts, unproved = _judged(WITNESS_SHAPES)
     assert verdicts == ["correct"] * len(WITNESS_SHAPES), unproved
+
+
+SLICE_SHAPES: list[Shape] = [
+    # Index witnesses: `exists j, j < length l /\ j mod 2 = 0 /\ ...` for every even i of an
+    # 11-element list. A candidate j whose simplified goal holds an equation discriminate
+    # refutes (`1 = 0`, `5%Z = 2%Z`) is skipped without a search, and the closed premise
+    # `i mod 2 <> 0` of each instance is decided at once, so each obligation fits its timeout.
+    (
+        "Definition sort_even_spec (l o : list Z) : Prop :=\n"
+        "  length o = length l /\\\n"
+        "  (forall i : nat, (i < length l)%nat -> i mod 2 <> 0 -> nth i o 0%Z = nth i l 0%Z) /\\\n"
+        "  (forall i : nat, (i < length o)%nat -> i mod 2 = 0 ->\n"
+        "     exists j : nat, (j < length l)%nat /\\ j mod 2 = 0 /\\ nth j l 0%Z = nth i o 0%Z) /\\\n"
+        "  (forall i : nat, (i < length l)%nat -> i mod 2 = 0 ->\n"
+        "     exists j : nat, (j < length o)%nat /\\ j mod 2 = 0 /\\ nth j o 0%Z = nth i l 0%Z) /\\\n"
+        "  (forall i j : nat, (i < j < length o)%nat -> i mod 2 = 0 -> j mod 2 = 0 ->\n"
+        "     (nth i o 0 <= nth j o 0)%Z).",
+        "sort_even (l : list Z) : list Z",
+        [
+            Case(([5, 6, 3, 4],), [3, 6, 5, 4]),
+            Case(([5, 3, -5, 2, -3, 3, 9, 0, 123, 1, -10],), [-10, 3, -5, 2, -3, 3, 5, 0, 9, 1, 123]),
+        ],
+    ),
+    # A maximum over contiguous sub-lists: the witness [2; 2] is no prefix but a slice, and a
+    # too small output is refuted by the one instance of the bound at a slice whose
+    # conclusion is false (the others are not added).
+    (
+        "Definition total (l : list Z) : Z := fold_right Z.add 0%Z l.\n"
+        "Definition max_run_spec (l : list Z) (o : Z) : Prop :=\n"
+        "  (exists m, m <> nil /\\ (exists p s, l = p ++ m ++ s) /\\ total m = o) /\\\n"
+        "  (forall m, m <> nil -> (exists p s, l = p ++ m ++ s) -> (total m <= o)%Z).",
+        "max_run (l : list Z) : Z",
+        [Case(([1, -3, 2, 2, -1],), 4), Case(([-2, -1],), -1), Case(([3, -1, 2],), 4)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_search_rung_skips_hopeless_index_witnesses_and_instantiates_at_slices() -> None:
+    verdicts, unproved = _judged(SLICE_SHAPES)
+    assert verdicts == ["correct"] * len(SLICE_SHAPES), unproved
