@@ -87,6 +87,7 @@ class CoqtopSession:
             worker.prelude = None
             failed = _first_error(self._run(self.prelude, deadline))
             if failed:
+                self.slot.discard()
                 return failed
             worker.prelude = self.prelude
         self._run([f"Definition {MARK} := tt."], deadline)

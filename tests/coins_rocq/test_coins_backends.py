@@ -104,6 +104,21 @@ def test_mixed_preludes_load_each_prelude_once_and_keep_the_jobs_order(
     assert [[o.outcome for o in r.results] for r in reports[1:4]] == [[o.outcome for o in r.results] for r in reference]
 
 
+@pytest.mark.slow
+def test_a_worker_whose_prelude_failed_halfway_is_replaced_before_the_next_spec() -> None:
+    # The half-loaded prelude would stay in the worker: the next load of the same prelude
+    # then fails on its first sentence ("There is already an Ltac named ...").
+    broken = ("Ltac coins_test_tac := idtac.", "Definition coins_test_broken := coins_no_such_name.")
+    slot = _Slot()
+    try:
+        deadline = time.monotonic() + 60
+        failed = CoqtopSession(slot, Limits()).load(broken, [], deadline)
+        assert failed is not None and "coins_no_such_name" in failed
+        assert CoqtopSession(slot, Limits()).load(broken[:1], ["Definition coins_x := 1."], deadline) is None
+    finally:
+        slot.close()
+
+
 SLOW_ON_SIX = (
     "Fixpoint slow (n : nat) : nat := match n with 0 => 1 | S m => slow m + slow m end.\n"
     "Definition add_spec (x y r : Z) : Prop :=\n"
