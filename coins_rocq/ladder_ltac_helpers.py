@@ -225,19 +225,21 @@ HELPER_LTAC: tuple[str, ...] = (
     ("Ltac coins_reversed l acc := lazymatch l with nil => acc | ?a :: ?t => coins_reversed t (a :: acc) end."),
     "Ltac coins_conclusion t := lazymatch t with ?A -> ?B => coins_conclusion B | _ => t end.",
     (
+        "Ltac coins_add_instance H a :=\n"
+        "  let t := type of (H a) in assert_fails (idtac; match goal with _ : t |- _ => idtac end); pose proof (H a)."
+    ),
+    (
         "Ltac coins_add_refuting H a :=\n"
-        "  let t := type of (H a) in let c := coins_conclusion t in\n"
+        "  let c := let t := type of (H a) in coins_conclusion t in\n"
         '  assert_succeeds (assert (~ c) by (let Hc := fresh "Hc" in intro Hc; simpl in Hc; coins_leaf));\n'
-        "  assert_fails (idtac; match goal with _ : t |- _ => idtac end); pose proof (H a)."
+        "  coins_add_instance H a."
     ),
     (
         "Ltac coins_new_instance H T :=\n"
-        "  let add a := let t := type of (H a) in\n"
-        "               assert_fails (idtac; match goal with _ : t |- _ => idtac end); pose proof (H a) in\n"
         "  match type of H with\n"
-        "  | context [@eq T ?a _] => add a\n"
-        "  | context [@eq T _ ?a] => add a\n"
-        "  | context [@cons T ?a _] => add a\n"
+        "  | context [@eq T ?a _] => coins_add_instance H a\n"
+        "  | context [@eq T _ ?a] => coins_add_instance H a\n"
+        "  | context [@cons T ?a _] => coins_add_instance H a\n"
         "  end."
     ),
 )
