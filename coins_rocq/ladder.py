@@ -25,6 +25,8 @@ LADDER: tuple[tuple[str, str], ...] = (
     ("simpl-constructor", "cbn; repeat (constructor || discriminate)"),
     ("unfold-lia", "{unfold}; intros; lia"),
     ("unfold-lra", "{unfold}; intros; coins_lra"),
+    ("real-integers", "{unfold}; coins_real_ints"),
+    ("recurrence", "{unfold}; coins_memo"),
     ("invert", "{unfold}; repeat intro; repeat coins_invert_literal; coins_leaf"),
     ("search", "{unfold}; coins_crush"),
     ("compute-intuition-lia", "vm_compute; intuition (try discriminate; try congruence; try lia)"),
@@ -46,7 +48,11 @@ rung sits with the other cheap decision procedures, before the search: the whole
 shares one per-goal timeout, and a real-arithmetic goal must not wait behind it.
 ``unfold-leb`` decides comparisons of natural literals (a precondition's ``N <= 10000``)
 by ``Nat.leb``/``Nat.ltb``: ``lia`` and the constructors of ``le`` are slow on unary numbers
-that large."""
+that large. ``real-integers`` (``coins_rocq.ladder_real``) and ``recurrence`` (``coins_rocq.ladder_memo``)
+come before ``invert`` and the search, which would spend the whole per-goal timeout on the
+goals they decide (case splits of ``Rabs`` without the integers between, and recurrences
+whose premise-by-premise proofs grow exponentially); each fails at once on a goal of
+another shape."""
 
 
 def describe_ladder() -> str:

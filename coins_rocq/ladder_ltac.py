@@ -58,6 +58,7 @@ Assumptions``.
 from __future__ import annotations
 
 from coins_rocq.ladder_ltac_helpers import HELPER_LTAC
+from coins_rocq.ladder_memo import MEMO_LTAC
 
 SEARCH_LTAC: tuple[str, ...] = (
     (
@@ -272,5 +273,5 @@ SEARCH_LTAC: tuple[str, ...] = (
 )
 """The search itself: ``coins_search`` and its mutually recursive steps, and ``coins_crush``."""
 
-LADDER_LTAC: tuple[str, ...] = (*HELPER_LTAC, *SEARCH_LTAC)
-"""The Ltac of the ``search`` rung and of the per-spec binder probe (sent with the prelude, before any spec)."""
+LADDER_LTAC: tuple[str, ...] = (*HELPER_LTAC, *SEARCH_LTAC, *MEMO_LTAC)
+"""The Ltac of the ``search`` and ``recurrence`` rungs and of the per-spec binder probe (sent with the prelude)."""

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from coins_rocq.ladder import ladder_tactic as ladder_in_module
 from coins_rocq.ladder import probe_definition
 from coins_rocq.ladder_ltac import LADDER_LTAC
+from coins_rocq.ladder_real import NO_REAL_LTAC, REAL_LTAC
 from coins_rocq.mutate import DEFAULT_MUTANTS, mutants
 from coins_rocq.render import render
 from coins_rocq.rtypes import Signature
@@ -78,9 +79,11 @@ def prelude(signature: Signature) -> tuple[str, ...]:
     if "R" in _atoms(signature):
         lines += PRELUDE_R
         lines += ["Ltac coins_lra := lra.", "Ltac coins_real T := lazymatch T with R => idtac end."]
+        real = REAL_LTAC
     else:
         lines += ["Ltac coins_lra := fail.", "Ltac coins_real T := fail."]
-    return tuple(lines) + LADDER_LTAC + SETTINGS
+        real = NO_REAL_LTAC
+    return tuple(lines) + LADDER_LTAC + real + SETTINGS
 
 
 def _atoms(signature: Signature) -> set[str]:

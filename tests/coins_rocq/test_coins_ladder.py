@@ -256,3 +256,55 @@ SLICE_SHAPES: list[Shape] = [
 def test_search_rung_skips_hopeless_index_witnesses_and_instantiates_at_slices() -> None:
     verdicts, unproved = _judged(SLICE_SHAPES)
     assert verdicts == ["correct"] * len(SLICE_SHAPES), unproved
+
+
+RECURRENCE_SHAPES: list[Shape] = [
+    # Tribonacci as a relation whose step has three recursive premises: a proof or a
+    # refutation premise by premise grows exponentially with the index (undecided at 12 before
+    # the recurrence rung); built bottom-up it is linear.
+    (
+        "Inductive trib : nat -> nat -> Prop :=\n"
+        "| t0 : trib 0 0 | t1 : trib 1 1 | t2 : trib 2 1\n"
+        "| tS : forall n a b c, trib n a -> trib (S n) b -> trib (S (S n)) c -> trib (S (S (S n))) (a + b + c).\n"
+        "Definition trib_spec (n r : nat) : Prop := trib n r.",
+        "trib (n : nat) : nat",
+        [Case((12,), 504), Case((13,), 927)],
+    ),
+    # The same with the output named by an equation premise, which the step proves by
+    # reflexivity and the inversion substitutes.
+    (
+        "Inductive trib_eq : nat -> nat -> Prop :=\n"
+        "| e0 : trib_eq 0 0 | e1 : trib_eq 1 1 | e2 : trib_eq 2 1\n"
+        "| eS : forall n a b c r, trib_eq n a -> trib_eq (S n) b -> trib_eq (S (S n)) c -> r = a + b + c ->\n"
+        "    trib_eq (S (S (S n))) r.\n"
+        "Definition trib_eq_spec (n r : nat) : Prop := trib_eq n r.",
+        "trib_eq (n : nat) : nat",
+        [Case((12,), 504)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_recurrence_rung_builds_a_relation_over_its_index_bottom_up() -> None:
+    verdicts, unproved = _judged(RECURRENCE_SHAPES)
+    assert verdicts == ["correct"] * len(RECURRENCE_SHAPES), unproved
+
+
+REAL_INTEGER_SHAPES: list[Shape] = [
+    # A nearest integer, ties to the larger magnitude: `forall z : Z` over real distances
+    # needs the integers split around the input (no integer lies strictly between 2 and 3)
+    # and `Rabs` split by cases; a wrong output is refuted by the instance at a neighbour.
+    (
+        "Definition nearest_spec (r : R) (n : Z) : Prop :=\n"
+        "  (forall z : Z, (Rabs (r - IZR n) <= Rabs (r - IZR z))%R) /\\\n"
+        "  (forall z : Z, Rabs (r - IZR n) = Rabs (r - IZR z) -> (Z.abs z <= Z.abs n)%Z).",
+        "nearest (r : R) : Z",
+        [Case((2.4,), 2), Case((-3.7,), -4), Case((2.5,), 3), Case((-0.5,), -1), Case((7.0,), 7)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_real_integers_rung_splits_integers_around_the_reals_of_the_goal() -> None:
+    verdicts, unproved = _judged(REAL_INTEGER_SHAPES)
+    assert verdicts == ["correct"] * len(REAL_INTEGER_SHAPES), unproved
