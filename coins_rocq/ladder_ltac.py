@@ -32,8 +32,11 @@ type ``T`` it names: all instances together, then one search, which is linear wh
 them one by one would branch; a hypothesis ``forall x : list A, ...`` naming a literal list
 ``l`` is instantiated, in a refutation, at those contiguous slices of ``l`` whose
 conclusion, simplified, is false (``o <= total m`` for a too large minimum ``o``): only
-instances that can refute are added. A bounded hypothesis instance is simplified at once, so
-that its closed premise reads as a literal. ``forall i c, i < n -> e i = c' -> ...`` is
+instances that can refute are added, and so is a hypothesis ``forall x : nat, ...`` bounded by
+a numeral ``k`` (at most 24; ``p < 5`` among its premises) at the naturals below ``k``
+(``In 4 [2; 3]`` is false: the instance at 4 refutes once its premises are proved). A
+bounded hypothesis instance is simplified at once, so that its closed premise reads as a
+literal. ``forall i c, i < n -> e i = c' -> ...`` is
 tried instance by instance (the ``c`` the equation fixes). An ``exists`` witness is looked
 for among the naturals 0..23 (a candidate whose simplified goal holds an equation
 ``discriminate`` refutes, ``1 mod 3 = 0`` or ``5%Z = 2%Z``, is skipped without a search),
@@ -165,6 +168,7 @@ SEARCH_LTAC: tuple[str, ...] = (
         "                        lazymatch type of A with Prop => coins_premise m H A end\n"
         "                    | H : ~ ?A -> ?B |- _ => coins_premise m H (~ A)\n"
         "                    | H : forall x : list ?A, _ |- False => coins_inst_slices m H A\n"
+        "                    | H : forall x : nat, _ |- False => coins_inst_below m H\n"
         "                    | H : forall x : ?T, _ |- False =>\n"
         "                        let s := type of T in lazymatch s with Prop => fail | _ => coins_inst_data m H T end\n"
         "                    end ] ]\n"
@@ -244,6 +248,12 @@ SEARCH_LTAC: tuple[str, ...] = (
         "  match type of H with\n"
         "  | context [@eq (list A) ?l _] => coins_list_literal l; progress (coins_each_slice l add)\n"
         "  | context [@eq (list A) _ ?l] => coins_list_literal l; progress (coins_each_slice l add)\n"
+        "  end;\n"
+        "  clear H; coins_search m\n"
+        "with coins_inst_below m H :=\n"
+        "  let add := ltac:(fun a => coins_add_refuting H a) in\n"
+        "  match type of H with\n"
+        "  | context [(_ < ?k)%nat] => coins_numeral k; coins_smaller k 25; progress (coins_each_below k add)\n"
         "  end;\n"
         "  clear H; coins_search m\n"
         "with coins_z_cases m z lo hi :=\n"

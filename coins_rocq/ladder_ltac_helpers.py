@@ -78,6 +78,7 @@ HELPER_LTAC: tuple[str, ...] = (
         "  end."
     ),
     "Ltac coins_list_literal l := lazymatch l with nil => idtac | _ :: _ => idtac end.",
+    "Ltac coins_each_below k tac := lazymatch k with O => idtac | S ?j => try tac j; coins_each_below j tac end.",
     (
         "Ltac coins_cons_count l :=\n"
         "  lazymatch l with _ :: ?t => let n := coins_cons_count t in constr:(S n) | _ => constr:(O) end."

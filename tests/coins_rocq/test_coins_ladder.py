@@ -308,3 +308,23 @@ REAL_INTEGER_SHAPES: list[Shape] = [
 def test_real_integers_rung_splits_integers_around_the_reals_of_the_goal() -> None:
     verdicts, unproved = _judged(REAL_INTEGER_SHAPES)
     assert verdicts == ["correct"] * len(REAL_INTEGER_SHAPES), unproved
+
+
+BELOW_SHAPES: list[Shape] = [
+    # Completeness over a bound: an output missing 6 is refuted by the instance at 6 of
+    # `forall p, ... -> p < n -> In p o`, found among the naturals below the bound (6 is named
+    # nowhere in the hypothesis); only instances whose conclusion is false are added.
+    (
+        "Definition evens_below_spec (n : nat) (o : list nat) : Prop :=\n"
+        "  (forall p, In p o -> p < n /\\ p mod 2 = 0) /\\ (forall p, p mod 2 = 0 -> p < n -> In p o) /\\\n"
+        "  Sorted Nat.lt o.",
+        "evens_below (n : nat) : list nat",
+        [Case((7,), [0, 2, 4, 6]), Case((3,), [0, 2])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_search_rung_refutes_through_instances_below_a_numeral_bound() -> None:
+    verdicts, unproved = _judged(BELOW_SHAPES)
+    assert verdicts == ["correct"] * len(BELOW_SHAPES), unproved
