@@ -4,8 +4,8 @@ A spec over ``R`` that quantifies over ``Z`` (``forall z : Z, Rabs (r - IZR res)
 IZR z)``: ``res`` is a closest integer to ``r``) is out of ``lra``'s reach twice: it cannot
 case-split ``Rabs``, and it does not know that no integer lies strictly between two
 consecutive ones. The rung collects pivots, the integers around each real constant of the goal
-(``floor (a / b) - 1`` to ``floor (a / b) + 2`` for ``IZR a / IZR b``, ``k - 1`` to ``k + 1``
-for an ``IZR k`` outside a fraction), sorted. A goal is proved by splitting each ``z`` at the
+(``floor (a / b) - 1`` to ``floor (a / b) + 1`` for ``IZR a / IZR b``, ``k - 1`` to ``k + 1``
+for an ``IZR k`` outside a fraction, none added twice), sorted. A goal is proved by splitting each ``z`` at the
 pivots in turn (``IZR z <= IZR (p - 1)``, ``z = p``, or ``IZR (p + 1) <= IZR z``, which
 holds because ``z`` is an integer), then ``split_Rabs`` and ``lra`` on each case. A negated
 goal is refuted by one instance at a pivot of a hypothesis ``forall z : Z, ...`` whose
@@ -41,9 +41,6 @@ REAL_LTAC: tuple[str, ...] = (
         "  repeat (idtac; match G with\n"
         "                 | context [Rdiv (IZR ?a) (IZR ?b)] =>\n"
         "                     coins_numeral a; coins_numeral b; let f := eval vm_compute in (Z.div a b) in add f\n"
-        "                 | context [Rdiv (IZR ?a) (IZR ?b)] =>\n"
-        "                     coins_numeral a; coins_numeral b; let f := eval vm_compute in (Z.div a b + 1)%Z in"
-        " add f\n"
         "                 | context [IZR ?a] =>\n"
         "                     coins_numeral a;\n"
         "                     lazymatch G with\n"
