@@ -16,12 +16,12 @@ leaves a gap that makes the rung fail, never a wrong verdict.
 from __future__ import annotations
 
 MEMO_LTAC: tuple[str, ...] = (
+    "Ltac coins_memo_side := first [ eassumption | coins_leaf ].",
     (
         "Ltac coins_memo_ctor :=\n"
         "  first [ solve [econstructor 1; coins_memo_side] | solve [econstructor 2; coins_memo_side]\n"
         "        | solve [econstructor 3; coins_memo_side] | solve [econstructor 4; coins_memo_side]\n"
-        "        | solve [econstructor 5; coins_memo_side] | solve [econstructor 6; coins_memo_side] ]\n"
-        "with coins_memo_side := repeat first [ eassumption | coins_leaf ]."
+        "        | solve [econstructor 5; coins_memo_side] | solve [econstructor 6; coins_memo_side] ]."
     ),
     (
         "Ltac coins_memo_unique P k v :=\n"

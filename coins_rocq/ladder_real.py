@@ -30,25 +30,6 @@ REAL_LTAC: tuple[str, ...] = (
     ),
     "Ltac coins_r_close := try split_Rabs; first [ lra | lia | exfalso; lra ].",
     (
-        "Ltac coins_r_pivots G :=\n"
-        '  let acc := fresh "acc" in\n'
-        "  pose (acc := @nil Z);\n"
-        "  let add f := let l := eval cbv delta [acc] in acc in\n"
-        "               lazymatch l with context [f] => fail | _ => idtac end;\n"
-        "               let l' := eval vm_compute in"
-        " (fold_right coins_zinsert nil (nodup Z.eq_dec ((f - 1) :: f :: (f + 1) :: l)))%Z in\n"
-        "               clear acc; pose (acc := l') in\n"
-        "  repeat (idtac; match G with\n"
-        "                 | context [Rdiv (IZR ?a) (IZR ?b)] =>\n"
-        "                     coins_numeral a; coins_numeral b; let f := eval vm_compute in (Z.div a b) in add f\n"
-        "                 | context [IZR ?a] =>\n"
-        "                     coins_numeral a;\n"
-        "                     lazymatch G with\n"
-        "                     | context [Rdiv (IZR a) _] => fail | context [Rdiv _ (IZR a)] => fail | _ => add a\n"
-        "                     end\n"
-        "                 end)."
-    ),
-    (
         "Ltac coins_r_split z l :=\n"
         "  lazymatch l with\n"
         "  | nil => idtac\n"
@@ -78,9 +59,23 @@ REAL_LTAC: tuple[str, ...] = (
     ),
     (
         "Ltac coins_r_with_pivots G tac :=\n"
-        "  coins_r_pivots G;\n"
-        "  let piv := lazymatch goal with acc : list Z |- _ => acc end in\n"
-        "  let l := eval cbv delta [piv] in piv in clear piv; tac l."
+        '  let acc := fresh "acc" in\n'
+        "  pose (acc := @nil Z);\n"
+        "  let add f := let l := eval cbv delta [acc] in acc in\n"
+        "               lazymatch l with context [f] => fail | _ => idtac end;\n"
+        "               let l' := eval vm_compute in"
+        " (fold_right coins_zinsert nil (nodup Z.eq_dec ((f - 1) :: f :: (f + 1) :: l)))%Z in\n"
+        "               clear acc; pose (acc := l') in\n"
+        "  repeat (idtac; match G with\n"
+        "                 | context [Rdiv (IZR ?a) (IZR ?b)] =>\n"
+        "                     coins_numeral a; coins_numeral b; let f := eval vm_compute in (Z.div a b) in add f\n"
+        "                 | context [IZR ?a] =>\n"
+        "                     coins_numeral a;\n"
+        "                     lazymatch G with\n"
+        "                     | context [Rdiv (IZR a) _] => fail | context [Rdiv _ (IZR a)] => fail | _ => add a\n"
+        "                     end\n"
+        "                 end);\n"
+        "  let l := eval cbv delta [acc] in acc in clear acc; tac l."
     ),
     (
         "Ltac coins_real_ints :=\n"
