@@ -33,16 +33,18 @@ screen refuses: nothing about an abstract function can be decided). 99 takes an 
 HumanEval passes the number as a numeral string: its cases are read as those numbers."""
 
 DO_NOT_COMPILE = {
-    69: "The reference n was not found",
+    69: " n was not found in the current environment",
     120: 'has type "nat" while it is expected to have type "Z"',
-    129: "The reference Grid was not found",
+    129: "Grid was not found in the current environment",
     147: 'The term "n" has type "nat" while it is expected to have type "Z"',
 }
 """Files Rocq refuses as written, whatever the checker does: 69 has a stray ``/\\n+`` in
 ``Pre`` (``n`` is read as a name); 120 and 147 compare a ``nat`` with ``>=``/``>`` under
 ``Open Scope Z_scope``; 129 uses ``Grid`` in ``Pre`` before defining it. Each is matched
 with its whitespace collapsed: Rocq breaks a long message where its printing width falls, and
-names a term (``length arr`` or ``Datatypes.length arr``) by what the environment shadows."""
+names a term (``length arr`` or ``Datatypes.length arr``) by what the environment shadows,
+and calls an unknown name (69's ``n``, 129's ``Grid``) a reference or a variable depending on the
+worker's state (both seen in CI for ``Grid``)."""
 
 WRONG_AS_WRITTEN = (3, 126, 150)
 """Specs that are wrong as written: 3 puts ``exists prefix suffix`` around the whole
