@@ -24,7 +24,7 @@ the hypothesis itself (using it would mean proving the same premise again); a cl
 (no variable of the context: ``0 mod 3 <> 0``) is proved in an empty context, so a false one
 fails at once instead of searching the spec's other hypotheses.
 
-It enumerates a bounded natural (``i < n`` with ``n`` concrete) and a ``Z`` bounded by
+It enumerates a bounded natural (``i < n``, ``i <= n`` or ``i + e <= n`` with ``e`` and ``n`` concrete) and a ``Z`` bounded by
 concrete numbers on both sides (at most 25 values). A hypothesis ``forall x, In x l -> ...``
 over a literal list is instantiated with every element of ``l`` at once, and in a refutation
 (goal ``False``) so is any hypothesis ``forall x : T, ...`` over data, with every literal of
@@ -60,6 +60,7 @@ Assumptions``.
 
 from __future__ import annotations
 
+from coins_rocq.ladder_count import COUNT_LTAC
 from coins_rocq.ladder_ltac_helpers import HELPER_LTAC
 from coins_rocq.ladder_memo import MEMO_LTAC
 
@@ -283,5 +284,5 @@ SEARCH_LTAC: tuple[str, ...] = (
 )
 """The search itself: ``coins_search`` and its mutually recursive steps, and ``coins_crush``."""
 
-LADDER_LTAC: tuple[str, ...] = (*HELPER_LTAC, *SEARCH_LTAC, *MEMO_LTAC)
+LADDER_LTAC: tuple[str, ...] = (*HELPER_LTAC, *SEARCH_LTAC, *MEMO_LTAC, *COUNT_LTAC)
 """The Ltac of the ``search`` and ``recurrence`` rungs and of the per-spec binder probe (sent with the prelude)."""

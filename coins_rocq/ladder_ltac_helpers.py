@@ -111,6 +111,7 @@ HELPER_LTAC: tuple[str, ...] = (
         "      first [ exfalso; apply (Nat.nlt_0_r _ H)\n"
         "            | destruct i as [|i]; [ clear H | apply Nat.succ_lt_mono in H; coins_lt_cases ] ]\n"
         "  | H : (?i <= ?n)%nat |- _ => is_var i; apply Nat.lt_succ_r in H; coins_lt_cases\n"
+        "  | H : (?i + ?e <= ?n)%nat |- _ => is_var i; simpl in H; apply Nat.le_add_le_sub_r in H; coins_lt_cases\n"
         "  | H : (?i > ?n)%nat |- _ => fail\n"
         "  end."
     ),

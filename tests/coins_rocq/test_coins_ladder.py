@@ -328,3 +328,35 @@ BELOW_SHAPES: list[Shape] = [
 def test_search_rung_refutes_through_instances_below_a_numeral_bound() -> None:
     verdicts, unproved = _judged(BELOW_SHAPES)
     assert verdicts == ["correct"] * len(BELOW_SHAPES), unproved
+
+
+INDEX_SET_SHAPES: list[Shape] = [
+    # A count as the length of a duplicate-free list of indices, each satisfying a property
+    # and every index below the bound that satisfies it included: the witness is the filtered
+    # range, which no unification finds, and a wrong count is refuted by counting (the
+    # assumed list is within the filtered range, or covers it).
+    (
+        "Definition count_even_spec (l : list nat) (n : nat) : Prop :=\n"
+        "  exists ix : list nat, NoDup ix /\\\n"
+        "    (forall i, In i ix -> i < length l /\\ Nat.even (nth i l 0) = true) /\\\n"
+        "    (forall i, i < length l -> Nat.even (nth i l 0) = true -> In i ix) /\\ n = length ix.",
+        "count_even (l : list nat) : nat",
+        [Case(([1, 2, 4, 7, 8],), 3), Case(([],), 0), Case(([2, 2, 2, 2, 2, 2],), 6)],
+    ),
+    # The bound as `i + length p <= length t`, the property a slice equation.
+    (
+        "Definition occurrences_spec (t p : list nat) (n : nat) : Prop :=\n"
+        "  exists ix : list nat, NoDup ix /\\\n"
+        "    (forall i, i + length p <= length t -> firstn (length p) (skipn i t) = p -> In i ix) /\\\n"
+        "    (forall i, In i ix -> i + length p <= length t /\\ firstn (length p) (skipn i t) = p) /\\\n"
+        "    n = length ix.",
+        "occurrences (t : list nat) (p : list nat) : nat",
+        [Case(([1, 2, 1, 2, 1], [1, 2, 1]), 2), Case(([3, 3, 3], [3]), 3), Case(([1], [2]), 0)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_index_set_rung_builds_a_filtered_range_and_refutes_wrong_counts_by_counting() -> None:
+    verdicts, unproved = _judged(INDEX_SET_SHAPES)
+    assert verdicts == ["correct"] * len(INDEX_SET_SHAPES), unproved
