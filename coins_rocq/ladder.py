@@ -28,6 +28,7 @@ LADDER: tuple[tuple[str, str], ...] = (
     ("real-integers", "{unfold}; coins_real_ints"),
     ("recurrence", "{unfold}; coins_memo"),
     ("index-set", "{unfold}; coins_count"),
+    ("sorted-permutation", "{unfold}; coins_sorted"),
     ("invert", "{unfold}; repeat intro; repeat coins_invert_literal; coins_leaf"),
     ("search", "{unfold}; coins_crush"),
     ("compute-intuition-lia", "vm_compute; intuition (try discriminate; try congruence; try lia)"),
@@ -49,12 +50,14 @@ rung sits with the other cheap decision procedures, before the search: the whole
 shares one per-goal timeout, and a real-arithmetic goal must not wait behind it.
 ``unfold-leb`` decides comparisons of natural literals (a precondition's ``N <= 10000``)
 by ``Nat.leb``/``Nat.ltb``: ``lia`` and the constructors of ``le`` are slow on unary numbers
-that large. ``real-integers`` (``coins_rocq.ladder_real``), ``recurrence`` (``coins_rocq.ladder_memo``)
-and ``index-set`` (``coins_rocq.ladder_count``) come before ``invert`` and the search, which
-would spend the whole per-goal timeout on the goals they decide (case splits of ``Rabs``
-without the integers between, recurrences whose premise-by-premise proofs grow
-exponentially, and counts whose witness is a filtered range of indices and whose
-refutations need a counting argument); each fails at once on a goal of another shape."""
+that large. ``real-integers`` (``coins_rocq.ladder_real``), ``recurrence`` (``coins_rocq.ladder_memo``),
+``index-set`` (``coins_rocq.ladder_count``) and ``sorted-permutation``
+(``coins_rocq.ladder_sorted``) come before ``invert`` and the search, which would spend the
+whole per-goal timeout on the goals they decide (case splits of ``Rabs`` without the
+integers between, recurrences whose premise-by-premise proofs grow exponentially, counts
+whose witness is a filtered range of indices and whose refutations need a counting
+argument, and sorted rearrangements, whose witness is the sorted input and whose
+refutations need its uniqueness); each fails at once on a goal of another shape."""
 
 
 def describe_ladder() -> str:

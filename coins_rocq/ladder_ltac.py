@@ -24,19 +24,19 @@ the hypothesis itself (using it would mean proving the same premise again); a cl
 (no variable of the context: ``0 mod 3 <> 0``) is proved in an empty context, so a false one
 fails at once instead of searching the spec's other hypotheses.
 
-It enumerates a bounded natural (``i < n``, ``i <= n`` or ``i + e <= n`` with ``e`` and ``n`` concrete) and a ``Z`` bounded by
-concrete numbers on both sides (at most 25 values). A hypothesis ``forall x, In x l -> ...``
-over a literal list is instantiated with every element of ``l`` at once, and in a refutation
-(goal ``False``) so is any hypothesis ``forall x : T, ...`` over data, with every literal of
-type ``T`` it names: all instances together, then one search, which is linear where trying
-them one by one would branch; a hypothesis ``forall x : list A, ...`` naming a literal list
-``l`` is instantiated, in a refutation, at those contiguous slices of ``l`` whose
-conclusion, simplified, is false (``o <= total m`` for a too large minimum ``o``): only
-instances that can refute are added, and so is a hypothesis ``forall x : nat, ...`` bounded by
-a numeral ``k`` (at most 24; ``p < 5`` among its premises) at the naturals below ``k``
-(``In 4 [2; 3]`` is false: the instance at 4 refutes once its premises are proved). A
-bounded hypothesis instance is simplified at once, so that its closed premise reads as a
-literal. ``forall i c, i < n -> e i = c' -> ...`` is
+It enumerates a bounded natural (``i < n``, ``i <= n`` or ``i + e <= n`` with ``e`` and
+``n`` concrete) and a ``Z`` bounded by concrete numbers on both sides (at most 25 values). A
+hypothesis ``forall x, In x l -> ...`` over a literal list is instantiated with every
+element of ``l`` at once, and in a refutation (goal ``False``) so is any hypothesis ``forall
+x : T, ...`` over data, with every literal of type ``T`` it names: all instances together,
+then one search, which is linear where trying them one by one would branch; a hypothesis
+``forall x : list A, ...`` naming a literal list ``l`` is instantiated, in a refutation, at
+those contiguous slices of ``l`` whose conclusion, simplified, is false (``o <= total m``
+for a too large minimum ``o``): only instances that can refute are added, and so is a
+hypothesis ``forall x : nat, ...`` bounded by a numeral ``k`` (at most 24; ``p < 5`` among
+its premises) at the naturals below ``k`` (``In 4 [2; 3]`` is false: the instance at 4
+refutes once its premises are proved). A bounded hypothesis instance is simplified at once,
+so that its closed premise reads as a literal. ``forall i c, i < n -> e i = c' -> ...`` is
 tried instance by instance (the ``c`` the equation fixes). An ``exists`` witness is looked
 for among the naturals 0..23 (a candidate whose simplified goal holds an equation
 ``discriminate`` refutes, ``1 mod 3 = 0`` or ``5%Z = 2%Z``, is skipped without a search),
@@ -63,6 +63,7 @@ from __future__ import annotations
 from coins_rocq.ladder_count import COUNT_LTAC
 from coins_rocq.ladder_ltac_helpers import HELPER_LTAC
 from coins_rocq.ladder_memo import MEMO_LTAC
+from coins_rocq.ladder_sorted import SORTED_LTAC
 
 SEARCH_LTAC: tuple[str, ...] = (
     (
@@ -284,5 +285,5 @@ SEARCH_LTAC: tuple[str, ...] = (
 )
 """The search itself: ``coins_search`` and its mutually recursive steps, and ``coins_crush``."""
 
-LADDER_LTAC: tuple[str, ...] = (*HELPER_LTAC, *SEARCH_LTAC, *MEMO_LTAC, *COUNT_LTAC)
+LADDER_LTAC: tuple[str, ...] = (*HELPER_LTAC, *SEARCH_LTAC, *MEMO_LTAC, *COUNT_LTAC, *SORTED_LTAC)
 """The Ltac of the ``search`` and ``recurrence`` rungs and of the per-spec binder probe (sent with the prelude)."""

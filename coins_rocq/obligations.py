@@ -31,7 +31,10 @@ from coins_rocq.render import render
 from coins_rocq.rtypes import Signature
 
 MODULE = "CoinsSpec"
-PRELUDE = ("From Coq Require Import ZArith Lia String List Bool Ascii Sorting.Sorted.",)
+PRELUDE = (
+    "From Coq Require Import ZArith Lia String List Bool Ascii Sorting.Sorted.",
+    "From Coq Require Sorting.Permutation.",
+)
 PRELUDE_Q = ("From Coq Require QArith.",)
 PRELUDE_R = ("From Coq Require Import Reals Lra.",)
 SETTINGS = (

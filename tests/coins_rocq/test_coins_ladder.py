@@ -360,3 +360,31 @@ INDEX_SET_SHAPES: list[Shape] = [
 def test_index_set_rung_builds_a_filtered_range_and_refutes_wrong_counts_by_counting() -> None:
     verdicts, unproved = _judged(INDEX_SET_SHAPES)
     assert verdicts == ["correct"] * len(INDEX_SET_SHAPES), unproved
+
+
+SORTED_PERMUTATION_SHAPES: list[Shape] = [
+    # A sorted rearrangement as an existential: the witness is the input sorted, which no
+    # unification finds; a wrong output is refuted at the one sorted permutation of the input.
+    (
+        "From Coq Require Import Sorting.Permutation.\n"
+        "Definition sort_desc_spec (l o : list Z) : Prop :=\n"
+        "  exists s, Permutation l s /\\ Sorted Z.le s /\\ o = rev s.",
+        "sort_desc (l : list Z) : list Z",
+        [Case(([3, 1, 2],), [3, 2, 1]), Case(([],), []), Case(([5, -5, 5, 1],), [5, 5, 1, -5])],
+    ),
+    # The permutation the other way round, of a computed list, over naturals.
+    (
+        "From Coq Require Import Sorting.Permutation.\n"
+        "Definition squares_then_succ_spec (l o : list nat) : Prop :=\n"
+        "  exists s, Permutation s (map (fun x => x * x) l) /\\ Sorted le s /\\\n"
+        "    o = map S s.",
+        "squares_then_succ (l : list nat) : list nat",
+        [Case(([3, 1, 2],), [2, 5, 10]), Case(([0, 0],), [1, 1])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_sorted_permutation_rung_sorts_the_witness_and_pins_the_rearrangement() -> None:
+    verdicts, unproved = _judged(SORTED_PERMUTATION_SHAPES)
+    assert verdicts == ["correct"] * len(SORTED_PERMUTATION_SHAPES), unproved
