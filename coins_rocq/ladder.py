@@ -22,6 +22,7 @@ LADDER: tuple[tuple[str, str], ...] = (
         " end",
     ),
     ("unfold-leb", "{unfold}; repeat split; first [apply Nat.leb_le | apply Nat.ltb_lt]; vm_compute; reflexivity"),
+    ("pinned", "{unfold}; coins_pinned"),
     ("simpl-constructor", "cbn; repeat (constructor || discriminate)"),
     ("unfold-lia", "{unfold}; intros; lia"),
     ("unfold-lra", "{unfold}; intros; coins_lra"),
@@ -57,7 +58,11 @@ whole per-goal timeout on the goals they decide (case splits of ``Rabs`` without
 integers between, recurrences whose premise-by-premise proofs grow exponentially, counts
 whose witness is a filtered range of indices and whose refutations need a counting
 argument, and sorted rearrangements, whose witness is the sorted input and whose
-refutations need its uniqueness); each fails at once on a goal of another shape."""
+refutations need its uniqueness); each fails at once on a goal of another shape. ``pinned``
+(``coins_rocq.ladder_pinned``) comes before ``simpl-constructor``, whose ``cbn`` unfolds
+``1000 * m`` under the binder of ``exists m : nat`` and spends the quick pass's second on
+the goals it decides (natural witnesses named by their own equations); it starts only
+when such an equation is there."""
 
 
 def describe_ladder() -> str:

@@ -63,6 +63,7 @@ from __future__ import annotations
 from coins_rocq.ladder_count import COUNT_LTAC
 from coins_rocq.ladder_ltac_helpers import HELPER_LTAC
 from coins_rocq.ladder_memo import MEMO_LTAC
+from coins_rocq.ladder_pinned import PINNED_LTAC
 from coins_rocq.ladder_sorted import SORTED_LTAC
 
 SEARCH_LTAC: tuple[str, ...] = (
@@ -285,5 +286,5 @@ SEARCH_LTAC: tuple[str, ...] = (
 )
 """The search itself: ``coins_search`` and its mutually recursive steps, and ``coins_crush``."""
 
-LADDER_LTAC: tuple[str, ...] = (*HELPER_LTAC, *SEARCH_LTAC, *MEMO_LTAC, *COUNT_LTAC, *SORTED_LTAC)
+LADDER_LTAC: tuple[str, ...] = (*HELPER_LTAC, *SEARCH_LTAC, *MEMO_LTAC, *COUNT_LTAC, *SORTED_LTAC, *PINNED_LTAC)
 """The Ltac of the ``search`` and ``recurrence`` rungs and of the per-spec binder probe (sent with the prelude)."""

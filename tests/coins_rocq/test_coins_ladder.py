@@ -388,3 +388,24 @@ SORTED_PERMUTATION_SHAPES: list[Shape] = [
 def test_sorted_permutation_rung_sorts_the_witness_and_pins_the_rearrangement() -> None:
     verdicts, unproved = _judged(SORTED_PERMUTATION_SHAPES)
     assert verdicts == ["correct"] * len(SORTED_PERMUTATION_SHAPES), unproved
+
+
+PINNED_SHAPES: list[Shape] = [
+    # Natural witnesses each named by an equation with a closed side (`h = n / 100`): tried
+    # as candidates, level by level, they multiply, and `simpl` unfolds `100 * h` while `h`
+    # is unknown; pinned by their equations first, the rest is fixed by unification, and a
+    # refutation splits the digit cases one at a time.
+    (
+        "Definition digits3_spec (n : nat) (o : list nat) : Prop :=\n"
+        "  n < 1000 /\\ exists h t u, n = 100 * h + 10 * t + u /\\ h = n / 100 /\\ t = (n / 10) mod 10 /\\\n"
+        "    u = n mod 10 /\\ ((h = 0 /\\ o = t :: u :: nil) \\/ (h <> 0 /\\ o = h :: t :: u :: nil)).",
+        "digits3 (n : nat) : list nat",
+        [Case((472,), [4, 7, 2]), Case((58,), [5, 8]), Case((905,), [9, 0, 5])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_pinned_rung_fixes_natural_witnesses_by_their_equations() -> None:
+    verdicts, unproved = _judged(PINNED_SHAPES)
+    assert verdicts == ["correct"] * len(PINNED_SHAPES), unproved

@@ -1,0 +1,69 @@
+"""The Ltac of the ladder's ``pinned`` rung: natural witnesses fixed by their own equations.
+
+A spec such as HumanEval/156's ``exists m c x i rm rc rx ri, n = 1000 * m + ... /\\ m = n /
+1000 /\\ ... /\\ digit_spec c rc /\\ ... /\\ r = rm ++ rc ++ rx ++ ri`` names each natural
+witness by an equation with a closed side. The search tries the naturals 0..23 at each
+level (24⁴ here) and ``simpl`` unfolds ``1000 * m`` into a thousand terms while ``m`` is
+unknown. ``coins_pinned`` opens every conjunction and existential with evars, solves each
+goal ``?e = t`` (``t`` closed and evar-free) by computing ``t``, and only then proves the
+remaining goals in order by the search, the other witnesses now fixed by unification. A
+refutation destructs the hypothesis, substitutes each variable equal to a closed term,
+and splits the disjunctions one at a time, closing each branch whose closed natural
+equation computes false (``vm_compute``), before the search. The rung starts only when the
+first natural witness is pinned (or, refuting, some variable equals a closed term), and
+fails otherwise; the kernel checks every proof.
+"""
+
+from __future__ import annotations
+
+PINNED_LTAC: tuple[str, ...] = (
+    "Ltac coins_open := repeat match goal with |- _ /\\ _ => split | |- @ex _ _ => eexists end.",
+    "Ltac coins_nat_value t tac := let v := eval vm_compute in t in coins_numeral v; tac v.",
+    (
+        "Ltac coins_pinnable :=\n"
+        "  lazymatch goal with\n"
+        "  | |- @eq nat ?e ?t => is_evar e; assert_fails (has_evar t); coins_nat_value t ltac:(fun _ => idtac)\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_pinned_destruct :=\n"
+        "  repeat match goal with H : _ /\\ _ |- _ => destruct H | H : @ex _ _ |- _ => destruct H end."
+    ),
+    (
+        "Ltac coins_pin_goal :=\n"
+        "  lazymatch goal with\n"
+        "  | |- @eq nat ?e ?t => is_evar e; assert_fails (has_evar t); coins_nat_value t ltac:(fun v => unify e v)\n"
+        "  end;\n"
+        "  reflexivity."
+    ),
+    (
+        "Ltac coins_pinned_prune :=\n"
+        "  coins_pinned_destruct;\n"
+        "  repeat match goal with\n"
+        "         | H : @eq nat ?x ?t |- _ => is_var x; coins_nat_value t ltac:(fun _ => subst x)\n"
+        "         | H : ?x = ?t |- _ => is_var x; coins_closed t; subst x\n"
+        "         end;\n"
+        "  repeat match goal with\n"
+        "         | H : @eq nat ?a ?b |- _ =>\n"
+        "             let v := eval vm_compute in (Nat.eqb a b) in\n"
+        "             lazymatch v with true => clear H | false => vm_compute in H; discriminate H end\n"
+        "         end."
+    ),
+    (
+        "Ltac coins_pinned :=\n"
+        "  repeat intro;\n"
+        "  lazymatch goal with\n"
+        "  | H : context [@ex nat _] |- False =>\n"
+        "      coins_pinned_destruct;\n"
+        "      match goal with H : @eq nat ?x ?t |- _ => is_var x; coins_nat_value t ltac:(fun _ => idtac) end;\n"
+        "      coins_pinned_prune;\n"
+        "      repeat match goal with H : _ \\/ _ |- _ => progress (vm_compute in H) end;\n"
+        "      repeat (match goal with H : _ \\/ _ |- _ => destruct H end; coins_pinned_prune);\n"
+        "      solve [coins_crush]\n"
+        "  | |- context [@ex nat _] =>\n"
+        "      assert_fails (coins_open; first [coins_pinnable; fail 1 | idtac]);\n"
+        "      coins_open; try coins_pin_goal; solve [coins_crush]\n"
+        "  end."
+    ),
+)
+"""The ``pinned`` rung's Ltac, sent with the prelude after the search it calls."""
