@@ -20,22 +20,17 @@ PINNED_LTAC: tuple[str, ...] = (
     "Ltac coins_open := repeat match goal with |- _ /\\ _ => split | |- @ex _ _ => eexists end.",
     "Ltac coins_nat_value t tac := let v := eval vm_compute in t in coins_numeral v; tac v.",
     (
-        "Ltac coins_pinnable :=\n"
+        "Ltac coins_pin_with tac :=\n"
         "  lazymatch goal with\n"
-        "  | |- @eq nat ?e ?t => is_evar e; assert_fails (has_evar t); coins_nat_value t ltac:(fun _ => idtac)\n"
+        "  | |- @eq nat ?e ?t => is_evar e; assert_fails (has_evar t); coins_nat_value t ltac:(fun v => tac e v)\n"
         "  end."
     ),
+    "Ltac coins_pinnable := coins_pin_with ltac:(fun _ _ => idtac).",
     (
         "Ltac coins_pinned_destruct :=\n"
         "  repeat match goal with H : _ /\\ _ |- _ => destruct H | H : @ex _ _ |- _ => destruct H end."
     ),
-    (
-        "Ltac coins_pin_goal :=\n"
-        "  lazymatch goal with\n"
-        "  | |- @eq nat ?e ?t => is_evar e; assert_fails (has_evar t); coins_nat_value t ltac:(fun v => unify e v)\n"
-        "  end;\n"
-        "  reflexivity."
-    ),
+    "Ltac coins_pin_goal := coins_pin_with ltac:(fun e v => unify e v); reflexivity.",
     (
         "Ltac coins_pinned_prune :=\n"
         "  coins_pinned_destruct;\n"
