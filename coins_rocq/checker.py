@@ -158,7 +158,8 @@ def validate_case(case: Case, signature: Signature, index: int) -> Case:
         coerce(v, p.rtype, f"case {index} input {p.name}") for v, p in zip(case.inputs, signature.params, strict=True)
     )
     output = round_float_output(coerce(case.output, signature.output, f"case {index} output"), signature.output)
-    return Case(inputs, output, mapping=isinstance(case.output, dict) or case.mapping)
+    mapping = signature.output.kind != "pyvalue" and (isinstance(case.output, dict) or case.mapping)
+    return Case(inputs, output, mapping=mapping)
 
 
 FLOAT_OUTPUT_DIGITS = 12
@@ -178,6 +179,20 @@ def round_float_output(value: Any, rtype: RType) -> Any:
         return None if value is None else round_float_output(value, rtype.args[0])
     if kind == "prod":
         return tuple(round_float_output(v, t) for v, t in zip(value, rtype.args, strict=False))
+    if kind == "pyvalue":
+        return _round_python_value(value)
+    return value
+
+
+def _round_python_value(value: Any) -> Any:
+    """A Python value with every float in it rounded as ``round_float_output`` rounds a ``Q``."""
+    if isinstance(value, float):
+        return round_float_output(value, RType("Q"))
+    if isinstance(value, (list, tuple)):
+        items = [_round_python_value(v) for v in value]
+        return items if isinstance(value, list) else tuple(items)
+    if isinstance(value, dict):
+        return {k: _round_python_value(v) for k, v in value.items()}
     return value
 
 

@@ -4,7 +4,9 @@ Mutants by type: numbers off by one either way, negated, zero, doubled, off by t
 booleans negated; characters changed; strings (and ``list ascii``) emptied, case-swapped, first or last
 character dropped, reversed, a character appended; lists emptied, first or last element dropped, first
 two swapped, reversed, first element duplicated or mutated, an element appended;
-options swapped between ``None`` and ``Some``; tuples mutated one component at a time.
+options swapped between ``None`` and ``Some``; tuples mutated one component at a time; a
+``pyvalue`` first becomes ``None`` (``None`` becomes ``1`` or ``""``), then is mutated as its own
+Python type, never into another type's equal value (``2.0`` for ``2``, which Python's ``==`` accepts).
 Mutants are distinct, differ from the original (compared as rendered terms), and come
 in a fixed order, so the same output always gives the same mutants.
 """
@@ -62,6 +64,8 @@ def default_value(rtype: RType) -> Any:
         return 1
     if kind in ("Q", "R"):
         return 1.0
+    if kind == "pyvalue":
+        return 1
     if kind == "bool":
         return True
     if kind in ("string", "ascii"):
@@ -93,6 +97,8 @@ def _candidates(value: Any, rtype: RType) -> Iterator[tuple[Any, str]]:
         yield from _lists(value, rtype.args[0])
     elif kind == "option":
         yield from _options(value, rtype.args[0])
+    elif kind == "pyvalue":
+        yield from _python_values(value)
     else:
         yield from _tuples(tuple(value), rtype.args)
 
@@ -162,6 +168,31 @@ def _options(value: Any, elem: RType) -> Iterator[tuple[Any, str]]:
     yield None, "None instead of Some"
     for mutant, how in _candidates(value, elem):
         yield mutant, f"inner value {how}"
+
+
+def _python_values(value: Any) -> Iterator[tuple[Any, str]]:
+    """Mutants of a Python value: ``None`` first, then those of its own type."""
+    if value is None:
+        yield 1, "1 instead of None"
+        yield "", "empty string instead of None"
+        return
+    yield None, "None instead of the value"
+    if isinstance(value, bool):
+        yield (not value), "negated"
+    elif isinstance(value, int):
+        yield from _numbers(value, lambda v: v, nat=False)
+    elif isinstance(value, float):
+        yield from _candidates(value, RType("Q"))
+    elif isinstance(value, str):
+        yield from _strings(value)
+    elif isinstance(value, dict):
+        items = list(value.items())
+        yield {}, "empty"
+        yield dict(items[1:]), "first item dropped"
+        yield {**value, "": None}, "item added"
+    else:
+        for items, how in _lists(list(value), RType("pyvalue")):
+            yield (items if isinstance(value, list) else tuple(items)), how
 
 
 def _tuples(value: tuple[Any, ...], types: tuple[RType, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:

@@ -11,9 +11,9 @@ fails, the negated goal gets the same treatment (a proof of the negation refutes
 The ladder itself is in ``coins_rocq.ladder``.
 
 The checking environment is ``PRELUDE`` (plus ``Reals``/``Lra`` or ``QArith`` when the
-signature uses ``R`` or ``Q``); the spec is loaded inside ``Module CoinsSpec`` so that
-its notations, scopes and imports end with the module, and obligations name its
-definitions by their qualified names.
+signature uses ``R`` or ``Q``, and ``QArith`` with ``PYVALUE_DEFINITION`` when it uses
+``pyvalue``); the spec is loaded inside ``Module CoinsSpec`` so that its notations, scopes
+and imports end with the module, and obligations name its definitions by their qualified names.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from coins_rocq.ladder_ltac import LADDER_LTAC
 from coins_rocq.ladder_real import NO_REAL_LTAC, REAL_LTAC
 from coins_rocq.mutate import DEFAULT_MUTANTS, mutants
 from coins_rocq.render import render
-from coins_rocq.rtypes import Signature
+from coins_rocq.rtypes import PYVALUE_DEFINITION, Signature
 
 MODULE = "CoinsSpec"
 PRELUDE = (
@@ -77,9 +77,12 @@ class Obligation:
 def prelude(signature: Signature) -> tuple[str, ...]:
     """The sentences that set up the environment for ``signature``'s types."""
     lines = list(PRELUDE)
-    if "Q" in _atoms(signature):
+    atoms = signature.kinds()
+    if "Q" in atoms or "pyvalue" in atoms:
         lines += PRELUDE_Q
-    if "R" in _atoms(signature):
+    if "pyvalue" in atoms:
+        lines.append(PYVALUE_DEFINITION)
+    if "R" in atoms:
         lines += PRELUDE_R
         lines += ["Ltac coins_lra := lra.", "Ltac coins_real T := lazymatch T with R => idtac end."]
         real = REAL_LTAC
@@ -87,20 +90,6 @@ def prelude(signature: Signature) -> tuple[str, ...]:
         lines += ["Ltac coins_lra := fail.", "Ltac coins_real T := fail."]
         real = NO_REAL_LTAC
     return tuple(lines) + LADDER_LTAC + real + SETTINGS
-
-
-def _atoms(signature: Signature) -> set[str]:
-    found: set[str] = set()
-
-    def walk(rtype: Any) -> None:
-        found.add(rtype.kind)
-        for arg in rtype.args:
-            walk(arg)
-
-    for param in signature.params:
-        walk(param.rtype)
-    walk(signature.output)
-    return found
 
 
 def setup_sentences(signature: Signature, spec_sentences: tuple[str, ...], has_pre: bool) -> list[str]:

@@ -10,7 +10,9 @@ printable ``list ascii`` is ``list_ascii_of_string "..."``, an ``ascii`` is
 byte (UTF-8) with ``Ascii.ascii_of_nat`` (so is any string holding ``</``, which
 would confuse the prompt markers of the ``coqtop`` protocol). Floats become the exact rational of
 their shortest decimal form (``0.1`` is 1/10): ``Qmake n d`` for ``Q`` and
-``Rdiv (IZR n) (IZR d)`` for ``R``.
+``Rdiv (IZR n) (IZR d)`` for ``R``. A ``pyvalue`` is its constructor applied to the value
+rendered at its own type: ``PyNone``, ``(PyBool true)``, ``(PyInt 3%Z)``, ``(PyFloat q)``,
+``(PyStr s)``, and ``PyList``/``PyTuple`` of a list of values, ``PyDict`` of a list of pairs.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ def _render(value: Any, rtype: RType) -> str:
         if frac.denominator == 1:
             return num
         return f"(Coq.Reals.Rdefinitions.Rdiv {num} (Coq.Reals.Rdefinitions.IZR {_z(frac.denominator)}))"
+    if kind == "pyvalue":
+        return _render_python_value(value)
     if kind == "list":
         elem = rtype.args[0]
         if elem.kind == "ascii" and _printable("".join(value)):
@@ -69,6 +73,28 @@ def _render_product(values: list[Any], types: list[RType]) -> str:
         term = f"(@pair {left.rocq()} {rtype.rocq()} {term} {_render(value, rtype)})"
         left = RType("prod", (left, rtype))
     return term
+
+
+PYVALUE = RType("pyvalue")
+PYVALUE_ITEM = RType("prod", (PYVALUE, PYVALUE))
+
+
+def _render_python_value(value: Any) -> str:
+    """A ``pyvalue`` term: the constructor of the value's Python type applied to its content."""
+    if value is None:
+        return "PyNone"
+    if isinstance(value, bool):
+        return f"(PyBool {_render(value, RType('bool'))})"
+    if isinstance(value, int):
+        return f"(PyInt {_z(value)})"
+    if isinstance(value, float):
+        return f"(PyFloat {_render(value, RType('Q'))})"
+    if isinstance(value, str):
+        return f"(PyStr {render_string(value)})"
+    if isinstance(value, dict):
+        return f"(PyDict {_render(list(value.items()), RType('list', (PYVALUE_ITEM,)))})"
+    constructor = "PyList" if isinstance(value, list) else "PyTuple"
+    return f"({constructor} {_render(list(value), RType('list', (PYVALUE,)))})"
 
 
 def exact_decimal(value: int | float) -> Fraction:

@@ -1,12 +1,15 @@
 """Rocq types of spec arguments and their Python counterparts.
 
 Grammar: ``type := app ('*' app)*``; ``app := ('list' | 'option') app | atom``;
-``atom := Z | nat | bool | string | ascii | Q | R | '(' type ')'``. Python ``int`` maps
+``atom := Z | nat | bool | string | ascii | Q | R | pyvalue | '(' type ')'``. Python ``int`` maps
 to ``Z`` (or ``nat`` where declared and non-negative; an integral ``float`` is taken as
 its ``int``), ``bool`` to ``bool``, ``str`` to ``string`` and to ``list ascii`` (its
 UTF-8 bytes), a one-character ``str`` to ``ascii``, ``list``/``tuple`` to ``list``,
 ``tuple``/``list`` to a left-nested product, a ``dict`` to a list of pairs (in order),
-``None``/value to ``option`` and ``int``/``float`` to ``Q`` or ``R``.
+``None``/value to ``option`` and ``int``/``float`` to ``Q`` or ``R``. ``pyvalue`` (the
+prelude's sum type of Python values, ``PYVALUE_DEFINITION``) takes any ``None``, ``bool``,
+``int``, finite ``float`` or ``str``, and ``list``, ``tuple`` and ``dict`` of those, keeping
+the Python type (``3`` and ``3.0`` differ), for functions whose arguments are dynamically typed.
 
 A value that does not fit raises ``ValueTypeError``; a negative ``int`` for ``nat``
 raises its subclass ``PreconditionViolation`` (the case lies outside the type's domain).
@@ -20,14 +23,31 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-ATOMS = ("Z", "nat", "bool", "string", "ascii", "Q", "R")
+ATOMS = ("Z", "nat", "bool", "string", "ascii", "Q", "R", "pyvalue")
 QUALIFIED = {
     "Q": "Coq.QArith.QArith_base.Q",
     "R": "Coq.Reals.Rdefinitions.R",
     "string": "Coq.Strings.String.string",
     "ascii": "Coq.Strings.Ascii.ascii",
 }
-PYTHON_OF_ATOM = {"Z": "int", "nat": "int", "bool": "bool", "string": "str", "ascii": "str", "Q": "float", "R": "float"}
+PYTHON_OF_ATOM = {
+    "Z": "int",
+    "nat": "int",
+    "bool": "bool",
+    "string": "str",
+    "ascii": "str",
+    "Q": "float",
+    "R": "float",
+    "pyvalue": "object",
+}
+PYVALUE_DEFINITION = (
+    "Inductive pyvalue : Type := PyNone : pyvalue | PyBool : bool -> pyvalue | PyInt : Z -> pyvalue"
+    " | PyFloat : Coq.QArith.QArith_base.Q -> pyvalue | PyStr : string -> pyvalue"
+    " | PyList : list pyvalue -> pyvalue | PyTuple : list pyvalue -> pyvalue"
+    " | PyDict : list (pyvalue * pyvalue) -> pyvalue."
+)
+"""The Rocq type of a dynamically typed Python value, defined by the prelude when a signature uses it
+(a float is the exact rational of its shortest decimal form, a dict its items in order)."""
 
 
 class TypeSyntaxError(ValueError):
@@ -66,6 +86,10 @@ class RType:
         if self.kind == "option":
             return f"Optional[{self.args[0].python()}]"
         return "tuple[" + ", ".join(a.python() for a in self.args) + "]"
+
+    def kinds(self) -> set[str]:
+        """Every kind this type is built from, itself included (``list (Z * string)``: list, prod, Z, string)."""
+        return {self.kind}.union(*(arg.kinds() for arg in self.args))
 
     def __str__(self) -> str:
         if self.kind in ATOMS:
@@ -157,6 +181,8 @@ def coerce(value: Any, rtype: RType, where: str = "value") -> Any:
         if isinstance(value, float) and not math.isfinite(value):
             raise ValueTypeError(f"{where}: {value} has no {kind} value")
         return value
+    if kind == "pyvalue":
+        return coerce_python_value(value, where)
     if kind == "list":
         return _coerce_list(value, rtype.args[0], where)
     if kind == "option":
@@ -164,6 +190,34 @@ def coerce(value: Any, rtype: RType, where: str = "value") -> Any:
     if not isinstance(value, (list, tuple)) or len(value) != len(rtype.args):
         raise ValueTypeError(f"{where}: expected a tuple of {len(rtype.args)}, got {value!r:.60}")
     return tuple(coerce(item, t, f"{where}[{i}]") for i, (item, t) in enumerate(zip(value, rtype.args, strict=True)))
+
+
+MAX_PYVALUE_DEPTH = 32
+
+
+def coerce_python_value(value: Any, where: str, depth: int = 0) -> Any:
+    """``value`` checked to be a ``pyvalue`` (containers checked item by item); raises ``ValueTypeError``."""
+    if depth > MAX_PYVALUE_DEPTH:
+        raise ValueTypeError(f"{where}: nested deeper than {MAX_PYVALUE_DEPTH} containers")
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueTypeError(f"{where}: {value} has no exact rational value")
+        return value
+    if isinstance(value, (list, tuple)):
+        items = [coerce_python_value(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value)]
+        return items if isinstance(value, list) else tuple(items)
+    if isinstance(value, dict):
+        return {
+            coerce_python_value(key, f"{where} key", depth + 1): coerce_python_value(
+                item, f"{where}[{key!r:.20}]", depth + 1
+            )
+            for key, item in value.items()
+        }
+    raise ValueTypeError(
+        f"{where}: a {type(value).__name__} is not a pyvalue (None, bool, int, float, str, list, tuple, dict)"
+    )
 
 
 _NUMERAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
@@ -231,6 +285,10 @@ class Signature:
     def pre_name(self) -> str:
         """The optional precondition's name: ``<entry point>_pre`` unless the signature names another."""
         return self.pre_ident or f"{self.name}_pre"
+
+    def kinds(self) -> set[str]:
+        """Every type kind the inputs and the output are built from."""
+        return self.output.kinds().union(*(p.rtype.kinds() for p in self.params))
 
     def spec_type(self) -> str:
         """The Rocq type the spec must have: inputs, then the output, to ``Prop``."""

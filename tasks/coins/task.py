@@ -50,6 +50,9 @@ def extract_spec(text: str) -> str | None:
 
 def build_prompt(prompt: str, signature: Signature) -> str:
     """The instruction shown to the model for one problem."""
+    from coins_rocq.rtypes import PYVALUE_DEFINITION
+
+    defined = f" and `{PYVALUE_DEFINITION}`" if "pyvalue" in signature.kinds() else ""
     params = " ".join(f"({p.name} : {p.rtype})" for p in signature.params)
     type_map = ", ".join(f"{p.name}: {p.rtype.python()} -> {p.rtype}" for p in signature.params)
     return (
@@ -60,7 +63,7 @@ def build_prompt(prompt: str, signature: Signature) -> str:
         "over the inputs alone as a precondition, and helper definitions.\n"
         f"Python types map to Rocq types as follows: {type_map}; "
         f"result: {signature.output.python()} -> {signature.output}.\n"
-        "The file is loaded after `From Coq Require Import ZArith Lia String List Bool Ascii.` Use only "
+        f"The file is loaded after `From Coq Require Import ZArith Lia String List Bool Ascii.`{defined} Use only "
         "`Require`/`Import` of standard-library modules, `Open Scope`, `Definition`, `Fixpoint`, `Inductive` "
         "and local notations; no axioms, proofs or tactics. Keep your definitions computable: the spec is "
         "checked by evaluating it on concrete test cases.\n"

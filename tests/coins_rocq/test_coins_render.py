@@ -123,3 +123,54 @@ def test_a_dict_output_has_no_mutant_that_is_the_same_dict() -> None:
     assert wrong and all(dict(value) != {"a": 1, "b": 1} for value in wrong)
     assert all(len({k for k, _ in value}) == len(value) for value in wrong)
     assert [("b", 1), ("a", 1)] in [value for value, _ in mutants(case.output, signature.output, 20)]
+
+
+def test_python_values_render_as_pyvalue_keeping_their_python_type(tmp_path: Path) -> None:
+    """``3`` and ``3.0`` are different pyvalues (HumanEval/92 tells them apart); the prover agrees."""
+    from coins_rocq.rtypes import PYVALUE_DEFINITION
+
+    py = parse_type("pyvalue")
+    assert render(3, py) == "(PyInt 3%Z)" and render(3.0, py).startswith("(PyFloat (")
+    assert render(None, py) == "PyNone" and render(True, py) == "(PyBool true)"
+    checks = [
+        ('PyList [PyInt 4; PyDict nil; PyList nil; PyFloat (116 # 5)%Q; PyStr "a"]', [4, {}, [], 23.2, "a"]),
+        ("PyTuple [PyInt (-1); PyNone; PyBool false]", (-1, None, False)),
+        ('PyDict [(PyStr "k", PyFloat (5 # 2)%Q)]', {"k": 2.5}),
+    ]
+    lines = [
+        "From Coq Require Import ZArith String List Bool Ascii QArith.",
+        PYVALUE_DEFINITION,
+        "Import ListNotations.",
+        "Open Scope Z_scope.",
+    ]
+    for i, (expected, value) in enumerate(checks):
+        lines.append(f"Lemma same{i} : @eq pyvalue {render(value, py)} ({expected}). Proof. reflexivity. Qed.")
+    lines.append(f"Lemma differ : {render(3, py)} <> {render(3.0, py)}. Proof. discriminate. Qed.")
+    (tmp_path / "Py.v").write_text("\n".join(lines) + "\n")
+    proc = subprocess.run(["coqc", "-q", "Py.v"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+
+
+@pytest.mark.parametrize("value", [{1, 2}, float("inf"), [float("nan")], {"k": object()}, b"bytes", 1j])
+def test_what_is_not_a_python_literal_value_is_refused_as_a_pyvalue(value: object) -> None:
+    with pytest.raises(ValueTypeError, match=r"pyvalue|rational"):
+        render(value, parse_type("pyvalue"))
+
+
+def test_a_pyvalue_nested_too_deep_is_refused_not_a_crash() -> None:
+    deep: list[object] = []
+    for _ in range(1000):
+        deep = [deep]
+    with pytest.raises(ValueTypeError, match="nested deeper"):
+        render(deep, parse_type("pyvalue"))
+
+
+def test_mutants_of_a_python_value_are_wrong_by_python_equality() -> None:
+    """None first; never a value Python's ``==`` calls equal (``2.0`` for ``2``, ``True`` for ``1``)."""
+    py = parse_type("pyvalue")
+    for value in (2, 1, 2.5, 0.0, "2,3", None, True, [1, "a"], (1, 2), {"a": 1}, []):
+        found = [v for v, _ in mutants(value, py, 20)]
+        assert found and all(v != value for v in found), value
+        assert len({render(v, py) for v in found}) == len(found)
+        if value is not None:
+            assert found[0] is None

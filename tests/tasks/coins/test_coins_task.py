@@ -48,3 +48,17 @@ def test_extract_spec_takes_the_last_fenced_block() -> None:
     assert extract_spec("```coq\nA.\n```\nthen\n```rocq\nB.\n```") == "B."
     assert extract_spec("Definition f_spec := True.") == "Definition f_spec := True."
     assert extract_spec("no code") is None
+
+
+def test_a_problem_on_python_values_shows_the_pyvalue_type_and_its_oracle_scores_one() -> None:
+    """HumanEval/137 takes ints, floats or strings: the prompt gives the ``pyvalue`` type the spec is over."""
+    from coins_rocq.rtypes import PYVALUE_DEFINITION
+    from harness.adapters import resolve_adapter
+    from harness.runner import evaluate
+
+    task = FAMILY.resolve("coins/spec-gen").create(problems="HumanEval/137", max_cases=3, mutants=2)
+    sample = next(iter(task.samples()))
+    assert PYVALUE_DEFINITION in sample.input and "(a : pyvalue)" in sample.input
+    assert "a: object -> pyvalue" in sample.input
+    oracle = asyncio.run(evaluate(task, resolve_adapter("builtin/oracle"), concurrency=1))
+    assert [r.score.value for r in oracle] == [1.0]
