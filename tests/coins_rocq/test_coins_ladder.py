@@ -1,28 +1,13 @@
-"""The automation ladder decides concrete obligations that plain computation cannot."""
+"""The search rung of the automation ladder decides concrete obligations that plain computation cannot."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 from click.testing import CliRunner
+from coins_shapes import Shape, assert_all_correct
 
-from coins_rocq import LADDER, Case, CoqtopPool, check_specs, parse_signature
+from coins_rocq import LADDER, Case
 from coins_rocq.cli import coins_group
-
-Shape = tuple[str, str, list[Case]]
-
-
-def _judged(shapes: list[Shape]) -> tuple[list[str], Sequence[tuple[str, Sequence[tuple[str, str]]]]]:
-    """Each shape's verdict, and (for a failure message) its first two obligations not proved."""
-    with CoqtopPool(2) as pool:
-        reports = check_specs([(src, parse_signature(sig), cases) for src, sig, cases in shapes], pool)
-    unproved = [
-        (r.verdict, [(x.obligation.goal[:90], x.outcome) for x in r.results if x.outcome != "proved"][:2])
-        for r in reports
-    ]
-    return [str(r.verdict) for r in reports], unproved
-
 
 SPECS: list[Shape] = [
     # The issue's example: a Forall over a concrete list refutes the wrong output 2 for [1;2;3].
@@ -58,8 +43,7 @@ SPECS: list[Shape] = [
 
 @pytest.mark.slow
 def test_search_rung_decides_forall_in_sorted_and_bounded_goals() -> None:
-    verdicts, unproved = _judged(SPECS)
-    assert verdicts == ["correct"] * len(SPECS), unproved
+    assert_all_correct(SPECS)
 
 
 HUMAN_SHAPES: list[Shape] = [
@@ -98,8 +82,7 @@ HUMAN_SHAPES: list[Shape] = [
 
 @pytest.mark.slow
 def test_search_rung_decides_list_splits_summed_inductives_and_membership() -> None:
-    verdicts, unproved = _judged(HUMAN_SHAPES)
-    assert verdicts == ["correct"] * len(HUMAN_SHAPES), unproved
+    assert_all_correct(HUMAN_SHAPES)
 
 
 def test_the_ladder_is_printed_in_help() -> None:
@@ -153,8 +136,7 @@ REFUTATION_SHAPES: list[Shape] = [
 
 @pytest.mark.slow
 def test_search_rung_refutes_through_instances_literal_premises_and_positive_premises_first() -> None:
-    verdicts, unproved = _judged(REFUTATION_SHAPES)
-    assert verdicts == ["correct"] * len(REFUTATION_SHAPES), unproved
+    assert_all_correct(REFUTATION_SHAPES)
 
 
 WITNESS_SHAPES: list[Shape] = [
@@ -213,8 +195,7 @@ WITNESS_SHAPES: list[Shape] = [
 
 @pytest.mark.slow
 def test_search_rung_walks_long_lists_pins_witnesses_and_proves_premises_without_their_hypothesis() -> None:
-    verdicts, unproved = _judged(WITNESS_SHAPES)
-    assert verdicts == ["correct"] * len(WITNESS_SHAPES), unproved
+    assert_all_correct(WITNESS_SHAPES)
 
 
 SLICE_SHAPES: list[Shape] = [
@@ -254,60 +235,7 @@ SLICE_SHAPES: list[Shape] = [
 
 @pytest.mark.slow
 def test_search_rung_skips_hopeless_index_witnesses_and_instantiates_at_slices() -> None:
-    verdicts, unproved = _judged(SLICE_SHAPES)
-    assert verdicts == ["correct"] * len(SLICE_SHAPES), unproved
-
-
-RECURRENCE_SHAPES: list[Shape] = [
-    # Tribonacci as a relation whose step has three recursive premises: a proof or a
-    # refutation premise by premise grows exponentially with the index (undecided at 12 before
-    # the recurrence rung); built bottom-up it is linear.
-    (
-        "Inductive trib : nat -> nat -> Prop :=\n"
-        "| t0 : trib 0 0 | t1 : trib 1 1 | t2 : trib 2 1\n"
-        "| tS : forall n a b c, trib n a -> trib (S n) b -> trib (S (S n)) c -> trib (S (S (S n))) (a + b + c).\n"
-        "Definition trib_spec (n r : nat) : Prop := trib n r.",
-        "trib (n : nat) : nat",
-        [Case((12,), 504), Case((13,), 927)],
-    ),
-    # The same with the output named by an equation premise, which the step proves by
-    # reflexivity and the inversion substitutes.
-    (
-        "Inductive trib_eq : nat -> nat -> Prop :=\n"
-        "| e0 : trib_eq 0 0 | e1 : trib_eq 1 1 | e2 : trib_eq 2 1\n"
-        "| eS : forall n a b c r, trib_eq n a -> trib_eq (S n) b -> trib_eq (S (S n)) c -> r = a + b + c ->\n"
-        "    trib_eq (S (S (S n))) r.\n"
-        "Definition trib_eq_spec (n r : nat) : Prop := trib_eq n r.",
-        "trib_eq (n : nat) : nat",
-        [Case((12,), 504)],
-    ),
-]
-
-
-@pytest.mark.slow
-def test_recurrence_rung_builds_a_relation_over_its_index_bottom_up() -> None:
-    verdicts, unproved = _judged(RECURRENCE_SHAPES)
-    assert verdicts == ["correct"] * len(RECURRENCE_SHAPES), unproved
-
-
-REAL_INTEGER_SHAPES: list[Shape] = [
-    # A nearest integer, ties to the larger magnitude: `forall z : Z` over real distances
-    # needs the integers split around the input (no integer lies strictly between 2 and 3)
-    # and `Rabs` split by cases; a wrong output is refuted by the instance at a neighbour.
-    (
-        "Definition nearest_spec (r : R) (n : Z) : Prop :=\n"
-        "  (forall z : Z, (Rabs (r - IZR n) <= Rabs (r - IZR z))%R) /\\\n"
-        "  (forall z : Z, Rabs (r - IZR n) = Rabs (r - IZR z) -> (Z.abs z <= Z.abs n)%Z).",
-        "nearest (r : R) : Z",
-        [Case((2.4,), 2), Case((-3.7,), -4), Case((2.5,), 3), Case((-0.5,), -1), Case((7.0,), 7)],
-    ),
-]
-
-
-@pytest.mark.slow
-def test_real_integers_rung_splits_integers_around_the_reals_of_the_goal() -> None:
-    verdicts, unproved = _judged(REAL_INTEGER_SHAPES)
-    assert verdicts == ["correct"] * len(REAL_INTEGER_SHAPES), unproved
+    assert_all_correct(SLICE_SHAPES)
 
 
 BELOW_SHAPES: list[Shape] = [
@@ -326,86 +254,4 @@ BELOW_SHAPES: list[Shape] = [
 
 @pytest.mark.slow
 def test_search_rung_refutes_through_instances_below_a_numeral_bound() -> None:
-    verdicts, unproved = _judged(BELOW_SHAPES)
-    assert verdicts == ["correct"] * len(BELOW_SHAPES), unproved
-
-
-INDEX_SET_SHAPES: list[Shape] = [
-    # A count as the length of a duplicate-free list of indices, each satisfying a property
-    # and every index below the bound that satisfies it included: the witness is the filtered
-    # range, which no unification finds, and a wrong count is refuted by counting (the
-    # assumed list is within the filtered range, or covers it).
-    (
-        "Definition count_even_spec (l : list nat) (n : nat) : Prop :=\n"
-        "  exists ix : list nat, NoDup ix /\\\n"
-        "    (forall i, In i ix -> i < length l /\\ Nat.even (nth i l 0) = true) /\\\n"
-        "    (forall i, i < length l -> Nat.even (nth i l 0) = true -> In i ix) /\\ n = length ix.",
-        "count_even (l : list nat) : nat",
-        [Case(([1, 2, 4, 7, 8],), 3), Case(([],), 0), Case(([2, 2, 2, 2, 2, 2],), 6)],
-    ),
-    # The bound as `i + length p <= length t`, the property a slice equation.
-    (
-        "Definition occurrences_spec (t p : list nat) (n : nat) : Prop :=\n"
-        "  exists ix : list nat, NoDup ix /\\\n"
-        "    (forall i, i + length p <= length t -> firstn (length p) (skipn i t) = p -> In i ix) /\\\n"
-        "    (forall i, In i ix -> i + length p <= length t /\\ firstn (length p) (skipn i t) = p) /\\\n"
-        "    n = length ix.",
-        "occurrences (t : list nat) (p : list nat) : nat",
-        [Case(([1, 2, 1, 2, 1], [1, 2, 1]), 2), Case(([3, 3, 3], [3]), 3), Case(([1], [2]), 0)],
-    ),
-]
-
-
-@pytest.mark.slow
-def test_index_set_rung_builds_a_filtered_range_and_refutes_wrong_counts_by_counting() -> None:
-    verdicts, unproved = _judged(INDEX_SET_SHAPES)
-    assert verdicts == ["correct"] * len(INDEX_SET_SHAPES), unproved
-
-
-SORTED_PERMUTATION_SHAPES: list[Shape] = [
-    # A sorted rearrangement as an existential: the witness is the input sorted, which no
-    # unification finds; a wrong output is refuted at the one sorted permutation of the input.
-    (
-        "From Coq Require Import Sorting.Permutation.\n"
-        "Definition sort_desc_spec (l o : list Z) : Prop :=\n"
-        "  exists s, Permutation l s /\\ Sorted Z.le s /\\ o = rev s.",
-        "sort_desc (l : list Z) : list Z",
-        [Case(([3, 1, 2],), [3, 2, 1]), Case(([],), []), Case(([5, -5, 5, 1],), [5, 5, 1, -5])],
-    ),
-    # The permutation the other way round, of a computed list, over naturals.
-    (
-        "From Coq Require Import Sorting.Permutation.\n"
-        "Definition squares_then_succ_spec (l o : list nat) : Prop :=\n"
-        "  exists s, Permutation s (map (fun x => x * x) l) /\\ Sorted le s /\\\n"
-        "    o = map S s.",
-        "squares_then_succ (l : list nat) : list nat",
-        [Case(([3, 1, 2],), [2, 5, 10]), Case(([0, 0],), [1, 1])],
-    ),
-]
-
-
-@pytest.mark.slow
-def test_sorted_permutation_rung_sorts_the_witness_and_pins_the_rearrangement() -> None:
-    verdicts, unproved = _judged(SORTED_PERMUTATION_SHAPES)
-    assert verdicts == ["correct"] * len(SORTED_PERMUTATION_SHAPES), unproved
-
-
-PINNED_SHAPES: list[Shape] = [
-    # Natural witnesses each named by an equation with a closed side (`h = n / 100`): tried
-    # as candidates, level by level, they multiply, and `simpl` unfolds `100 * h` while `h`
-    # is unknown; pinned by their equations first, the rest is fixed by unification, and a
-    # refutation splits the digit cases one at a time.
-    (
-        "Definition digits3_spec (n : nat) (o : list nat) : Prop :=\n"
-        "  n < 1000 /\\ exists h t u, n = 100 * h + 10 * t + u /\\ h = n / 100 /\\ t = (n / 10) mod 10 /\\\n"
-        "    u = n mod 10 /\\ ((h = 0 /\\ o = t :: u :: nil) \\/ (h <> 0 /\\ o = h :: t :: u :: nil)).",
-        "digits3 (n : nat) : list nat",
-        [Case((472,), [4, 7, 2]), Case((58,), [5, 8]), Case((905,), [9, 0, 5])],
-    ),
-]
-
-
-@pytest.mark.slow
-def test_pinned_rung_fixes_natural_witnesses_by_their_equations() -> None:
-    verdicts, unproved = _judged(PINNED_SHAPES)
-    assert verdicts == ["correct"] * len(PINNED_SHAPES), unproved
+    assert_all_correct(BELOW_SHAPES)
