@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from coins_rocq.render import render
-from coins_rocq.rtypes import RType
+from coins_rocq.rtypes import RType, pyvalue_scalar
 
 DEFAULT_MUTANTS = 5
 
@@ -177,14 +177,9 @@ def _python_values(value: Any) -> Iterator[tuple[Any, str]]:
         yield "", "empty string instead of None"
         return
     yield None, "None instead of the value"
-    if isinstance(value, bool):
-        yield (not value), "negated"
-    elif isinstance(value, int):
-        yield from _numbers(value, lambda v: v, nat=False)
-    elif isinstance(value, float):
-        yield from _candidates(value, RType("Q"))
-    elif isinstance(value, str):
-        yield from _strings(value)
+    scalar = pyvalue_scalar(value)
+    if scalar is not None:
+        yield from _candidates(value, scalar[1])
     elif isinstance(value, dict):
         items = list(value.items())
         yield {}, "empty"

@@ -20,7 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from coins_rocq.rtypes import RType, coerce
+from coins_rocq.rtypes import RType, coerce, pyvalue_scalar
 
 MAX_UNARY_NAT = 5000
 
@@ -83,14 +83,10 @@ def _render_python_value(value: Any) -> str:
     """A ``pyvalue`` term: the constructor of the value's Python type applied to its content."""
     if value is None:
         return "PyNone"
-    if isinstance(value, bool):
-        return f"(PyBool {_render(value, RType('bool'))})"
-    if isinstance(value, int):
-        return f"(PyInt {_z(value)})"
-    if isinstance(value, float):
-        return f"(PyFloat {_render(value, RType('Q'))})"
-    if isinstance(value, str):
-        return f"(PyStr {render_string(value)})"
+    scalar = pyvalue_scalar(value)
+    if scalar is not None:
+        constructor, rtype = scalar
+        return f"({constructor} {_render(value, rtype)})"
     if isinstance(value, dict):
         return f"(PyDict {_render(list(value.items()), RType('list', (PYVALUE_ITEM,)))})"
     constructor = "PyList" if isinstance(value, list) else "PyTuple"

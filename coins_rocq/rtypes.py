@@ -100,6 +100,24 @@ class RType:
         return " * ".join(str(a) if a.kind in ATOMS or a.kind in ("list", "option") else f"({a})" for a in self.args)
 
 
+PYVALUE_SCALARS: tuple[tuple[type, str, RType], ...] = (
+    (bool, "PyBool", RType("bool")),
+    (int, "PyInt", RType("Z")),
+    (float, "PyFloat", RType("Q")),
+    (str, "PyStr", RType("string")),
+)
+"""The ``pyvalue`` constructor of each Python scalar type and the Rocq type of its content
+(``bool`` before ``int``, since a Python bool is an int); ``PYVALUE_DEFINITION`` has them."""
+
+
+def pyvalue_scalar(value: Any) -> tuple[str, RType] | None:
+    """The constructor and content type of a scalar Python value inside ``pyvalue``; None for None and containers."""
+    for python_type, constructor, rtype in PYVALUE_SCALARS:
+        if isinstance(value, python_type):
+            return constructor, rtype
+    return None
+
+
 _TOKEN = re.compile(r"\s*([A-Za-z]+|\*|\(|\))")
 
 
