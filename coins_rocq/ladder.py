@@ -22,7 +22,7 @@ LADDER: tuple[tuple[str, str], ...] = (
         " end",
     ),
     ("unfold-leb", "{unfold}; repeat split; first [apply Nat.leb_le | apply Nat.ltb_lt]; vm_compute; reflexivity"),
-    ("pinned", "{unfold}; coins_pinned"),
+    ("pinned", "coins_name_numerals; {unfold}; coins_pinned"),
     ("simpl-constructor", "cbn; repeat (constructor || discriminate)"),
     ("unfold-lia", "{unfold}; intros; lia"),
     ("unfold-lra", "{unfold}; intros; coins_lra"),

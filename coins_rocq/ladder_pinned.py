@@ -11,12 +11,48 @@ refutation destructs the hypothesis, substitutes each variable equal to a closed
 and splits the disjunctions one at a time, closing each branch whose closed natural
 equation computes false (``vm_compute``), before the search. The rung starts only when the
 first natural witness is pinned (or, refuting, some variable equals a closed term), and
-fails otherwise; the kernel checks every proof.
+fails otherwise; the kernel checks every proof. Before the spec is unfolded,
+``coins_name_numerals`` names each natural argument of the goal of at least
+``NAMED_NUMERAL_MIN`` (``set (coins_k := 900)``): numerals are unary, so every tactic
+that traverses the goal (``destruct``, ``eexists``, ``set``, the kernel at ``Qed``) pays
+for each copy of ``900`` in proportion to its size; a local definition is one variable,
+unfolded only where a computation needs its value (HumanEval/156's obligations, twice as
+fast).
 """
 
 from __future__ import annotations
 
+NAMED_NUMERAL_MIN = 64
+"""The least natural argument that ``coins_name_numerals`` names before the spec is unfolded."""
+
+NAME_NUMERALS_LTAC: tuple[str, ...] = (
+    (
+        "Ltac coins_name_arg a :=\n"
+        "  lazymatch type of a with\n"
+        "  | nat =>\n"
+        "      tryif is_var a then idtac else\n"
+        f"      lazymatch eval vm_compute in (Coq.Init.Nat.leb {NAMED_NUMERAL_MIN} a) with\n"
+        '      | true => let k := fresh "coins_k" in set (k := a)\n'
+        "      | _ => idtac\n"
+        "      end\n"
+        "  | _ => idtac\n"
+        "  end."
+    ),
+    (
+        "Ltac coins_name_args t :=\n"
+        "  lazymatch t with\n"
+        "  | Coq.Init.Logic.not ?p => coins_name_args p\n"
+        "  | ?f ?a => coins_name_args f; coins_name_arg a\n"
+        "  | _ => idtac\n"
+        "  end."
+    ),
+    "Ltac coins_name_numerals := lazymatch goal with |- ?g => coins_name_args g end.",
+)
+"""``coins_name_numerals``: each natural argument of the goal's head (under ``~``) that is not a
+variable and computes to ``NAMED_NUMERAL_MIN`` or more becomes a local definition."""
+
 PINNED_LTAC: tuple[str, ...] = (
+    *NAME_NUMERALS_LTAC,
     "Ltac coins_open := repeat match goal with |- _ /\\ _ => split | |- @ex _ _ => eexists end.",
     "Ltac coins_nat_value t tac := let v := eval vm_compute in t in coins_numeral v; tac v.",
     (

@@ -3,10 +3,14 @@ decide the shapes the search cannot: each test's shapes were undecided before it
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 from coins_shapes import Shape, assert_all_correct
 
 from coins_rocq import Case
+from coins_rocq.ladder_pinned import NAME_NUMERALS_LTAC
 
 RECURRENCE_SHAPES: list[Shape] = [
     # Tribonacci as a relation whose step has three recursive premises: a proof or a
@@ -128,9 +132,41 @@ PINNED_SHAPES: list[Shape] = [
         "digits3 (n : nat) : list nat",
         [Case((472,), [4, 7, 2]), Case((58,), [5, 8]), Case((905,), [9, 0, 5])],
     ),
+    # Thousands: the input (above 2000, one as `Z.to_nat 2999%Z`) is named before the spec
+    # is unfolded, so the witnesses' tactics do not traverse a unary 2999 at every step.
+    (
+        "Definition thousands_spec (n : nat) (o : list nat) : Prop :=\n"
+        "  n < 3000 /\\ exists m c, n = 1000 * m + c /\\ m = n / 1000 /\\ c = n mod 1000 /\\\n"
+        "    ((c = 0 /\\ o = m :: nil) \\/ (c <> 0 /\\ o = m :: c :: nil)).",
+        "thousands (n : nat) : list nat",
+        [Case((2999,), [2, 999]), Case((2000,), [2])],
+    ),
 ]
 
 
 @pytest.mark.slow
 def test_pinned_rung_fixes_natural_witnesses_by_their_equations() -> None:
     assert_all_correct(PINNED_SHAPES)
+
+
+def test_pinned_rung_names_large_natural_arguments_and_only_those(tmp_path: Path) -> None:
+    script = [
+        *NAME_NUMERALS_LTAC,
+        "From Coq Require Import ZArith List.",
+        "Import ListNotations.",
+        "Definition P (n m : nat) (l : list nat) (k : nat) : Prop := True.",
+        "Goal ~ P 900 5 [700] (Z.to_nat 5999%Z).",
+        "coins_name_numerals.",
+        "lazymatch goal with",
+        "| |- ~ P ?a 5 [700] ?b => is_var a; is_var b; unfold a, b",
+        "end.",
+        "match goal with |- ~ P 900 5 [700] (Z.to_nat 5999%Z) => idtac end.",
+        "Abort.",
+        "Goal forall x : nat, P x 63 [] 64.",
+        "intro x; coins_name_numerals.",
+        "match goal with |- P x 63 [] ?b => is_var b end.",
+        "Abort.",
+    ]
+    (tmp_path / "Named.v").write_text("\n".join(script) + "\n")
+    proc = subprocess.run(["coqc", "-q", "Named.v"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
