@@ -21,9 +21,12 @@ from coins_rocq.upstream import UpstreamFormatError, upstream_signature
 
 
 def first_problem(report: SpecReport) -> str:
-    """The first obligation that is not proved, as one line."""
+    """The obligation that explains the verdict, as one line: the first refuted one for a spec
+    judged wrong (an obligation left unknown before it does not decide it), else the first
+    that is not proved."""
+    judged_wrong = report.verdict in ("too_strong", "too_weak")
     for result in report.results:
-        if result.outcome != "proved":
+        if result.outcome == "refuted" or (result.outcome != "proved" and not judged_wrong):
             ob = result.obligation
             return f"#{ob.index} {ob.kind} case {ob.case} {result.outcome}: {ob.goal[:160]} [{result.detail[:80]}]"
     return report.reason[:200]

@@ -8,7 +8,9 @@ anything else (some obligation unknown, or no case fits the spec's types). Cases
 values do not fit the spec's types are skipped and reported, never a verdict. So are the
 cases whose input the spec's own precondition provably excludes (``Pre input -> ...``
 holds vacuously there); a spec whose precondition excludes every case is ``undecided``,
-never ``correct``. When a spec is both too strong and too weak, ``too_strong`` is
+never ``correct``. A refuted obligation decides a verdict only where its case's precondition
+is proved: ``Pre input -> Spec input output`` is refuted by ``~ Spec input output`` only if
+``Pre input`` holds. When a spec is both too strong and too weak, ``too_strong`` is
 reported; the counts show both.
 """
 
@@ -214,9 +216,11 @@ def verdict_of(job_result: JobResult) -> SpecReport:
     results = [r for r in results if r.obligation.case not in excluded]
     if not results:
         return SpecReport("undecided", "the precondition excludes every test case", [], skipped)
-    if any(r.obligation.kind == "completeness" and r.outcome == "refuted" for r in results):
+    unsettled = {r.obligation.case for r in results if r.obligation.kind == "precondition" and r.outcome != "proved"}
+    refuted = {r.obligation.kind for r in results if r.outcome == "refuted" and r.obligation.case not in unsettled}
+    if "completeness" in refuted:
         return SpecReport("too_strong", "a true output is rejected", results, skipped)
-    if any(r.obligation.kind == "soundness" and r.outcome == "refuted" for r in results):
+    if "soundness" in refuted:
         return SpecReport("too_weak", "a wrong output is accepted", results, skipped)
     if all(r.outcome == "proved" for r in results):
         return SpecReport("correct", "", results, skipped)

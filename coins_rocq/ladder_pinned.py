@@ -11,7 +11,11 @@ refutation destructs the hypothesis, substitutes each variable equal to a closed
 and splits the disjunctions one at a time, closing each branch whose closed natural
 equation computes false (``vm_compute``), before the search. The rung starts only when the
 first natural witness is pinned (or, refuting, some variable equals a closed term), and
-fails otherwise; the kernel checks every proof. Before the spec is unfolded,
+fails otherwise; the kernel checks every proof. A witness inside a structured value is
+pinned the same way: a goal ``t = p`` (or ``p = t``) with ``t`` closed and ``p`` a
+constructor pattern over evars (HumanEval/144's ``parse_fraction x = Some (nx, dx)``) is
+solved by computing ``t`` and unifying; refuting, such a hypothesis over variables is
+computed and injected (``injection``), or discriminated when the constructors differ. Before the spec is unfolded,
 ``coins_name_numerals`` names each natural argument of the goal of at least
 ``NAMED_NUMERAL_MIN`` (``set (coins_k := 900)``): numerals are unary, so every tactic
 that traverses the goal (``destruct``, ``eexists``, ``set``, the kernel at ``Qed``) pays
@@ -55,10 +59,15 @@ PINNED_LTAC: tuple[str, ...] = (
     *NAME_NUMERALS_LTAC,
     "Ltac coins_open := repeat match goal with |- _ /\\ _ => split | |- @ex _ _ => eexists end.",
     "Ltac coins_nat_value t tac := let v := eval vm_compute in t in coins_numeral v; tac v.",
+    "Ltac coins_value t tac := let v := eval vm_compute in t in coins_closed v; tac v.",
+    "Ltac coins_head t := lazymatch t with ?f _ => coins_head f | _ => t end.",
+    ("Ltac coins_pattern p :=\n  has_evar p; let h := coins_head p in first [is_evar h | is_constructor h]."),
     (
         "Ltac coins_pin_with tac :=\n"
-        "  lazymatch goal with\n"
+        "  match goal with\n"
         "  | |- @eq nat ?e ?t => is_evar e; assert_fails (has_evar t); coins_nat_value t ltac:(fun v => tac e v)\n"
+        "  | |- @eq _ ?t ?p => coins_pattern p; assert_fails (has_evar t); coins_value t ltac:(fun v => tac p v)\n"
+        "  | |- @eq _ ?p ?t => coins_pattern p; assert_fails (has_evar t); coins_value t ltac:(fun v => tac p v)\n"
         "  end."
     ),
     "Ltac coins_pinnable := coins_pin_with ltac:(fun _ _ => idtac).",
@@ -68,11 +77,28 @@ PINNED_LTAC: tuple[str, ...] = (
     ),
     "Ltac coins_pin_goal := coins_pin_with ltac:(fun e v => unify e v); reflexivity.",
     (
+        "Ltac coins_inject_with H t p :=\n"
+        "  let h := coins_head p in is_constructor h;\n"
+        "  assert_fails (coins_closed p); assert_fails (has_evar t);\n"
+        "  coins_value t ltac:(fun v =>\n"
+        "    let E := fresh in assert (E : t = v) by (vm_compute; reflexivity);\n"
+        "    rewrite E in H; clear E;\n"
+        "    first [discriminate H | injection H; clear H; intros; subst])."
+    ),
+    (
+        "Ltac coins_pinned_inject :=\n"
+        "  match goal with\n"
+        "  | H : ?t = ?p |- _ => coins_inject_with H t p\n"
+        "  | H : ?p = ?t |- _ => coins_inject_with H t p\n"
+        "  end."
+    ),
+    (
         "Ltac coins_pinned_prune :=\n"
         "  coins_pinned_destruct;\n"
         "  repeat match goal with\n"
         "         | H : @eq nat ?x ?t |- _ => is_var x; coins_nat_value t ltac:(fun _ => subst x)\n"
         "         | H : ?x = ?t |- _ => is_var x; coins_closed t; subst x\n"
+        "         | |- _ => coins_pinned_inject\n"
         "         end;\n"
         "  repeat match goal with\n"
         "         | H : @eq nat ?a ?b |- _ =>\n"
@@ -86,7 +112,8 @@ PINNED_LTAC: tuple[str, ...] = (
         "  lazymatch goal with\n"
         "  | H : context [@ex nat _] |- False =>\n"
         "      coins_pinned_destruct;\n"
-        "      match goal with H : @eq nat ?x ?t |- _ => is_var x; coins_nat_value t ltac:(fun _ => idtac) end;\n"
+        "      first [match goal with H : @eq nat ?x ?t |- _ => is_var x; coins_nat_value t ltac:(fun _ => idtac) end\n"
+        "            | coins_pinned_inject];\n"
         "      coins_pinned_prune;\n"
         "      repeat match goal with H : _ \\/ _ |- _ => progress (vm_compute in H) end;\n"
         "      repeat (match goal with H : _ \\/ _ |- _ => destruct H end; coins_pinned_prune);\n"

@@ -141,6 +141,26 @@ PINNED_SHAPES: list[Shape] = [
         "thousands (n : nat) : list nat",
         [Case((2999,), [2, 999]), Case((2000,), [2])],
     ),
+    # Witnesses fixed by a computed structured value (`first_two l = Some (a, b)`, as
+    # HumanEval/144's `Pre` parses its fractions): the value is computed and unified with
+    # the pattern; a refutation computes it and injects it into the variables (undecided
+    # before: no numeral equation pinned them).
+    (
+        "Fixpoint first_two (l : list nat) : option (nat * nat) :=\n"
+        "  match l with a :: (b :: _) => Some (a, b) | _ => None end.\n"
+        "Definition pair_product_spec (l : list nat) (o : nat) : Prop :=\n"
+        "  exists a b, first_two l = Some (a, b) /\\ o = a * b.",
+        "pair_product (l : list nat) : nat",
+        [Case(([3, 5, 1],), 15), Case(([40, 41, 0, 2],), 1640)],
+    ),
+    (
+        "Fixpoint first_two (l : list nat) : option (nat * nat) :=\n"
+        "  match l with a :: (b :: _) => Some (a, b) | _ => None end.\n"
+        "Definition ordered_pair_spec (l : list nat) (o : bool) : Prop :=\n"
+        "  exists a b, first_two l = Some (a, b) /\\ 0 < a /\\ (o = true <-> a < b).",
+        "ordered_pair (l : list nat) : bool",
+        [Case(([3, 5, 1],), True), Case(([7, 2],), False)],
+    ),
 ]
 
 

@@ -12,8 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from coins_rocq import Case, CoqtopPool, check_spec
+from coins_rocq.backends.base import JobResult, ObligationResult, Outcome
+from coins_rocq.checker import verdict_of
 from coins_rocq.cli import coins_group
 from coins_rocq.humaneval import RECORDED, case_source, humaneval_cases
+from coins_rocq.obligations import Kind, Obligation
 from coins_rocq.rtypes import parse_type
 from coins_rocq.upstream import UpstreamFormatError, upstream_signature
 
@@ -107,6 +110,28 @@ def test_a_wrong_spec_under_a_true_precondition_is_still_judged() -> None:
     with CoqtopPool(1) as pool:
         report = check_spec(src, upstream_signature(src, "add", 2), [Case((1, 2), 3), Case((4, 5), 9)], pool)
     assert report.verdict == "too_strong" and not report.skipped
+
+
+def _results(*outcomes: tuple[Kind, int, Outcome]) -> JobResult:
+    obligations = [Obligation(i, kind, case, "g", "~ g", kind) for i, (kind, case, _) in enumerate(outcomes)]
+    return JobResult(None, [ObligationResult(ob, out) for ob, (_, _, out) in zip(obligations, outcomes, strict=True)])
+
+
+def test_a_refutation_decides_only_where_its_cases_precondition_is_proved() -> None:
+    refuted_under_unknown_pre = _results(("precondition", 0, "unknown"), ("completeness", 0, "refuted"))
+    assert verdict_of(refuted_under_unknown_pre).verdict == "undecided"
+    accepted_under_unknown_pre = _results(("precondition", 0, "unknown"), ("soundness", 0, "refuted"))
+    assert verdict_of(accepted_under_unknown_pre).verdict == "undecided"
+    refuted_under_proved_pre = _results(
+        ("precondition", 0, "unknown"),
+        ("completeness", 0, "refuted"),
+        ("precondition", 1, "proved"),
+        ("completeness", 1, "refuted"),
+    )
+    assert verdict_of(refuted_under_proved_pre).verdict == "too_strong"
+    assert verdict_of(_results(("completeness", 0, "refuted"))).verdict == "too_strong"
+    excluded = _results(("precondition", 0, "refuted"), ("completeness", 0, "refuted"), ("completeness", 1, "proved"))
+    assert verdict_of(excluded).verdict == "correct"
 
 
 def test_problems_without_literal_calls_get_recorded_cases() -> None:
