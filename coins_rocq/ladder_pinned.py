@@ -61,7 +61,7 @@ PINNED_LTAC: tuple[str, ...] = (
     "Ltac coins_nat_value t tac := let v := eval vm_compute in t in coins_numeral v; tac v.",
     "Ltac coins_value t tac := let v := eval vm_compute in t in coins_closed v; tac v.",
     "Ltac coins_head t := lazymatch t with ?f _ => coins_head f | _ => t end.",
-    ("Ltac coins_pattern p :=\n  has_evar p; let h := coins_head p in first [is_evar h | is_constructor h]."),
+    "Ltac coins_pattern p := has_evar p; let h := coins_head p in first [is_evar h | is_constructor h].",
     (
         "Ltac coins_pin_with tac :=\n"
         "  match goal with\n"
