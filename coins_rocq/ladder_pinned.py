@@ -15,8 +15,9 @@ fails otherwise; the kernel checks every proof. A witness inside a structured va
 pinned the same way: a goal ``t = p`` (or ``p = t``) with ``t`` closed and ``p`` a
 constructor pattern over evars (HumanEval/144's ``parse_fraction x = Some (nx, dx)``) is
 solved by computing ``t`` and unifying; refuting, such a hypothesis over variables is
-computed and injected (``injection``), or discriminated when the constructors differ. Before the spec is unfolded,
-``coins_name_numerals`` names each natural argument of the goal of at least
+computed and injected (``injection``), or discriminated when the constructors differ.
+
+Before the spec is unfolded, ``coins_name_numerals`` names each natural argument of the goal of at least
 ``NAMED_NUMERAL_MIN`` (``set (coins_k := 900)``): numerals are unary, so every tactic
 that traverses the goal (``destruct``, ``eexists``, ``set``, the kernel at ``Qed``) pays
 for each copy of ``900`` in proportion to its size; a local definition is one variable,
@@ -61,13 +62,18 @@ PINNED_LTAC: tuple[str, ...] = (
     "Ltac coins_nat_value t tac := let v := eval vm_compute in t in coins_numeral v; tac v.",
     "Ltac coins_value t tac := let v := eval vm_compute in t in coins_closed v; tac v.",
     "Ltac coins_head t := lazymatch t with ?f _ => coins_head f | _ => t end.",
-    "Ltac coins_pattern p := has_evar p; let h := coins_head p in first [is_evar h | is_constructor h].",
+    "Ltac coins_constructed p := let h := coins_head p in is_constructor h.",
+    "Ltac coins_pattern p := has_evar p; first [let h := coins_head p in is_evar h | coins_constructed p].",
+    (
+        "Ltac coins_pin_pattern tac t p :=\n"
+        "  coins_pattern p; assert_fails (has_evar t); coins_value t ltac:(fun v => tac p v)."
+    ),
     (
         "Ltac coins_pin_with tac :=\n"
         "  match goal with\n"
         "  | |- @eq nat ?e ?t => is_evar e; assert_fails (has_evar t); coins_nat_value t ltac:(fun v => tac e v)\n"
-        "  | |- @eq _ ?t ?p => coins_pattern p; assert_fails (has_evar t); coins_value t ltac:(fun v => tac p v)\n"
-        "  | |- @eq _ ?p ?t => coins_pattern p; assert_fails (has_evar t); coins_value t ltac:(fun v => tac p v)\n"
+        "  | |- @eq _ ?t ?p => coins_pin_pattern tac t p\n"
+        "  | |- @eq _ ?p ?t => coins_pin_pattern tac t p\n"
         "  end."
     ),
     "Ltac coins_pinnable := coins_pin_with ltac:(fun _ _ => idtac).",
@@ -78,8 +84,7 @@ PINNED_LTAC: tuple[str, ...] = (
     "Ltac coins_pin_goal := coins_pin_with ltac:(fun e v => unify e v); reflexivity.",
     (
         "Ltac coins_inject_with H t p :=\n"
-        "  let h := coins_head p in is_constructor h;\n"
-        "  assert_fails (coins_closed p); assert_fails (has_evar t);\n"
+        "  coins_constructed p; assert_fails (coins_closed p); assert_fails (has_evar t);\n"
         "  coins_value t ltac:(fun v =>\n"
         "    let E := fresh in assert (E : t = v) by (vm_compute; reflexivity);\n"
         "    rewrite E in H; clear E;\n"

@@ -120,6 +120,12 @@ def test_sorted_permutation_rung_sorts_the_witness_and_pins_the_rearrangement() 
     assert_all_correct(SORTED_PERMUTATION_SHAPES)
 
 
+FIRST_TWO = (
+    "Fixpoint first_two (l : list nat) : option (nat * nat) :=\n"
+    "  match l with a :: (b :: _) => Some (a, b) | _ => None end.\n"
+)
+"""A parser of a structured value, shared by two pinned shapes."""
+
 PINNED_SHAPES: list[Shape] = [
     # Natural witnesses each named by an equation with a closed side (`h = n / 100`): tried
     # as candidates, level by level, they multiply, and `simpl` unfolds `100 * h` while `h`
@@ -146,17 +152,13 @@ PINNED_SHAPES: list[Shape] = [
     # the pattern; a refutation computes it and injects it into the variables (undecided
     # before: no numeral equation pinned them).
     (
-        "Fixpoint first_two (l : list nat) : option (nat * nat) :=\n"
-        "  match l with a :: (b :: _) => Some (a, b) | _ => None end.\n"
-        "Definition pair_product_spec (l : list nat) (o : nat) : Prop :=\n"
+        FIRST_TWO + "Definition pair_product_spec (l : list nat) (o : nat) : Prop :=\n"
         "  exists a b, first_two l = Some (a, b) /\\ o = a * b.",
         "pair_product (l : list nat) : nat",
         [Case(([3, 5, 1],), 15), Case(([40, 41, 0, 2],), 1640)],
     ),
     (
-        "Fixpoint first_two (l : list nat) : option (nat * nat) :=\n"
-        "  match l with a :: (b :: _) => Some (a, b) | _ => None end.\n"
-        "Definition ordered_pair_spec (l : list nat) (o : bool) : Prop :=\n"
+        FIRST_TWO + "Definition ordered_pair_spec (l : list nat) (o : bool) : Prop :=\n"
         "  exists a b, first_two l = Some (a, b) /\\ 0 < a /\\ (o = true <-> a < b).",
         "ordered_pair (l : list nat) : bool",
         [Case(([3, 5, 1],), True), Case(([7, 2],), False)],

@@ -113,8 +113,13 @@ def test_a_wrong_spec_under_a_true_precondition_is_still_judged() -> None:
 
 
 def _results(*outcomes: tuple[Kind, int, Outcome]) -> JobResult:
-    obligations = [Obligation(i, kind, case, "g", "~ g", kind) for i, (kind, case, _) in enumerate(outcomes)]
-    return JobResult(None, [ObligationResult(ob, out) for ob, (_, _, out) in zip(obligations, outcomes, strict=True)])
+    return JobResult(
+        None,
+        [
+            ObligationResult(Obligation(i, kind, case, "g", "~ g", kind), out)
+            for i, (kind, case, out) in enumerate(outcomes)
+        ],
+    )
 
 
 def test_a_refutation_decides_only_where_its_cases_precondition_is_proved() -> None:
