@@ -46,7 +46,11 @@ def submit_command(run_dirs: tuple[Path, ...], output: Path, samples: bool) -> N
     issues = validate_submission(submission, str(output))
     if issues:
         _fail("error: the runs do not make a valid submission:\n" + "\n".join(f"  {i}" for i in issues))
-    write_submission(submission, output)
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        write_submission(submission, output)
+    except OSError as exc:
+        _fail(f"error: cannot write {output}: {exc.strerror or exc}")
     click.echo(
         f"wrote {output}: {submission['model']} · {submission['method']['label']} · {len(submission['tasks'])} task(s)"
     )

@@ -102,3 +102,17 @@ def test_cli_submit(tmp_path: Path, make_run: Callable[..., Path]) -> None:
     assert result.exit_code == 1
     assert "$.tasks['demo/arith'].metrics.accuracy.value" in result.output
     assert not (tmp_path / "bad.json").exists()
+
+
+def test_cli_submit_creates_the_output_folder_or_says_why_not(tmp_path: Path, make_run: Callable[..., Path]) -> None:
+    run = make_run("folder", tasks={"demo/arith": binary(1, 2)})
+    out = tmp_path / "subs" / "deeper" / "x.json"
+    result = CliRunner().invoke(submit_command, [str(run), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["model"]
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = CliRunner().invoke(submit_command, [str(run), "-o", str(blocker / "x.json")])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [f"error: cannot write {blocker / 'x.json'}: File exists"]
+    assert result.exception is None or isinstance(result.exception, SystemExit)
