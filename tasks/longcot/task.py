@@ -19,6 +19,7 @@ from tasks.longcot.verdict import Verdict
 from tasks.longcot.verify import verify
 
 VerifierName = Literal["official", "strict"]
+SplitName = Literal["easy", "medium", "hard"]
 
 
 class VerifiedArgs(TaskArgs):
@@ -49,6 +50,11 @@ class LongCotArgs(VerifiedArgs):
         "no default",
     )
     domains: tuple[str, ...] = Field(DOMAINS, description="domains to include")
+    splits: tuple[SplitName, ...] | None = Field(
+        None,
+        description="splits to include (default: the task's own); without it every domain-split file of "
+        "the task must be present, with it the named ones that are present are run",
+    )
     per_template: int = Field(0, ge=0, description="keep at most this many questions per template (0: all)")
 
 
@@ -167,7 +173,8 @@ class LongCotTask(VerifiedTask[LongCotArgs]):
         """The task's questions of ``splits`` and ``-T domains`` in a fixed order."""
         args = self.args
         counts: Counter[tuple[str, str]] = Counter()
-        for question in load_questions(args.data, tuple(args.domains), self.splits):
+        splits = tuple(args.splits) if args.splits is not None else self.splits
+        for question in load_questions(args.data, tuple(args.domains), splits, complete=args.splits is None):
             key = (question.domain, question.template)
             if args.per_template and counts[key] >= args.per_template:
                 continue

@@ -61,35 +61,43 @@ def data_source(data: str | None) -> str:
     return source
 
 
-def load_questions(data: str | None, domains: tuple[str, ...], splits: tuple[str, ...]) -> Iterator[Question]:
+def load_questions(
+    data: str | None, domains: tuple[str, ...], splits: tuple[str, ...], complete: bool = False
+) -> Iterator[Question]:
     """Questions of ``domains`` x ``splits`` in a fixed order, from ``data`` or the default locations.
 
     ``data`` (else ``$FRONTIER_LONGCOT_DATA``) is a folder, or ``hub:<id>`` for a ``datasets``
-    repository (a hub id or a local mirror of one). A folder that lacks a (domain, split) file
-    is skipped for that pair; if no pair is found at all, LongCotDataError says where it looked.
+    repository (a hub id or a local mirror of one). A (domain, split) pair without questions
+    (no file in a folder, no rows in a hub split) is an error naming every such pair when
+    ``complete``, else skipped; if no pair is found at all, LongCotDataError says where it looked.
     """
     source = data_source(data)
     repo = source[len(HUB_PREFIX) :] if source.startswith(HUB_PREFIX) else None
     folder = None if repo else Path(source).expanduser()
     if folder is not None and not folder.is_dir():
         raise LongCotDataError(f"LongCoT data folder {folder} does not exist")
-    found = False
     loaded: dict[str, dict[str, list[Question]]] = {}
+    found: dict[tuple[str, str], list[Question] | Path] = {}
     for domain in domains:
         for split in splits:
             if repo:
                 if split not in loaded:
                     loaded[split] = hub_split(repo, split)
-                questions = loaded[split].get(domain, [])
-            elif folder is not None:
-                path = find_file(folder, domain, split)
-                if path is None:
-                    continue
-                questions = read_file(path, domain, split)
-            found = found or bool(questions)
-            yield from questions
+                if loaded[split].get(domain):
+                    found[(domain, split)] = loaded[split][domain]
+            elif folder is not None and (path := find_file(folder, domain, split)) is not None:
+                found[(domain, split)] = path
+    missing = [f"{domain}-{split}" for domain in domains for split in splits if (domain, split) not in found]
+    if complete and missing:
+        raise LongCotDataError(
+            f"LongCoT data in {repo or folder} lacks {len(missing)} of the {len(domains) * len(splits)} "
+            f"domain-split sets this task runs: {', '.join(missing)}; fetch them, or name the part to run "
+            "with -T splits=... (and -T domains=...)"
+        )
     if not found:
         raise LongCotDataError(
             f"no LongCoT questions for domains {list(domains)} and splits {list(splits)} in "
             f"{repo or folder}; pass -T data=PATH"
         )
+    for (domain, split), where in found.items():
+        yield from where if isinstance(where, list) else read_file(where, domain, split)

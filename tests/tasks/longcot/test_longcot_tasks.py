@@ -118,3 +118,16 @@ def test_suite_file_is_valid():
     assert suite["name"] == "longcot"
     for entry in suite["tasks"]:
         assert FAMILY.resolve(entry["task"]) is not None, entry["task"]
+
+
+def test_full_with_missing_split_files_is_an_error_naming_them(longcot_dir):
+    """The shared folder lacks logic-medium, logic-hard and math-hard: longcot/full refuses to run a part
+    of itself unless the user names the splits (issue 37 item 10)."""
+    full = FAMILY.resolve("longcot/full")
+    with pytest.raises(LongCotDataError, match=r"lacks 3 of the 10 .*logic-medium, logic-hard, math-hard.*-T splits="):
+        list(full.create(data=str(longcot_dir)).samples())
+    with pytest.raises(LongCotDataError, match="math-hard"):
+        list(full.create(data=str(longcot_dir), domains=("math",)).samples())
+    named = list(full.create(data=str(longcot_dir), splits=("medium",), domains=("math", "cs")).samples())
+    assert {s.metadata["domain"] for s in named} == {"math", "cs"} and len(named) == 300
+    assert len(list(FAMILY.resolve("longcot/mini").create(data=str(longcot_dir)).samples())) == 507
