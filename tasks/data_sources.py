@@ -10,6 +10,7 @@ from harness.datasets_get import DataSource
 
 LONGCOT_DOMAINS = ("chemistry", "chess", "cs", "logic", "math")
 CTI_FILES = ("cti-mcq", "cti-rcm", "cti-rcm-2021", "cti-vsp", "cti-ate", "cti-taa")
+CTI_TAA_TABLES = ("alias_dict", "related_dict")  # CTI-TAA's alias and related-group tables (read without running code)
 
 LONGCOT = DataSource(
     "longcot",
@@ -40,6 +41,7 @@ CTIBENCH = DataSource(
     files=(
         *tuple((f"data/{name}.tsv", f"data/{name}.tsv") for name in CTI_FILES),
         ("evaluation/responses/cti-taa-responses.tsv", "evaluation/responses/cti-taa-responses.tsv"),
+        *tuple((f"evaluation/{name}.pickle", f"evaluation/{name}.pickle") for name in CTI_TAA_TABLES),
         ("LICENSE", "LICENSE"),
     ),
     usage="-T data={folder}  (or export FRONTIER_CTIBENCH_DATA={folder})",

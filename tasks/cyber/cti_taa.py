@@ -77,9 +77,10 @@ class CtiTaaTask(CtiRows[CtiTaaArgs]):
     top_p 1, seed 42, 2048 tokens; the authors' alias and related tables. ``accuracy`` and
     ``plausible_accuracy`` are the paper's tiers over every row. Differences from the paper:
     the authors read each attribution by hand, here the first stated attribution is read
-    (a ``[PLACEHOLDER]`` is no answer); the tables' ``'nan'`` entries are dropped (GPT-4's
-    plausible tier: 84 % instead of 86 %); names are compared without case, punctuation or
-    a trailing "group".
+    (a ``[PLACEHOLDER]`` is no answer); the tables' ``'nan'`` entries are dropped, which lowers
+    three published plausible tiers (GPT-4 86 -> 84 %, Gemini-1.5 74 -> 72 %, LLAMA3-70B
+    80 -> 78 %; ChatGPT-3.5 and LLAMA3-8B unchanged); names are compared without case,
+    punctuation or a trailing "group". ``frontier data get ctibench`` fetches the tables.
     """
 
     description = (

@@ -10,6 +10,7 @@ from __future__ import annotations
 import http.server
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -83,10 +84,12 @@ def test_ctibench_is_fetched_whole_and_its_tasks_read_it(mirror, tmp_path: Path)
     files = {f"data/{p.name}": p for p in (published / "data").glob("cti-*.tsv") if "responses" not in p.name}
     files["evaluation/responses/cti-taa-responses.tsv"] = published / "data" / "cti-taa-responses.tsv"
     files["LICENSE"] = published / "LICENSE"
+    files.update(_taa_pickles(published, tmp_path / "pickles"))
     _publish(root, "ctibench", files)
     done = _run("data", "get", "ctibench", "--dest", str(tmp_path / "data"), "--mirror", base)
     assert done.returncode == 0, done.stderr
     folder = tmp_path / "data" / "ctibench"
+    assert (folder / "evaluation" / "alias_dict.pickle").is_file() and "related_dict.pickle" in done.stderr
     assert (folder / "data" / "cti-mcq.tsv").read_bytes() == (published / "data" / "cti-mcq.tsv").read_bytes()
     assert "CC BY-NC-SA 4.0" in done.stderr and f"-T data={folder}" in done.stderr
     again = _run("data", "get", "ctibench", "--dest", str(tmp_path / "data"), "--mirror", base)
@@ -107,6 +110,32 @@ def test_ctibench_is_fetched_whole_and_its_tasks_read_it(mirror, tmp_path: Path)
     assert run.returncode == 0, run.stderr
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())["tasks"]["cyber/cti-mcq"]
     assert summary["counts"]["scored"] == 5 and summary["metrics"]["accuracy"]["value"] == 1.0
+    taa = _run(
+        "run",
+        "--task",
+        "cyber/cti-taa",
+        "-T",
+        f"data={folder}",
+        "--model",
+        "builtin/oracle",
+        "--out",
+        str(tmp_path / "taa"),
+    )
+    assert taa.returncode == 0, taa.stderr  # issue 37 item 11: the tables came with 'data get', no -T tables=
+    metrics = json.loads((tmp_path / "taa" / "summary.json").read_text())["tasks"]["cyber/cti-taa"]["metrics"]
+    assert metrics["plausible_accuracy"]["value"] >= metrics["accuracy"]["value"] >= 0.9
+
+
+def _taa_pickles(published: Path, folder: Path) -> dict[str, Path]:
+    """CTI-TAA's alias and related tables as upstream publishes them (``evaluation/*.pickle``), built
+    from the reference JSON copies: {upstream path: local file}."""
+    folder.mkdir()
+    made = {}
+    for name in ("alias_dict", "related_dict"):
+        table = json.loads((published / "tables" / f"{name}.json").read_text(encoding="utf-8"))
+        (folder / f"{name}.pickle").write_bytes(pickle.dumps(table, protocol=4))
+        made[f"evaluation/{name}.pickle"] = folder / f"{name}.pickle"
+    return made
 
 
 @needs_shared

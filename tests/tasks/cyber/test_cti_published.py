@@ -286,3 +286,15 @@ def test_an_upstream_checkout_layout_is_found_without_further_arguments(publishe
         == summary.metrics["plausible_accuracy"].value
         == pytest.approx(0.84)
     )
+
+
+def test_taa_help_states_the_nan_deviation_for_every_model_it_moves() -> None:
+    """Issue 37 item 11: each model whose plausible tier the dropped 'nan' entries move is named in the help."""
+    from harness.cli.listing import describe_task
+
+    with_nan = (62, 86, 74, 80, 36)  # the notebook's plausible tier, 'nan' entries kept
+    help_text = " ".join(describe_task("cyber/cti-taa").split())
+    moved = [(m, p, h) for m, p, h in zip(MODELS, with_nan, TAA_PLAUSIBLE, strict=True) if p != h]
+    assert [m for m, _, _ in moved] == ["ChatGPT-4", "Gemini-1.5", "LLAMA3-70B"]
+    for model, paper, here in moved:
+        assert f"{model.replace('ChatGPT-4', 'GPT-4')} {paper} -> {here} %" in help_text
