@@ -18,15 +18,16 @@ from typing import Any
 from pydantic import Field
 
 from harness.errors import ConfigError
-from harness.task import GenerationSettings, Task, TaskArgs
+from harness.task import GenerationSettings, SolveContext, Task, TaskArgs
 from harness.types import GenerateRequest, Output, Sample, Score
-from scorers.choice import extract_choices, normalise_letters
+from scorers.choice import extract_choice, extract_choices, normalise_letters
 from tasks.cyber.base import LetterChoiceTask
 from tasks.cyber.prompts import cybermetric_messages, seceval_messages
 
 MAX_JSON_BYTES = 500_000_000
 CYBERMETRIC_ENV = "FRONTIER_CYBERMETRIC_DATA"
 SECEVAL_ENV = "FRONTIER_SECEVAL_DATA"
+UPSTREAM_RETRIES = 4  # CyberMetric_evaluator.py: ask_llm(..., max_retries=5) asks at most 5 times
 
 
 class JsonSetArgs(TaskArgs):
@@ -63,12 +64,43 @@ def _text(item: dict, key: str, where: str) -> str:
     return value
 
 
-class CyberMetricTask(LetterChoiceTask[JsonSetArgs]):
-    """CyberMetric: one correct letter, answered as 'ANSWER: X' (data from -T data or $FRONTIER_CYBERMETRIC_DATA)."""
+class CyberMetricArgs(JsonSetArgs):
+    """Arguments of CyberMetric: the data file and how often an off-format reply is asked again."""
+
+    retries: int = Field(
+        UPSTREAM_RETRIES,
+        ge=0,
+        le=20,
+        description="asks after an off-format reply (no option letter found); upstream's evaluator asks "
+        f"up to {UPSTREAM_RETRIES + 1} times in all, the default; 0 asks once",
+    )
+
+
+class CyberMetricTask(LetterChoiceTask[CyberMetricArgs]):
+    """CyberMetric: one correct letter, answered as 'ANSWER: X' (data from -T data or $FRONTIER_CYBERMETRIC_DATA).
+
+    Protocol of upstream's ``CyberMetric_evaluator.py``: its system and user prompts, and a
+    reply without an answer is asked again, up to 5 asks in all (``-T retries=4``, the
+    default; the reply scored is the first with a letter, else the last). Differences: here
+    ``max_tokens`` is 256 and the temperature 0 (upstream sends neither: the provider's
+    limit and default temperature, so its re-asks sample anew, where a greedy re-ask
+    usually repeats the reply); the letter is read from the last line or an ``ANSWER:``
+    line (upstream: the first ``ANSWER: X`` anywhere).
+    """
 
     description = "CyberMetric multiple-choice cybersecurity knowledge (accuracy)"
-    version = "1"
+    version = "2"
     settings = GenerationSettings(max_tokens=256, temperature=0.0)
+
+    async def solve(self, sample: Sample, ctx: SolveContext) -> Output:
+        """Ask; while the reply states no option letter, ask again, ``retries`` times at most."""
+        asked = []
+        for _ in range(self.args.retries + 1):
+            generation = await ctx.generate(sample.messages())
+            asked.append(generation.text)
+            if extract_choice(generation.text, self.letters) is not None:
+                break
+        return Output(text=asked[-1], data={"asks": len(asked), "off_format_replies": asked[:-1]})
 
     def samples(self) -> Iterator[Sample]:
         """One sample per question with CyberMetric's system and user prompts."""

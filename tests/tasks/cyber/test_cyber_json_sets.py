@@ -139,3 +139,40 @@ def test_missing_and_invalid_files(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         list(resolve_task("cyber/seceval").create(data=str(bad)).samples())
     monkeypatch.setenv("FRONTIER_SECEVAL_DATA", write(tmp_path, "q.json", SECEVAL))
     assert len(list(resolve_task("cyber/seceval").create().samples())) == 2
+
+
+def _stubborn(off_format: int):
+    """A responder that answers each question off-format ``off_format`` times, then 'ANSWER: B'."""
+    asked: dict[str, int] = {}
+
+    def respond(body: dict) -> str:
+        question = str(body["messages"][-1]["content"])
+        asked[question] = asked.get(question, 0) + 1
+        return "I would rather explain the handshake." if asked[question] <= off_format else "ANSWER: B"
+
+    return respond, asked
+
+
+@pytest.mark.parametrize(
+    ("retries", "off_format", "asks", "value"), [(None, 4, 5, 1.0), (None, 5, 5, None), (0, 1, 1, None), (2, 2, 3, 1.0)]
+)
+async def test_cybermetric_asks_again_after_an_off_format_reply(
+    tmp_path: Path, retries: int | None, off_format: int, asks: int, value: float | None
+) -> None:
+    """Issue 37 item 13: upstream asks up to 5 times in all (the default); -T retries= changes it."""
+    from harness.adapters import resolve_adapter
+    from harness.runner import evaluate
+    from harness.testing.openai_server import OpenAIServer
+
+    data = {"questions": CYBERMETRIC["questions"][1:]}
+    args = {"data": write(tmp_path, "c.json", data)} | ({} if retries is None else {"retries": retries})
+    task = resolve_task("cyber/cybermetric").create(**args)
+    respond, asked = _stubborn(off_format)
+    with OpenAIServer(respond) as server:
+        (result,) = await evaluate(task, resolve_adapter("openai-compatible/x@" + server.base_url))
+    assert list(asked.values()) == [asks] and result.output.data["asks"] == asks
+    assert result.score.value == value and (value is not None or result.score.outcome == "unscored")
+    from harness.cli.listing import describe_task
+
+    help_text = " ".join(describe_task("cyber/cybermetric").split())
+    assert "up to 5 asks in all" in help_text and "upstream sends neither" in help_text and "retries (int" in help_text
