@@ -104,4 +104,24 @@ def create(spec: str, seed: int = 0, **options: object) -> LiteLLMAdapter:
             "(builtin, replay, openai-compatible, local, inspect, lm-eval, or a plugin) nor a litellm provider; "
             "run 'frontier list adapters'"
         )
+    if not api_base:
+        check_credentials(model)
     return LiteLLMAdapter(model, api_base or None)
+
+
+def check_credentials(model: str) -> None:
+    """Refuse, before any sample runs, a provider whose API key litellm finds missing from the environment.
+
+    litellm's ``validate_environment`` names the variables a provider reads; only the ``*_API_KEY``
+    ones are required here (a missing base URL, project or cloud credential may have a default).
+    """
+    try:
+        found = import_litellm().validate_environment(model=model)
+    except Exception:  # litellm could not tell: the first call will say what is wrong
+        return
+    keys = [key for key in found.get("missing_keys") or () if str(key).endswith("_API_KEY")]
+    if keys and not found.get("keys_in_environment"):
+        raise ConfigError(
+            f"{model} needs {' or '.join(keys)} set in the environment (litellm reads the key from there); "
+            "set it, or aim the model at a server with @<api_base>"
+        )

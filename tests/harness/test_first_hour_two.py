@@ -1,0 +1,54 @@
+"""Issue 38, a new user's first hour (round two): what a first run meets before any sample is solved."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.adapters.litellm_adapter import check_credentials
+from harness.errors import ConfigError
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _frontier(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "harness", *args], capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=300
+    )
+
+
+def _without_keys() -> dict[str, str]:
+    return {
+        **{k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")},
+        "FRONTIER_CACHE_DIR": "",
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    }
+
+
+def test_a_missing_api_key_is_one_line_before_the_run_and_leaves_no_folder(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = _frontier(
+        "run", "--task", "demo/arith", "--model", "openai/gpt-4o-mini", "--limit", "2", "--out", str(out),
+        env=_without_keys(),
+    )  # fmt: skip
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "OPENAI_API_KEY" in lines[0], result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    assert not out.exists()
+
+
+def test_the_credential_check_names_the_variable_and_passes_when_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in [k for k in os.environ if k.endswith("_API_KEY")]:
+        monkeypatch.delenv(name)
+    with pytest.raises(ConfigError, match="ANTHROPIC_API_KEY"):
+        check_credentials("anthropic/claude-sonnet-4-5")
+    with pytest.raises(ConfigError, match="GOOGLE_API_KEY or GEMINI_API_KEY"):
+        check_credentials("gemini/gemini-2.5-flash")
+    check_credentials("ollama/llama3")  # a local server: no key to ask for
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    check_credentials("anthropic/claude-sonnet-4-5")
