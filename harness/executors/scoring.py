@@ -20,6 +20,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from harness.executors.time_limit import score_within
 from harness.types import Output, Sample, Score
 
 if TYPE_CHECKING:
@@ -58,6 +59,12 @@ def active_scoring() -> ScoringBackend | None:
     return _active.get()
 
 
+def limited_score(task: Task, sample: Sample, output: Output) -> Score:
+    """``task.score`` within the task's scoring time limit (:mod:`harness.executors.time_limit`): every
+    scoring path, in a thread, a pool process or a Ray task, calls the scorer through this."""
+    return score_within(task.scoring_time_limit_s, lambda: task.score(sample, output))
+
+
 async def score_off_loop(task: Task, sample: Sample, output: Output) -> Score:
     """Score through the active backend, or in a thread when none is set.
 
@@ -66,7 +73,7 @@ async def score_off_loop(task: Task, sample: Sample, output: Output) -> Score:
     """
     backend = _active.get()
     if backend is None:
-        return await asyncio.to_thread(task.score, sample, output)
+        return await asyncio.to_thread(limited_score, task, sample, output)
     return await backend.score(task, sample, output)
 
 
@@ -75,7 +82,7 @@ async def score_safely(task: Task, sample: Sample, output: Output) -> Score:
     try:
         if task.cpu_heavy:
             return await score_off_loop(task, sample, output)
-        return task.score(sample, output)
+        return limited_score(task, sample, output)
     except Exception as exc:
         return scorer_failure(exc)
 
@@ -83,7 +90,7 @@ async def score_safely(task: Task, sample: Sample, output: Output) -> Score:
 async def score_in_thread(task: Task, sample: Sample, output: Output) -> Score:
     """Score in a thread; a scorer exception becomes an ``error`` score."""
     try:
-        return await asyncio.to_thread(task.score, sample, output)
+        return await asyncio.to_thread(limited_score, task, sample, output)
     except Exception as exc:
         return scorer_failure(exc)
 
@@ -152,7 +159,7 @@ def score_in_worker(ref: TaskRef, sample: Sample, output: Output) -> Score:
         task = resolve_task(ref.name).create(**ref.args)
         _WORKER_TASKS[ref.key] = task
     try:
-        return task.score(sample, output)
+        return limited_score(task, sample, output)
     except Exception as exc:
         return scorer_failure(exc)
 

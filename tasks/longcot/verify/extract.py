@@ -92,11 +92,12 @@ def split_top_level(text: str) -> list[str]:
     depth = 0
     quote: str | None = None
     current: list[str] = []
+    blank = True  # whether ``current`` is only whitespace so far: kept as a flag, so the pass stays linear
     for ch in inner:
         if quote:
             if ch == quote:
                 quote = None
-        elif ch in "\"'" and not "".join(current).strip():
+        elif ch in "\"'" and blank:
             quote = ch
         elif ch in "([{":
             depth += 1
@@ -105,8 +106,10 @@ def split_top_level(text: str) -> list[str]:
         if ch == "," and depth == 0 and quote is None:
             parts.append("".join(current).strip())
             current = []
+            blank = True
         else:
             current.append(ch)
+            blank = blank and ch.isspace()
     if current or parts:
         parts.append("".join(current).strip())
     return [p.strip().strip("'\"").strip() for p in parts]

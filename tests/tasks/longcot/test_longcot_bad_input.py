@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -146,3 +147,13 @@ def test_score_never_raises_and_maps_outcomes(longcot_dir):
             assert score.outcome in ("scored", "unscored")
             assert score.correct is not True
         assert task.score(sample, Output(text="")).outcome == "unscored"
+
+
+def test_split_top_level_is_linear_on_nested_quotes():
+    """Issue 37: every quote once re-joined the whole buffer (86 s at n=40,000); linear now."""
+    n = 40_000
+    text = "[" + '{"a":' * n + "1" + "}" * n + "]"
+    started = time.perf_counter()
+    assert split_top_level(text) == [text[1:-1]]
+    assert time.perf_counter() - started < 5
+    assert split_top_level("[ 'a, b' , x'y, z]") == ["a, b", "x'y", "z"]
