@@ -11,7 +11,8 @@ from tasks.cyber.cti_taa import CtiTaaTask
 from tasks.cyber.gen_cvss import GenCvssTask
 from tasks.cyber.gen_cwe import GenCweTask
 from tasks.cyber.gen_mcq import GenMcqTask
-from tasks.cyber.mcq_sets import CyberMetricTask, SecEvalTask
+from tasks.cyber.mcq_sets import CyberMetricTask
+from tasks.cyber.seceval import SecEvalTask
 
 FAMILY = TaskFamily.of(
     ("cyber/cti-mcq", CtiMcqTask),

@@ -1,9 +1,7 @@
-"""CyberMetric and SecEval: multiple-choice cybersecurity knowledge sets read from JSON.
+"""CyberMetric, and the JSON reading it shares with SecEval (``tasks.cyber.seceval``).
 
 CyberMetric (``CyberMetric-{80,500,2000,10000}-v1.json``):
 ``{"questions": [{"question", "answers": {"A": .., "D": ..}, "solution": "B"}]}``.
-SecEval (``questions.json``): a list of ``{"id", "question", "choices": ["A: ..", ..],
-"answer": "ABD", "topics": [..]}``; answers with several letters are scored all-or-nothing.
 """
 
 from __future__ import annotations
@@ -18,15 +16,14 @@ from typing import Any
 from pydantic import Field
 
 from harness.errors import ConfigError
-from harness.task import GenerationSettings, SolveContext, Task, TaskArgs
-from harness.types import GenerateRequest, Output, Sample, Score
-from scorers.choice import extract_choice, extract_choices, normalise_letters
+from harness.task import GenerationSettings, SolveContext, TaskArgs
+from harness.types import GenerateRequest, Output, Sample
+from scorers.choice import extract_choice, normalise_letters
 from tasks.cyber.base import LetterChoiceTask
-from tasks.cyber.prompts import cybermetric_messages, seceval_messages
+from tasks.cyber.prompts import cybermetric_messages
 
 MAX_JSON_BYTES = 500_000_000
 CYBERMETRIC_ENV = "FRONTIER_CYBERMETRIC_DATA"
-SECEVAL_ENV = "FRONTIER_SECEVAL_DATA"
 UPSTREAM_RETRIES = 4  # CyberMetric_evaluator.py: ask_llm(..., max_retries=5) asks at most 5 times
 
 
@@ -56,7 +53,7 @@ def read_json(data: str | None, env: str, task: str) -> Any:
         raise ConfigError(f"{task}: {path} is not valid JSON ({exc})") from None
 
 
-def _text(item: dict, key: str, where: str) -> str:
+def text_field(item: dict, key: str, where: str) -> str:
     """A non-empty string field of ``item``; ConfigError naming ``where`` otherwise."""
     value = item.get(key)
     if not isinstance(value, str) or not value.strip():
@@ -113,7 +110,7 @@ class CyberMetricTask(LetterChoiceTask[CyberMetricArgs]):
             where = f"{self.name} question {index}"
             if not isinstance(item, dict):
                 raise ConfigError(f"{where}: expected an object")
-            question = _text(item, "question", where)
+            question = text_field(item, "question", where)
             answers = item.get("answers")
             if (
                 not isinstance(answers, dict)
@@ -122,7 +119,7 @@ class CyberMetricTask(LetterChoiceTask[CyberMetricArgs]):
                 or not all(isinstance(v, str) for v in answers.values())
             ):
                 raise ConfigError(f"{where}: 'answers' must map letters A-D to strings")
-            solution = normalise_letters(_text(item, "solution", where), "".join(answers))
+            solution = normalise_letters(text_field(item, "solution", where), "".join(answers))
             if solution is None or len(solution) != 1:
                 raise ConfigError(f"{where}: solution {item['solution']!r} is not one of {sorted(answers)}")
             yield Sample(id=f"cybermetric-{index:05d}", input=cybermetric_messages(question, answers), target=solution)
@@ -134,62 +131,3 @@ class CyberMetricTask(LetterChoiceTask[CyberMetricArgs]):
     def random_output(self, sample: Sample, request: GenerateRequest, rng: random.Random) -> str:
         """A random letter in CyberMetric's answer format."""
         return f"ANSWER: {rng.choice(self.letters)}"
-
-
-class SecEvalTask(Task[JsonSetArgs]):
-    """SecEval: one or more correct letters, all-or-nothing (data from -T data or $FRONTIER_SECEVAL_DATA)."""
-
-    description = "SecEval multiple-answer cybersecurity questions (all-or-nothing accuracy)"
-    version = "1"
-    settings = GenerationSettings(max_tokens=256, temperature=0.0)
-    letters = "ABCD"
-
-    def samples(self) -> Iterator[Sample]:
-        """One sample per question with SecEval's chat prompt (instruction and one example)."""
-        args = self.args
-        data = read_json(args.data, SECEVAL_ENV, self.name)
-        if not isinstance(data, list):
-            raise ConfigError(f"{self.name}: expected a JSON list of questions")
-        for index, item in enumerate(data):
-            where = f"{self.name} question {index}"
-            if not isinstance(item, dict):
-                raise ConfigError(f"{where}: expected an object")
-            question = _text(item, "question", where)
-            choices = item.get("choices")
-            if (
-                not isinstance(choices, list)
-                or not 2 <= len(choices) <= 4
-                or not all(isinstance(c, str) for c in choices)
-            ):
-                raise ConfigError(f"{where}: 'choices' must be a list of 2 to 4 strings")
-            answer = normalise_letters(_text(item, "answer", where), self.letters[: len(choices)])
-            if answer is None:
-                raise ConfigError(f"{where}: answer {item['answer']!r} is not a set of letters of its choices")
-            sample_id = str(item.get("id") or f"seceval-{index:05d}")
-            topics = (
-                [str(t) for t in item.get("topics", []) if isinstance(t, (str, int))]
-                if isinstance(item.get("topics"), list)
-                else []
-            )
-            yield Sample(
-                id=sample_id,
-                input=seceval_messages(question, choices),
-                target=answer,
-                metadata={"topics": topics, "source": str(item.get("source", ""))},
-            )
-
-    def score(self, sample: Sample, output: Output) -> Score:
-        """Right only when the set of letters on the last line equals the answer set."""
-        answer = extract_choices(output.text, self.letters)
-        if answer is None:
-            return Score.unscored("no set of option letters (A-D) on the last line")
-        return Score.of(answer == sample.target, answer=answer, explanation=f"expected {sample.target}, got {answer}")
-
-    def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
-        """The right letters in SecEval's answer format."""
-        return f"Answer: {sample.target}"
-
-    def random_output(self, sample: Sample, request: GenerateRequest, rng: random.Random) -> str:
-        """A random non-empty set of letters."""
-        chosen = rng.sample(self.letters, k=rng.randint(1, len(self.letters)))
-        return "Answer: " + "".join(sorted(chosen))

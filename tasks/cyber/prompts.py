@@ -53,8 +53,11 @@ SECEVAL_SYSTEM = (
     "Below are multiple-choice questions concerning cybersecurity. Please select the correct "
     "answers and respond with the letters ABCD only."
 )
-SECEVAL_SHOT_QUESTION = "Question: What's the capital of China? A: Beijing B: Shanghai C: Guangzhou D: Shenzhen"
-SECEVAL_SHOT_ANSWER = "Answer: A"
+SECEVAL_COMMIT = "7aef317"  # XuanwuAI/SecEval: eval/eval.py, whose chat_few_shot is the example below
+SECEVAL_SHOT_QUESTION = (
+    "Question: Which mitigation prevent stack overflow bug? A: Stack Canary. B: ALSR. C: CFI. D: Code Signing."
+)
+SECEVAL_SHOT_ANSWER = "Answer: ABC"
 
 
 def vsp_prompt(description: str) -> str:

@@ -97,7 +97,8 @@ def test_seceval_multi_letter_answers_are_all_or_nothing(tmp_path: Path) -> None
     assert task.score(first, Output(text="A, B and D")).value == 1.0
     assert task.score(first, Output(text="Answer: AB")).value == 0.0
     assert task.score(first, Output(text="Answer: ABCD")).value == 0.0
-    assert task.score(first, Output(text="I think the first one")).outcome == "unscored"
+    unreadable = task.score(first, Output(text="I think the first one"))
+    assert unreadable.value == 0.0 and unreadable.details["strict"] is None
     assert task.score(second, Output(text="Answer: A")).value == 1.0
 
 
