@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from harness.types import GenerateRequest, Generation
+from harness.types import GenerateRequest, Generation, record_json
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ class ResponseCache:
             with self._lock:
                 self._db.execute(
                     "INSERT OR IGNORE INTO responses VALUES (?, ?, ?, ?)",
-                    (adapter, key, generation.model_dump_json(), time.time()),
+                    (adapter, key, record_json(generation), time.time()),
                 )
         except sqlite3.Error as exc:  # a full disk or a locked file: the cache is an optimisation, the answer stands
             log.warning("response cache %s not written: %s", self.path, exc)

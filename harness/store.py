@@ -33,7 +33,7 @@ from harness.errors import ConfigError, FrontierError
 from harness.run_lock import RunLock
 from harness.runformat import CONFIG_FILE, HISTORY_PREFIX, SAMPLES_FILE, SUMMARY_FILE, VERSION_KEY, RunFiles, versioned
 from harness.runlog import result_key, winning_lines
-from harness.types import RunSummary, SampleResult
+from harness.types import RunSummary, SampleResult, record_json
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ class LogRewrite:
 
     def write(self, result: SampleResult) -> None:
         """Append ``result`` to the new log."""
-        self._handle.write(result.model_dump_json().encode() + b"\n")
+        self._handle.write(record_json(result).encode() + b"\n")
 
 
 class RunStore:
@@ -244,7 +244,7 @@ class RunStore:
         """Append one result and flush it to the operating system; RunWriteError when the disk refuses."""
         assert self._handle is not None, "RunStore.open() first"
         try:
-            self._handle.write(result.model_dump_json().encode() + b"\n")
+            self._handle.write(record_json(result).encode() + b"\n")
             self._handle.flush()
         except OSError as exc:
             raise _write_failure(self.samples_path, exc) from None

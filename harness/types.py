@@ -7,13 +7,61 @@ Containers are tuples so that records compare and hash by value.
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
+from pydantic_core import PydanticSerializationError
 
 JsonDict = dict[str, Any]
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_lone_surrogates(text: str) -> str:
+    """``text`` with each lone UTF-16 surrogate (U+D800 to U+DFFF, which UTF-8 cannot encode) written as the
+    six characters of its JSON escape (``\\ud800``), the way a model's JSON reply carried it."""
+    if text.isascii() or _LONE_SURROGATE.search(text) is None:
+        return text
+    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
+ModelText = Annotated[str, AfterValidator(escape_lone_surrogates)]
+"""Text that came from a model or an imported file: stored with its lone surrogates escaped
+(:func:`escape_lone_surrogates`), so it can be logged, cached and scored as what was sent."""
+
+
+def _escaped_json(value: Any) -> Any:
+    if isinstance(value, str):
+        return escape_lone_surrogates(value)
+    if isinstance(value, dict):
+        return {escape_lone_surrogates(str(k)): _escaped_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_escaped_json(item) for item in value]
+    return value
+
+
+def record_json(record: BaseModel) -> str:
+    """``record`` as JSON; a lone surrogate anywhere in it (a tool's data, a score's details) is escaped
+    (:func:`escape_lone_surrogates`) instead of failing the write."""
+    try:
+        return record.model_dump_json()
+    except PydanticSerializationError:
+        data = _escaped_json(record.model_dump())  # the JSON mode would mangle a dictionary key's surrogate
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
 Outcome = Literal["scored", "unscored", "error"]
 OUTCOMES: tuple[Outcome, ...] = ("scored", "unscored", "error")
 
@@ -27,16 +75,16 @@ class Record(BaseModel):
 class ToolCall(Record):
     """One function call requested by a model; ``arguments`` is the raw JSON text."""
 
-    id: str
-    name: str
-    arguments: str = "{}"
+    id: ModelText
+    name: ModelText
+    arguments: ModelText = "{}"
 
 
 class Message(Record):
     """One chat message in OpenAI's shape (system, user, assistant or tool)."""
 
     role: Literal["system", "user", "assistant", "tool"]
-    content: str | None = None
+    content: ModelText | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     tool_call_id: str | None = None
     name: str | None = None
@@ -115,22 +163,22 @@ def summed_cost(costs: Sequence[float | None]) -> tuple[float | None, bool]:
 class TokenLogprob(Record):
     """Log-probability of one generated token."""
 
-    token: str
+    token: ModelText
     logprob: float
 
 
 class Generation(Record):
     """What a model returned for one request (the first choice; more in ``alternatives``)."""
 
-    text: str = ""
+    text: ModelText = ""
     tool_calls: tuple[ToolCall, ...] = ()
-    finish_reason: str | None = None
+    finish_reason: ModelText | None = None
     usage: Usage = Usage()
     cost_usd: float | None = None
     latency_s: float = 0.0
     logprobs: tuple[TokenLogprob, ...] | None = None
-    alternatives: tuple[str, ...] = ()
-    model: str | None = None
+    alternatives: tuple[ModelText, ...] = ()
+    model: ModelText | None = None
 
     def as_message(self) -> Message:
         """The generation as an assistant message to append to a conversation."""
@@ -182,7 +230,7 @@ class Score(Record):
 class Output(Record):
     """What a task's solver produced for a sample: the final text and any trajectory."""
 
-    text: str = ""
+    text: ModelText = ""
     trajectory: tuple[Message, ...] = ()
     data: JsonDict = Field(default_factory=dict)
 

@@ -21,7 +21,7 @@ from harness.methods.planning import plan_methods
 from harness.plan import RunPlan, build_task
 from harness.run_options import RunOptions
 from harness.runner import build_model, solve_sample
-from harness.types import Sample, SampleResult
+from harness.types import Sample, SampleResult, record_json
 
 
 class SampleWorker:
@@ -73,7 +73,7 @@ class SampleWorker:
         await asyncio.shield(self._planned)
         with using_scoring(self.scoring), using_call_settings(self.calls):
             results = await asyncio.gather(*(self._solve(index, sample) for index, sample in shard))
-        return [result.model_dump_json() for result in results]
+        return [record_json(result) for result in results]
 
     async def close(self) -> None:
         """Close the model's connections."""

@@ -1,0 +1,76 @@
+"""Hostile replies from a real loopback server: lone UTF-16 surrogates in text, tool names and tool
+arguments (issue 37.2), and absurd token usage (issue 37.7). The run logs what was sent and scores it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.calls import RetryPolicy
+from harness.importing import import_outputs
+from harness.plan import RunPlan, TaskPlan
+from harness.registry import resolve_task
+from harness.runner import RunOptions, execute
+from harness.store import RunStore
+from harness.testing.openai_server import OpenAIServer, Reply
+from harness.testing.responders import solve_arith
+
+ARITH = TaskPlan("demo/arith", {"n": 4})
+
+
+def _surrogate_responder(body: dict[str, Any]) -> Reply:
+    prompt = str(body["messages"][-1]["content"])
+    return Reply(
+        text=f"so \ud800\nANSWER: {solve_arith(prompt)}",
+        tool_calls=[{"name": "look\udfff", "arguments": '{"q": "\ud83d"}'}],
+    )
+
+
+def _options(tmp_path: Path, cache: bool) -> RunOptions:
+    return RunOptions(
+        concurrency=2,
+        retry=RetryPolicy(max_retries=1, base_delay_s=0.001, max_delay_s=0.01),
+        request_timeout_s=10,
+        progress=False,
+        cache_path=tmp_path / "cache.sqlite" if cache else None,
+    )
+
+
+@pytest.mark.parametrize("cache", [False, True])
+def test_lone_surrogates_are_logged_escaped_and_scored(tmp_path: Path, cache: bool) -> None:
+    with OpenAIServer(_surrogate_responder) as server:
+        plan = RunPlan(model=f"openai-compatible/m@{server.base_url}", tasks=(ARITH,))
+        summary = asyncio.run(execute(plan, tmp_path / "run", _options(tmp_path, cache)))
+        if cache:
+            again = asyncio.run(execute(plan, tmp_path / "again", _options(tmp_path, cache)))
+            assert again.tasks["demo/arith"].cached_calls == 4
+    assert summary.tasks["demo/arith"].counts == {"scored": 4, "unscored": 0, "error": 0}
+    assert summary.tasks["demo/arith"].metrics["accuracy"].value == 1.0
+    raw = (tmp_path / "run" / "samples.jsonl").read_text(encoding="utf-8")
+    assert "\\\\ud800" in raw and "\\\\udfff" in raw and "\\\\ud83d" in raw
+    result = next(RunStore(tmp_path / "run").results())
+    assert result.output.text.startswith("so \\ud800\n")
+    call = result.calls[0].generation.tool_calls[0]
+    assert call.name == "look\\udfff" and json.loads(call.arguments) == {"q": "\ud83d"}
+
+
+def test_import_keeps_a_lone_surrogate_escaped(tmp_path: Path) -> None:
+    samples = list(resolve_task("demo/arith").create(n=4).samples())
+    source = tmp_path / "out.jsonl"
+    source.write_text(
+        "".join(json.dumps({"row": i, "text": f"\ud800\nANSWER: {s.target}"}) + "\n" for i, s in enumerate(samples)),
+        encoding="utf-8",
+    )
+    report = import_outputs(ARITH, source, tmp_path / "run")
+    assert report.summary.tasks["demo/arith"].counts["scored"] == 4
+    assert next(r.output.text for r in RunStore(tmp_path / "run").results()).startswith("\\ud800")
+    shown = subprocess.run(
+        [sys.executable, "-m", "harness", "show", str(tmp_path / "run")], capture_output=True, text=True, timeout=120
+    )
+    assert shown.returncode == 0 and "Traceback" not in shown.stderr
