@@ -70,9 +70,16 @@ def proportion_metric(successes: float, n: int) -> MetricValue:
 
 
 def ratio_metric(numerators: Sequence[float], denominators: Sequence[float], seed: int = 0) -> MetricValue:
-    """Ratio of sums (such as micro F1 or Po/(Po+Pc)) with a paired bootstrap CI over samples, order-independent."""
+    """Ratio of sums (such as micro F1 or Po/(Po+Pc)) with a paired bootstrap CI over samples, order-independent.
+
+    When every numerator and denominator is 0 or 1 the ratio is a share of the samples whose
+    denominator is 1, so it gets the Wilson interval every share gets (n: those samples).
+    """
     import numpy as np
 
+    binary = is_binary(numerators) and is_binary(denominators)
+    if binary and all(num <= den for num, den in zip(numerators, denominators, strict=True)):
+        return proportion_metric(math.fsum(numerators), round(math.fsum(denominators)))
     pairs = sorted(zip(numerators, denominators, strict=True))
     num = np.asarray([p[0] for p in pairs], dtype=float)
     den = np.asarray([p[1] for p in pairs], dtype=float)

@@ -4,10 +4,11 @@
   (:func:`leaderboard.metrics.normalised`); tasks with no finite range stay out of the means.
 * A family's score is the mean of its tasks' scores; the overall score is the macro mean over
   families (each family weighs the same however many tasks it has).
-* Family and overall CIs come from a seeded bootstrap. Where a submission carries per-sample
-  scores whose mean equals the task's primary metric, each task is resampled from them (drawn
-  exactly and fast as a multinomial over the distinct values); otherwise the task contributes
-  normal draws around its value with the spread of its reported 95% CI, clipped to the 0..1 scale.
+* One interval method per metric kind everywhere: a task's CI is its metric's own (Wilson for a
+  share, a seeded bootstrap for a mean, a paired bootstrap for a ratio of sums), the one the task
+  pages and ``frontier show`` print. A family or overall mean of one task (or one family) has
+  exactly that task's (family's) interval; a mean of several combines seeded draws that follow
+  each task's own interval (:func:`interval_draws`), so perfect small samples are never [1, 1].
 * Ranks are bands: an entry's best rank is 1 + the entries whose CI lies wholly above its own;
   its worst rank is the count of entries whose CI does not lie wholly below it. Entries with
   overlapping CIs share ranks instead of getting a false order.
@@ -24,9 +25,10 @@ if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
-RESAMPLES = 1000
+RESAMPLES = 2000
 Z95 = 1.959963984540054
-MEAN_TOLERANCE = 1e-6
+AGGREGATE_CI_METHOD = "task-interval draws"
+"""How family and overall intervals are made (named in the glossary's "95% CI")."""
 
 
 def submission_id(data: dict[str, Any]) -> str:
@@ -113,106 +115,33 @@ def task_rows(submissions: list[dict[str, Any]]) -> pd.DataFrame:
     return frame
 
 
-def _sample_values(entry: dict[str, Any]) -> list[float] | None:
-    """The per-sample values behind a task's primary metric, when their mean is that metric.
+def interval_draws(
+    score: np.ndarray, low: np.ndarray, high: np.ndarray, rng: np.random.Generator, resamples: int
+) -> np.ndarray:
+    """``resamples`` draws per task of its 0..1 score that follow the task's own 95% CI.
 
-    Two readings are tried: the scored values with each unscored answer as 0 (how ``accuracy``
-    counts), then the scored values alone (``accuracy_scored``); the one with the metric's ``n``
-    values wins, else the first whose mean matches. So a 0/5 of unscored answers is resampled
-    like a 0/5 of wrong ones, and identical results get identical intervals.
-    """
-    metric = entry["metrics"][entry["primary_metric"]]
-    if metric.get("value") is None:
-        return None
-    samples = entry.get("samples", ())
-    scored = [s["value"] for s in samples if s["outcome"] == "scored" and s["value"] is not None]
-    with_unscored = scored + [0.0 for s in samples if s["outcome"] == "unscored"]
-    matching = [
-        values
-        for values in (with_unscored, scored)
-        if values and abs(math.fsum(values) / len(values) - metric["value"]) <= MEAN_TOLERANCE
-    ]
-    sized = [values for values in matching if len(values) == metric.get("n")]
-    chosen = sized or matching
-    return chosen[0] if chosen else None
-
-
-def _submission_draws(
-    data: dict[str, Any], rows: dict[str, np.ndarray], rng: np.random.Generator, resamples: int
-) -> tuple[np.ndarray, set[str]]:
-    """Bootstrap draws (tasks x resamples) of each task's 0..1 score, and the kinds of draw used."""
-    import numpy as np
-
-    draws = np.empty((len(rows["task"]), resamples))
-    kinds: set[str] = set()
-    binary_rows, binary_n, binary_k = [], [], []
-    for index, (task, score, low, high) in enumerate(
-        zip(
-            rows["task"].tolist(),
-            rows["score"].tolist(),
-            rows["score_low"].tolist(),
-            rows["score_high"].tolist(),
-            strict=True,
-        )
-    ):
-        entry = data["tasks"][task]
-        name, method = entry["primary_metric"], entry["metrics"][entry["primary_metric"]]["method"]
-        zero, one = normalised(0.0, name, method), normalised(1.0, name, method)
-        values = _sample_values(entry)
-        if values is not None and zero is not None and one is not None:
-            kinds.add("bootstrap")
-            array = np.asarray(values, dtype=float)
-            if np.all((array == 0.0) | (array == 1.0)):
-                binary_rows.append((index, zero, one))
-                binary_n.append(array.size)
-                binary_k.append(array.sum())
-                continue
-            unique, counts = np.unique(array, return_counts=True)
-            means = rng.multinomial(array.size, counts / counts.sum(), size=resamples) @ unique / array.size
-            draws[index] = zero + (one - zero) * means
-            continue
-        kinds.add("normal")
-        spread = (high - low) / (2 * Z95) if math.isfinite(low) and math.isfinite(high) else 0.0
-        draws[index] = np.clip(score + spread * rng.standard_normal(resamples), 0.0, 1.0)
-    if binary_rows:
-        n = np.asarray(binary_n)
-        means = _binomial_draws(rng, n, np.asarray(binary_k), resamples) / n[:, None]
-        rows_at, zeros, ones = (np.asarray(column) for column in zip(*binary_rows, strict=True))
-        draws[rows_at] = zeros[:, None] + (ones - zeros)[:, None] * means
-    return draws, kinds
-
-
-def _binomial_draws(rng: np.random.Generator, n: np.ndarray, k: np.ndarray, resamples: int) -> np.ndarray:
-    """``resamples`` Binomial(n_i, k_i / n_i) draws per row, by inverting each row's exact CDF.
-
-    The same distribution as ``rng.binomial`` (the bootstrap of a 0/1 mean), about ten times
-    faster for the small ``n`` of eval tasks: one uniform per draw and one ``searchsorted``.
+    A normal scaled separately on each side of the score: the draws' median is the score and
+    their 2.5th and 97.5th percentiles are the CI's ends (Wilson, bootstrap or ratio bootstrap,
+    whichever the task's metric used), so an aggregate of one task has that task's interval.
+    A task without a finite CI is held at its score.
     """
     import numpy as np
 
-    top = int(n.max())
-    log_factorial = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1, top + 1)))))
-    j = np.arange(top + 1)[None, :]
-    p = (k / n)[:, None]
-    nn = n[:, None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_pmf = (
-            log_factorial[nn]
-            - log_factorial[j]
-            - log_factorial[np.clip(nn - j, 0, None)]
-            + np.where(j > 0, j * np.log(p), 0.0)
-            + np.where(nn - j > 0, (nn - j) * np.log1p(-p), 0.0)
-        )
-    pmf = np.where(j <= nn, np.exp(log_pmf), 0.0)
-    cdf = np.cumsum(pmf, axis=1)
-    cdf /= cdf[:, -1:]
-    rows = np.arange(len(n))[:, None]
-    offset = rows * 2.0
-    flat = (cdf + offset).ravel()
-    uniforms = rng.random((len(n), resamples)) + offset
-    return np.minimum(
-        np.searchsorted(flat, uniforms.ravel(), side="right").reshape(len(n), resamples) - rows * (top + 1), nn
-    )
+    below = np.where(np.isfinite(low), np.maximum(score - low, 0.0), 0.0) / Z95
+    above = np.where(np.isfinite(high), np.maximum(high - score, 0.0), 0.0) / Z95
+    z = rng.standard_normal((score.size, resamples))
+    draws = score[:, None] + z * np.where(z < 0, below[:, None], above[:, None])
+    return np.clip(draws, 0.0, 1.0)
+
+
+def _interval(draws: np.ndarray, single: tuple[float, float] | None) -> tuple[float, float]:
+    """The 95% interval of a mean: ``single`` (its one part's own CI, exactly) or the draws' percentiles."""
+    import numpy as np
+
+    if single is not None and all(math.isfinite(end) for end in single):
+        return single
+    low, high = np.percentile(draws, [2.5, 97.5])
+    return float(low), float(high)
 
 
 def overall_rows(
@@ -228,7 +157,6 @@ def overall_rows(
     import numpy as np
     import pandas as pd
 
-    by_id = {submission_id(d): d for d in submissions}
     scored = tasks.dropna(subset=["score"])
     columns = {
         name: scored[name].to_numpy(dtype=float if name.startswith("score") else object)
@@ -239,33 +167,36 @@ def overall_rows(
     for sid in scored["submission"].unique():
         rows = {name: column[positions[sid]] for name, column in columns.items()}
         rng = np.random.default_rng([seed, hash_text(sid)])
-        draws, kinds = _submission_draws(by_id[sid], rows, rng, resamples)
+        draws = interval_draws(rows["score"], rows["score_low"], rows["score_high"], rng, resamples)
         families = rows["family"]
         scores = rows["score"]
         names = sorted(set(families))
         masks = [families == family for family in names]
         family_draws = np.stack([draws[mask].mean(axis=0) for mask in masks])
         family_scores = [float(scores[mask].mean()) for mask in masks]
-        lows, highs = np.percentile(family_draws, [2.5, 97.5], axis=1)
-        for family, mask, score, low, high in zip(names, masks, family_scores, lows, highs, strict=True):
+        family_cis = [
+            _interval(fam_draws, _only(rows["score_low"][mask], rows["score_high"][mask]))
+            for fam_draws, mask in zip(family_draws, masks, strict=True)
+        ]
+        for family, mask, score, (low, high) in zip(names, masks, family_scores, family_cis, strict=True):
             family_rows.append(
                 {
                     "submission": sid,
                     "family": family,
                     "score": score,
-                    "ci_low": float(low),
-                    "ci_high": float(high),
+                    "ci_low": low,
+                    "ci_high": high,
                     "tasks": int(mask.sum()),
                 }
             )
-        low, high = np.percentile(family_draws.mean(axis=0), [2.5, 97.5])
+        low, high = _interval(family_draws.mean(axis=0), family_cis[0] if len(family_cis) == 1 else None)
         overall_rows_.append(
             {
                 "submission": sid,
                 "score": float(np.mean(family_scores)),
-                "ci_low": float(low),
-                "ci_high": float(high),
-                "ci_method": "+".join(sorted(kinds)),
+                "ci_low": low,
+                "ci_high": high,
+                "ci_method": AGGREGATE_CI_METHOD,
                 "families": len(family_scores),
                 "tasks": len(scores),
             }
@@ -299,6 +230,11 @@ def overall_rows(
     # the suite's tasks a run left out count among its tasks: "15/16", and the page names the one missing
     overall["all_tasks"] = overall["all_tasks"] + overall.pop("left_out")
     return families, overall
+
+
+def _only(lows: np.ndarray, highs: np.ndarray) -> tuple[float, float] | None:
+    """The one task's CI when there is exactly one, else None."""
+    return (float(lows[0]), float(highs[0])) if lows.size == 1 else None
 
 
 def hash_text(text: str) -> int:

@@ -30,7 +30,7 @@ def _fail(message: str) -> None:
     "--samples/--no-samples",
     default=True,
     show_default=True,
-    help="Include the per-sample scores (enables bootstrap CIs for family and overall scores).",
+    help="Include the per-sample scores (each sample's outcome and value, for paired comparisons).",
 )
 def submit_command(run_dirs: tuple[Path, ...], output: Path, samples: bool) -> None:
     """Build a leaderboard submission from one or more run directories."""

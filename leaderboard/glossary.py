@@ -41,7 +41,13 @@ TERMS: dict[str, str] = {
         "so they cannot be told apart at this sample size (a lone 1.0 can share a band with 0.0s when "
         "every interval is wide)"
     ),
-    "95% CI": "95% confidence interval of the metric; n is the number of samples behind it",
+    "95% CI": (
+        "95% confidence interval of the metric (n: the samples behind it), made one way per kind of metric on "
+        "every page and in 'frontier show': the Wilson score interval for a share (accuracy, pass@k, mr); a "
+        "seeded percentile bootstrap (2,000 resamples) for a mean of other values; a paired bootstrap for a "
+        "ratio of sums (micro F1). A family or overall score of one task has that task's interval; of several, "
+        "the percentiles of seeded draws that each follow their task's own interval"
+    ),
     "Tasks": "tasks with a score out of the suite's tasks; the missing ones are named, with the reason",
 }
 

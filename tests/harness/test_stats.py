@@ -47,3 +47,11 @@ def test_proportion_metric_is_the_wilson_share_mean_metric_gives_for_zero_one_va
     assert proportion_metric(3, 10).method == "wilson" and proportion_metric(3, 10).value == 0.3
     assert proportion_metric(0, 0).method == "empty" and proportion_metric(0, 0).value is None
     assert proportion_metric(5, 5).ci_high == 1.0
+
+
+def test_a_ratio_of_zero_one_counts_is_a_share_with_the_wilson_interval() -> None:
+    """ConFiQA's mr = po / (pc + po): per sample both are 0 or 1, so it is a share (issue 38 item 5)."""
+    none_memorised = ratio_metric([0, 0, 0, 0], [1, 1, 0, 1])
+    assert none_memorised.method == "wilson" and none_memorised.n == 3
+    assert (none_memorised.ci_low, none_memorised.ci_high) == wilson_interval(0, 3) != (0.0, 0.0)
+    assert ratio_metric([1, 0], [2, 1]).method == "bootstrap-ratio"  # a count above 1: a ratio of sums

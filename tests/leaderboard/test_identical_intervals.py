@@ -1,8 +1,7 @@
 """Issue 19 item 5: identical 0/n results get the same CI method and interval for every model.
 
 A 0/5 of wrong answers and a 0/5 of unscored answers (both ``accuracy`` 0 over n=5, the harness's
-Wilson interval) must get the same family and overall interval: before, the unscored one fell back
-to normal draws around the Wilson spread ([0, 0.22]) while the wrong one was resampled ([0, 0]).
+Wilson interval) must get the same family and overall interval.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ import pytest
 
 from harness.stats import mean_metric
 from harness.types import MetricValue
-from leaderboard.aggregate import overall_rows, submission_id, task_rows
+from leaderboard.aggregate import AGGREGATE_CI_METHOD, overall_rows, submission_id, task_rows
 from leaderboard.submission import build_submission
 
 ZERO_OF_FIVE = mean_metric([0.0] * 5)
@@ -45,18 +44,12 @@ def test_zero_of_n_wrong_and_unscored_get_one_interval(make_run: Callable[..., P
     families, overall = overall_rows(board, task_rows(board))
     rows = overall.set_index("submission")
     wrong, unscored, other = (rows.loc[submission_id(b)] for b in board)
-    assert wrong["ci_method"] == unscored["ci_method"] == "bootstrap"
-    assert (wrong["ci_low"], wrong["ci_high"]) == (unscored["ci_low"], unscored["ci_high"]) == (0.0, 0.0)
+    assert wrong["ci_method"] == unscored["ci_method"] == AGGREGATE_CI_METHOD
+    assert (wrong["ci_low"], wrong["ci_high"]) == (unscored["ci_low"], unscored["ci_high"])
+    assert (wrong["ci_low"], wrong["ci_high"]) == (ZERO_OF_FIVE.ci_low, ZERO_OF_FIVE.ci_high)
     fam = families.set_index("submission")
     assert fam.loc[submission_id(board[0]), ["ci_low", "ci_high"]].tolist() == pytest.approx(
         fam.loc[submission_id(board[1]), ["ci_low", "ci_high"]].tolist()
     )
-    # the control really is resampled from its samples, not given the same interval
-    assert other["ci_method"] == "bootstrap" and other["ci_low"] < other["score"] < other["ci_high"]
-
-
-def test_a_metric_the_samples_do_not_explain_still_falls_back_to_its_interval(make_run: Callable[..., Path]) -> None:
-    board = _board(make_run, [(1.0, "scored")] * 5)
-    board[2]["tasks"]["demo/arith"]["metrics"]["accuracy"] = {**ZERO_OF_FIVE.model_dump(mode="json"), "value": 0.3}
-    overall = overall_rows(board, task_rows(board))[1].set_index("submission")
-    assert overall.loc[submission_id(board[2]), "ci_method"] == "normal"
+    # the control has its own, different interval around its own score
+    assert other["ci_low"] < other["score"] < other["ci_high"] and other["ci_low"] > wrong["ci_low"]

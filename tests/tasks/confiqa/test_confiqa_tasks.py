@@ -50,7 +50,10 @@ def test_random_baseline_and_no_control() -> None:
     results = asyncio.run(evaluate(task, resolve_adapter("builtin/random", seed=1)))
     metrics = task.aggregate(results)
     assert 0.1 < metrics["pc"].value < 0.6 and 0.1 < metrics["po"].value < 0.6
-    assert metrics["control_accuracy"].n == 0 and metrics["mr"].n == 60
+    assert metrics["control_accuracy"].n == 0
+    # mr is a share of the samples that name either side (issue 38 item 5: Wilson, like pc and po)
+    assert metrics["mr"].method == "wilson"
+    assert metrics["mr"].n == round((metrics["pc"].value + metrics["po"].value) * 60)
     assert all(len(r.calls) == 1 for r in results)
 
 
