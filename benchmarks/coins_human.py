@@ -2,22 +2,66 @@
 
 Reads every ``<N>.v`` in ``--dir`` (e.g. the 52 upstream specs in the reference data),
 reads each file's signature from its own ``Spec`` definition, checks it on
-HumanEval/<N>'s test cases with the coqtop pool, and prints the verdict table, then each
-non-correct spec with its first undecided or failing obligation, then one line of JSON.
+HumanEval/<N>'s test cases with the coqtop pool, and prints the verdict table, the
+obligations each rung of the ladder decided, then each non-correct spec with its first
+undecided or failing obligation (an undecided one says whether a limit stopped it or no
+rung decides it), then one line of JSON.
+
+``--load N`` runs the check while N busy processes (Python loops, ended with the run) compete
+for the cores, and prints the load figures: the load average and the share of a core each
+prover worker got. ``--compare-load`` runs it idle, then under the load (``--load``, default
+twice the cores), and prints whether the two verdict tables (spec by spec) are identical:
+the limits count the prover's CPU time, so they should be.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
+import subprocess
+import sys
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import TracebackType
+from typing import Any
 
 from coins_rocq import CoqtopPool, Limits, check_specs
+from coins_rocq.backends.clock import clock_kind
 from coins_rocq.checker import SpecReport
 from coins_rocq.humaneval import CaseError, entry_arity, humaneval_cases, problem
+from coins_rocq.ladder import LADDER
+from coins_rocq.obligations import Case
+from coins_rocq.rtypes import Signature
 from coins_rocq.upstream import UpstreamFormatError, upstream_signature
+
+BUSY_LOOP = "import sys, time\nend = time.monotonic() + float(sys.argv[1])\nwhile time.monotonic() < end: pass\n"
+"""One load process: a busy loop that also ends by itself after its time limit."""
+LOAD_LIMIT_S = 7200.0
+
+
+class Load:
+    """``count`` busy processes for the life of the context (each also ends by itself after ``LOAD_LIMIT_S``)."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.procs: list[subprocess.Popen[bytes]] = []
+
+    def __enter__(self) -> Load:
+        for _ in range(self.count):
+            self.procs.append(subprocess.Popen([sys.executable, "-c", BUSY_LOOP, str(LOAD_LIMIT_S)]))
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        for proc in self.procs:
+            proc.kill()
+        for proc in self.procs:
+            proc.wait()
 
 
 def first_problem(report: SpecReport) -> str:
@@ -32,17 +76,34 @@ def first_problem(report: SpecReport) -> str:
     return report.reason[:200]
 
 
-def main() -> None:
-    """Check every file and print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--dir", type=Path, required=True, help="folder of upstream <N>.v spec files")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--only", default="", help="comma-separated problem numbers")
-    args = parser.parse_args()
-    files = sorted(args.dir.glob("*.v"), key=lambda p: int(p.stem) if p.stem.isdigit() else -1)
-    if args.only:
-        files = [f for f in files if f.stem in args.only.split(",")]
-    items, names, verdicts = [], [], {}
+@dataclass
+class Run:
+    """One pass over the specs: each spec's verdict and why, the rung counts, and the load figures."""
+
+    verdicts: dict[str, tuple[str, str]] = field(default_factory=dict)
+    rungs: Counter[str] = field(default_factory=Counter)
+    undecided: Counter[str] = field(default_factory=Counter)
+    figures: dict[str, Any] = field(default_factory=dict)
+
+    def table(self) -> Counter[str]:
+        """Specs per verdict; an undecided spec is counted by why (a limit, or no rung)."""
+        return Counter(self.kind(task_id) for task_id in self.verdicts)
+
+    def kind(self, task_id: str) -> str:
+        """The spec's verdict, ``undecided`` split by why."""
+        verdict, why = self.verdicts[task_id]
+        if verdict != "undecided":
+            return verdict
+        return "undecided: limit reached" if "limit reached" in why else "undecided: no rung decides it"
+
+
+def read_specs(folder: Path, only: str) -> tuple[list[tuple[str, Signature, list[Case]]], list[str], dict[str, str]]:
+    """The specs of ``folder`` (those in ``only`` when given): the items to check, their task ids, and
+    the files that could not be read with why."""
+    files = sorted(folder.glob("*.v"), key=lambda p: int(p.stem) if p.stem.isdigit() else -1)
+    if only:
+        files = [f for f in files if f.stem in only.split(",")]
+    items, names, unread = [], [], {}
     for path in files:
         task_id = f"HumanEval/{path.stem}"
         source = path.read_text(encoding="utf-8", errors="replace")
@@ -53,33 +114,111 @@ def main() -> None:
             items.append((source, signature, humaneval_cases(task_id)))
             names.append(task_id)
         except (UpstreamFormatError, CaseError, KeyError, ValueError) as exc:
-            verdicts[task_id] = ("invalid", f"not read: {exc}")
-    start = time.perf_counter()
-    with CoqtopPool(args.workers) as pool:
-        reports = check_specs(items, pool, Limits())
-    seconds = time.perf_counter() - start
+            unread[task_id] = f"not read: {exc}"
+    return items, names, unread
+
+
+def children_cpu_s() -> float:
+    """CPU seconds used by this process's ended children (the pool's workers, once it is closed)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def judge(
+    items: list[tuple[str, Signature, list[Case]]], names: list[str], unread: dict[str, str], workers: int, load: int
+) -> Run:
+    """Check the specs with ``workers`` provers while ``load`` busy processes run; the run's figures."""
+    run = Run(verdicts={task_id: ("invalid", why) for task_id, why in unread.items()})
+    with Load(load):
+        before = children_cpu_s()
+        start = time.perf_counter()
+        with CoqtopPool(workers) as pool:
+            reports = check_specs(items, pool, Limits())
+        seconds = time.perf_counter() - start
+        prover_cpu = children_cpu_s() - before
+        load_average = os.getloadavg()[0]
     for task_id, report in zip(names, reports, strict=True):
         skipped = f" ({len(report.skipped)} cases skipped)" if report.skipped else ""
-        verdicts[task_id] = (report.verdict, first_problem(report) + skipped)
-    table = Counter(v for v, _ in verdicts.values())
+        run.verdicts[task_id] = (report.verdict, first_problem(report) + skipped)
+        run.rungs.update(report.rungs())
+        run.undecided.update(r.undecided for r in report.results if r.undecided is not None)
+    run.figures = {
+        "busy_processes": load,
+        "load_average_1min": round(load_average, 2),
+        "seconds": round(seconds, 1),
+        "prover_cpu_s": round(prover_cpu, 1),
+        "core_share_per_worker": round(prover_cpu / max(1e-9, seconds * workers), 3),
+    }
+    return run
+
+
+def show(run: Run, title: str) -> None:
+    """Print one run's tables and the specs not judged correct."""
+    figures = run.figures
+    print(
+        f"\n## {title}: {figures['busy_processes']} busy processes, load average {figures['load_average_1min']}, "
+        f"{figures['seconds']} s, each worker got {figures['core_share_per_worker']:.0%} of a core"
+    )
     print("| verdict | specs |\n|---|---|")
-    for verdict, count in table.most_common():
+    for verdict, count in sorted(run.table().items()):
         print(f"| {verdict} | {count} |")
-    for task_id in sorted(verdicts, key=lambda t: int(t.rsplit("/", 1)[1])):
-        verdict, why = verdicts[task_id]
+    print("\n| rung | obligations decided |\n|---|---|")
+    for name, _ in LADDER:
+        print(f"| {name} | {run.rungs[name]} |")
+    for why, count in sorted(run.undecided.items()):
+        print(f"| (unknown: {why}) | {count} |")
+    for task_id in sorted(run.verdicts, key=lambda t: int(t.rsplit("/", 1)[1])):
+        verdict, why = run.verdicts[task_id]
         if verdict != "correct":
             print(f"{task_id}: {verdict}: {why}")
-    print(
-        json.dumps(
-            {
-                "specs": len(verdicts),
-                "correct": table["correct"],
-                "correct_share": round(table["correct"] / max(1, len(verdicts)), 3),
-                "verdicts": dict(table),
-                "seconds": round(seconds, 1),
-            }
-        )
+
+
+def summary(run: Run) -> dict[str, Any]:
+    """The run's figures for the JSON line."""
+    table = run.table()
+    return {
+        "specs": len(run.verdicts),
+        "correct": table["correct"],
+        "correct_share": round(table["correct"] / max(1, len(run.verdicts)), 3),
+        "verdicts": dict(table),
+        "rungs": {name: run.rungs[name] for name, _ in LADDER if run.rungs[name]},
+        "unknown_obligations": dict(run.undecided),
+        **run.figures,
+    }
+
+
+def main() -> None:
+    """Check every file and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--dir", type=Path, required=True, help="folder of upstream <N>.v spec files")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", default="", help="comma-separated problem numbers")
+    parser.add_argument("--load", type=int, default=None, help="busy processes competing with the provers")
+    parser.add_argument(
+        "--compare-load", action="store_true", help="run idle, then under --load (default 2x the cores), and compare"
     )
+    args = parser.parse_args()
+    if not args.dir.is_dir():
+        parser.error(f"--dir {args.dir}: not a folder")
+    if args.load is not None and args.load < 0:
+        parser.error("--load must be 0 or more")
+    items, names, unread = read_specs(args.dir, args.only)
+    print(f"prover limits count {clock_kind()} time")
+    if not args.compare_load:
+        run = judge(items, names, unread, args.workers, args.load or 0)
+        show(run, "run")
+        print(json.dumps(summary(run)))
+        return
+    load = args.load if args.load is not None else 2 * (os.cpu_count() or 1)
+    idle = judge(items, names, unread, args.workers, 0)
+    show(idle, "idle")
+    loaded = judge(items, names, unread, args.workers, load)
+    show(loaded, "loaded")
+    differ = sorted(t for t in idle.verdicts if idle.kind(t) != loaded.kind(t))
+    print(f"\nverdict tables identical: {'yes' if not differ else 'no'}")
+    for task_id in differ:
+        print(f"{task_id}: idle {idle.kind(task_id)}, loaded {loaded.kind(task_id)}")
+    print(json.dumps({"identical": not differ, "differ": differ, "idle": summary(idle), "loaded": summary(loaded)}))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@ holds vacuously there); a spec whose precondition excludes every case is ``undec
 never ``correct``. A refuted obligation decides a verdict only where its case's precondition
 is proved: ``Pre input -> Spec input output`` is refuted by ``~ Spec input output`` only if
 ``Pre input`` holds. When a spec is both too strong and too weak, ``too_strong`` is
-reported; the counts show both.
+reported; the counts show both. An ``undecided`` spec says why: a time limit stopped some
+obligation (``limit reached``) or no rung of the ladder decides one (``no rung decides it``);
+every decided obligation names the rung that decided it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from coins_rocq.backends.base import FULL_LADDER, OUTCOMES, QUICK_LADDER, JobResult, Limits, ObligationResult, SpecJob
+from coins_rocq.backends.base import (
+    FULL_LADDER,
+    LIMIT_REACHED,
+    NO_RUNG,
+    OUTCOMES,
+    QUICK_LADDER,
+    JobResult,
+    Limits,
+    ObligationResult,
+    SpecJob,
+)
+from coins_rocq.backends.clock import clock_kind
 from coins_rocq.mutate import DEFAULT_MUTANTS
 from coins_rocq.obligations import (
     KINDS,
@@ -65,12 +78,22 @@ class SpecReport:
             table[result.obligation.kind][result.outcome] += 1
         return table
 
+    def rungs(self) -> dict[str, int]:
+        """How many obligations each rung of the ladder decided (proved or refuted)."""
+        table: dict[str, int] = {}
+        for result in self.results:
+            if result.rung is not None:
+                table[result.rung] = table.get(result.rung, 0) + 1
+        return table
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form of the report."""
         return {
             "verdict": self.verdict,
             "reason": self.reason,
             "counts": self.counts(),
+            "rungs": self.rungs(),
+            "clock": clock_kind(),
             "skipped_cases": [{"case": c.index, "why": c.why, "precondition": c.precondition} for c in self.skipped],
             "obligations": [
                 {
@@ -81,6 +104,8 @@ class SpecReport:
                     "goal": r.obligation.goal,
                     "outcome": r.outcome,
                     "detail": r.detail,
+                    "rung": r.rung,
+                    "undecided": r.undecided,
                 }
                 for r in self.results
             ],
@@ -224,7 +249,8 @@ def verdict_of(job_result: JobResult) -> SpecReport:
         return SpecReport("too_weak", "a wrong output is accepted", results, skipped)
     if all(r.outcome == "proved" for r in results):
         return SpecReport("correct", "", results, skipped)
-    return SpecReport("undecided", "some obligations are unknown", results, skipped)
+    why = LIMIT_REACHED if any(r.undecided == LIMIT_REACHED for r in results) else NO_RUNG
+    return SpecReport("undecided", f"some obligations are unknown: {why}", results, skipped)
 
 
 def check_specs(

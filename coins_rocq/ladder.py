@@ -14,6 +14,8 @@ rung is ``coins_crush``, a bounded depth-first search in plain Ltac
 
 from __future__ import annotations
 
+import re
+
 LADDER: tuple[tuple[str, str], ...] = (
     (
         "compute-decide",
@@ -85,8 +87,38 @@ def _unfold(definitions: tuple[str, ...], module: str) -> str:
     return f"cbv beta delta [{names}]" if names else "cbv beta"
 
 
+RUNG_OUT = "coins_rung_out"
+"""The message a rung's branch prints when the rung has failed; the count tells the winning rung."""
+_RUNG_OUT = re.compile(rf"^(?:<infomsg>)?{RUNG_OUT} (\d+)(?:</infomsg>)?$", re.MULTILINE)
+
+
 def ladder_tactic(definitions: tuple[str, ...], timeout_s: int, module: str) -> str:
-    """The ladder as one tactic: every rung under the per-goal ``timeout``, the whole too."""
+    """The ladder as one tactic: every rung under the per-goal ``timeout``, the whole too.
+
+    After each rung but the last, a branch prints ``coins_rung_out <k>`` and fails, so the
+    output of a proof tells which rung closed it (``winning_rung``); the branch costs one
+    message per failed rung and changes no outcome.
+    """
     unfold = _unfold(definitions, module)
-    rungs = " | ".join(f"solve [timeout {timeout_s} ({tactic.format(unfold=unfold)})]" for _, tactic in LADDER)
-    return f"timeout {timeout_s} (first [{rungs}])."
+    branches = []
+    for number, (_, tactic) in enumerate(LADDER, 1):
+        branches.append(f"solve [timeout {timeout_s} ({tactic.format(unfold=unfold)})]")
+        if number < len(LADDER):
+            branches.append(f'idtac "{RUNG_OUT} {number}"; fail')
+    return f"timeout {timeout_s} (first [{' | '.join(branches)}])."
+
+
+def winning_rung(output: str) -> str | None:
+    """The name of the rung that closed a goal, from the output of the ladder that proved it.
+
+    That is the rung after the last one whose failure branch printed; None when the output
+    does not name one (a proof not found by the ladder).
+    """
+    failed = [int(number) for number in _RUNG_OUT.findall(output)]
+    at = max(failed) if failed else 0
+    return LADDER[at][0] if at < len(LADDER) else None
+
+
+def strip_rung_marks(output: str) -> str:
+    """``output`` without the lines the ladder's failure branches printed."""
+    return _RUNG_OUT.sub("", output)

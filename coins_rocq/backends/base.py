@@ -13,6 +13,13 @@ pass, with the ladder under the short per-goal timeout ``Limits.quick_timeout_s`
 per-goal timeout (``coins_ladder``), in order, while the spec's budget lasts. Most
 obligations close in milliseconds; a few hard ones would otherwise spend the whole budget
 before the easy ones were reached.
+
+Every limit counts the prover's CPU time, not the wall clock (``coins_rocq.backends.clock``):
+the per-goal ``timeout`` through a preloaded shim, the command limit and the spec's budget
+(``Budget``) by reading the prover's CPU time, each with a wall-clock backstop. An obligation
+left unknown says why: ``LIMIT_REACHED`` (a timeout, the command limit, the budget) or
+``NO_RUNG`` (every rung failed, on the goal and on its negation, within the limits). Each
+proved or refuted obligation names the rung of the ladder that decided it.
 """
 
 from __future__ import annotations
@@ -22,11 +29,11 @@ import os
 import re
 import resource
 import signal
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from coins_rocq.backends.clock import Budget
 from coins_rocq.obligations import Obligation, attempt_sentences
 
 AttemptStatus = Literal["proved", "failed", "timeout", "error", "axioms"]
@@ -42,15 +49,23 @@ ALLOWED_AXIOMS = frozenset(
 )
 """Axioms a proof may rest on: those the standard library's real numbers are built on."""
 
+LIMIT_REACHED = "limit reached"
+"""Why an obligation is unknown when a time limit stopped it (per-goal, command, or spec budget)."""
+STOPPED_BY = " (the command limit, cut to the spec's time budget left)"
+"""What a prover command's limit is, in the message of a command stopped by it."""
+NO_RUNG = "no rung decides it"
+"""Why an obligation is unknown when every rung failed on the goal and on its negation within the limits."""
+
 
 @dataclass(frozen=True)
 class Limits:
     """Time and memory limits of a check.
 
     ``goal_timeout_s``: the per-goal ``timeout`` around the ladder (whole seconds).
-    ``command_timeout_s``: wall-clock limit on any single prover command (pool) or file (coqc);
-    the process is killed when it is exceeded. ``spec_budget_s``: wall-clock budget of one
-    spec; obligations left when it runs out are ``unknown``. ``memory_mb``: address-space
+    ``command_timeout_s``: limit on any single prover command (pool) or file (coqc); the
+    process is killed when it is exceeded. ``spec_budget_s``: budget of one spec; obligations
+    left when it runs out are ``unknown``. All three count the prover's CPU time, each with a
+    wall-clock backstop (``coins_rocq.backends.clock``). ``memory_mb``: address-space
     limit of each prover process.
     """
 
@@ -85,27 +100,50 @@ class AttemptResult:
 
     status: AttemptStatus
     message: str = ""
+    rung: str | None = None
 
 
 @dataclass(frozen=True)
 class ObligationResult:
-    """The outcome of one obligation and why."""
+    """The outcome of one obligation, why, and the rung that decided it (None when none did)."""
 
     obligation: Obligation
     outcome: Outcome
     detail: str = ""
+    rung: str | None = None
+
+    @property
+    def undecided(self) -> str | None:
+        """For an unknown outcome, why: ``NO_RUNG`` or ``LIMIT_REACHED``; None otherwise."""
+        if self.outcome != "unknown":
+            return None
+        return NO_RUNG if self.detail.startswith(NO_RUNG) else LIMIT_REACHED
+
+
+@dataclass(frozen=True)
+class GivenProof:
+    """A proof to try on one obligation instead of the ladder (a prover model's): one tactic, of the
+    goal or (``negated``) of its negation, recorded as decided by ``rung``."""
+
+    tactic: str
+    negated: bool = False
+    rung: str = "prover"
 
 
 @dataclass
 class SpecJob:
     """One spec to check: the environment, the spec's setup sentences (ending with the definitions of
-    ``coins_ladder`` and ``coins_ladder_quick``), the full ladder tactic, and the obligations."""
+    ``coins_ladder`` and ``coins_ladder_quick``), the full ladder tactic, and the obligations.
+
+    With ``given`` (obligation index -> proof), only those proofs are tried, once each, under the
+    per-goal timeout (``decide_given``); the other obligations stay unknown."""
 
     prelude: tuple[str, ...]
     setup: list[str]
     ladder: str
     obligations: list[Obligation]
     limits: Limits = field(default_factory=Limits)
+    given: dict[int, GivenProof] = field(default_factory=dict)
 
 
 @dataclass
@@ -117,18 +155,18 @@ class JobResult:
 
 
 class Session(Protocol):
-    """A prover session for one job on one backend; ``deadline`` is a ``time.monotonic()`` instant."""
+    """A prover session for one job on one backend; ``budget`` is the spec's, charged with the prover's time."""
 
-    def load(self, prelude: tuple[str, ...], setup: list[str], deadline: float) -> str | None:
+    def load(self, prelude: tuple[str, ...], setup: list[str], budget: Budget) -> str | None:
         """Set up the environment and load the spec; returns the prover's error message, or None."""
 
-    def attempt(self, name: str, sentences: list[str], deadline: float) -> AttemptResult:
+    def attempt(self, name: str, sentences: list[str], budget: Budget) -> AttemptResult:
         """Run the attempt ``sentences`` for lemma ``name``; ``proved`` may still await ``audit``."""
 
-    def attempt_many(self, attempts: Sequence[tuple[str, list[str]]], deadline: float) -> list[AttemptResult]:
+    def attempt_many(self, attempts: Sequence[tuple[str, list[str]]], budget: Budget) -> list[AttemptResult]:
         """Run several ``(name, sentences)`` attempts in order (a backend may pipeline them); one result each."""
 
-    def audit(self, names: Sequence[str], deadline: float) -> list[AttemptResult]:
+    def audit(self, names: Sequence[str], budget: Budget) -> list[AttemptResult]:
         """The axiom audit of each proof in ``names`` (each one ``attempt`` proved): one result each."""
 
 
@@ -140,10 +178,12 @@ ones, go one obligation at a time."""
 
 def run_job(job: SpecJob, session: Session) -> JobResult:
     """Load the spec once, decide each obligation (quick pass first), then audit the proofs; all within the budget."""
-    deadline = time.monotonic() + job.limits.spec_budget_s
-    error = session.load(job.prelude, job.setup, deadline)
+    budget = Budget(job.limits.spec_budget_s)
+    error = session.load(job.prelude, job.setup, budget)
     if error is not None:
         return JobResult(load_error=error)
+    if job.given:
+        return JobResult(results=audited(decide_given(job, session, budget), session, budget))
     decided: list[tuple[ObligationResult, str | None]] = [
         (ObligationResult(ob, "unknown", "not attempted"), None) for ob in job.obligations
     ]
@@ -152,26 +192,26 @@ def run_job(job: SpecJob, session: Session) -> JobResult:
         size = CHUNK if number == 0 else 1
         for start in range(0, len(todo), size):
             chunk = todo[start : start + size]
-            if time.monotonic() >= deadline:
+            if budget.spent():
                 for at in chunk:
                     result = decided[at][0]
                     decided[at] = (ObligationResult(result.obligation, "unknown", _out_of_budget(result.detail)), None)
                 continue
-            outcomes = decide_all([decided[at][0].obligation for at in chunk], session, deadline, ladder)
+            outcomes = decide_all([decided[at][0].obligation for at in chunk], session, budget, ladder)
             for at, outcome in zip(chunk, outcomes, strict=True):
                 decided[at] = outcome
-    return JobResult(results=audited(decided, session, deadline))
+    return JobResult(results=audited(decided, session, budget))
 
 
 def _out_of_budget(detail: str) -> str:
     """Why an obligation is unknown when the budget ran out before (another of) its passes."""
     if detail == "not attempted":
-        return "spec time budget exhausted"
-    return f"{detail} in the quick pass; spec time budget exhausted before the full pass"
+        return f"{LIMIT_REACHED}: spec time budget exhausted"
+    return f"{LIMIT_REACHED}: spec time budget exhausted before the full pass ({detail} in the quick pass)"
 
 
 def audited(
-    decided: list[tuple[ObligationResult, str | None]], session: Session, deadline: float
+    decided: list[tuple[ObligationResult, str | None]], session: Session, budget: Budget
 ) -> list[ObligationResult]:
     """The results once every proof behind them (the named ones) has passed the session's axiom audit.
 
@@ -179,7 +219,7 @@ def audited(
     one the audit could not read (the worker died, the budget ran out) leaves it ``unknown``.
     """
     names = [name for _, name in decided if name is not None]
-    audits = dict(zip(names, session.audit(names, deadline), strict=True)) if names else {}
+    audits = dict(zip(names, session.audit(names, budget), strict=True)) if names else {}
     results = []
     for result, name in decided:
         verdict = audits.get(name) if name is not None else None
@@ -188,30 +228,58 @@ def audited(
         elif verdict.status in ("error", "axioms"):
             results.append(ObligationResult(result.obligation, "error", verdict.message))
         else:
-            results.append(ObligationResult(result.obligation, "unknown", verdict.message or verdict.status))
+            why = verdict.message or verdict.status
+            results.append(ObligationResult(result.obligation, "unknown", _as_limit(why)))
     return results
 
 
-def command_timeout(limits: Limits, deadline: float) -> float:
-    """The wall-clock limit of the next prover command: the command limit, cut to the budget left."""
-    return max(0.05, min(limits.command_timeout_s, deadline - time.monotonic()))
+def _as_limit(why: str) -> str:
+    """``why`` marked as a limit reached (unless it says so already)."""
+    return why if why.startswith(LIMIT_REACHED) else f"{LIMIT_REACHED}: {why}"
+
+
+def command_timeout(limits: Limits, budget: Budget) -> float:
+    """The limit of the next prover command (prover CPU seconds): the command limit, cut to the budget left."""
+    return max(0.05, min(limits.command_timeout_s, budget.left()))
 
 
 def decide_all(
-    obligations: Sequence[Obligation], session: Session, deadline: float, ladder: str = FULL_LADDER
+    obligations: Sequence[Obligation], session: Session, budget: Budget, ladder: str = FULL_LADDER
 ) -> list[tuple[ObligationResult, str | None]]:
     """Try each goal with ``ladder``, then the negations of those that failed; map the attempts to outcomes.
 
     Returns each outcome with the name of the proof it rests on (None when nothing was
     proved), which ``audited`` then audits.
     """
-    goals = session.attempt_many([_attempt("goal", ob, ob.goal, ladder) for ob in obligations], deadline)
+    goals = session.attempt_many([_attempt("goal", ob, ob.goal, ladder) for ob in obligations], budget)
     retry = [i for i, first in enumerate(goals) if first.status not in ("proved", "error", "axioms")]
     negations = session.attempt_many(
-        [_attempt("neg", obligations[i], obligations[i].negation, ladder) for i in retry], deadline
+        [_attempt("neg", obligations[i], obligations[i].negation, ladder) for i in retry], budget
     )
     second = dict(zip(retry, negations, strict=True))
     return [_outcome(ob, goals[i], second.get(i)) for i, ob in enumerate(obligations)]
+
+
+def decide_given(job: SpecJob, session: Session, budget: Budget) -> list[tuple[ObligationResult, str | None]]:
+    """Try each of ``job.given`` once on its statement under the per-goal timeout; outcomes as ``decide_all``'s.
+
+    A given proof that fails, for whatever reason, leaves its obligation unknown with the
+    prover's message: it never makes the obligation an error.
+    """
+    todo = [(ob, job.given[ob.index]) for ob in job.obligations if ob.index in job.given]
+    timeout_s = job.limits.goal_timeout_s
+    attempts = [
+        _attempt("given", ob, ob.negation if proof.negated else ob.goal, f"timeout {timeout_s} ({proof.tactic})")
+        for ob, proof in todo
+    ]
+    decided: list[tuple[ObligationResult, str | None]] = []
+    for (ob, proof), (name, _), result in zip(todo, attempts, session.attempt_many(attempts, budget), strict=True):
+        if result.status == "proved":
+            outcome: Outcome = "refuted" if proof.negated else "proved"
+            decided.append((ObligationResult(ob, outcome, f"proof by {proof.rung}", proof.rung), name))
+        else:
+            decided.append((ObligationResult(ob, "unknown", result.message or result.status), None))
+    return decided
 
 
 def _attempt(kind: str, obligation: Obligation, statement: str, ladder: str) -> tuple[str, list[str]]:
@@ -225,19 +293,23 @@ def _outcome(
 ) -> tuple[ObligationResult, str | None]:
     """The outcome of an obligation from its goal attempt and, when that failed, its negation's."""
     if first.status == "proved":
-        return ObligationResult(obligation, "proved", ""), f"coins_goal_{obligation.index}"
+        return ObligationResult(obligation, "proved", "", first.rung), f"coins_goal_{obligation.index}"
     if first.status in ("error", "axioms") or second is None:
         return ObligationResult(obligation, "error", first.message), None
     if second.status == "proved":
-        return ObligationResult(obligation, "refuted", "negation proved"), f"coins_neg_{obligation.index}"
+        return ObligationResult(obligation, "refuted", "negation proved", second.rung), f"coins_neg_{obligation.index}"
     if second.status in ("error", "axioms"):
         return ObligationResult(obligation, "error", second.message), None
-    reason = "timeout" if "timeout" in (first.status, second.status) else "neither goal nor negation proved"
-    return ObligationResult(obligation, "unknown", reason), None
+    stopped = next((a.message for a in (first, second) if a.status == "timeout"), None)
+    if stopped is None:
+        return ObligationResult(obligation, "unknown", NO_RUNG), None
+    if classify_failure(stopped) == "timeout" and not stopped.startswith(LIMIT_REACHED):
+        stopped = f"{LIMIT_REACHED}: the per-goal timeout"
+    return ObligationResult(obligation, "unknown", _as_limit(stopped)), None
 
 
 def classify_failure(message: str) -> AttemptStatus:
-    """``timeout`` when the prover's message reports a tactic timeout, else ``failed``."""
+    """``timeout`` when the prover's message reports a tactic timeout (Rocq's own, in CPU time), else ``failed``."""
     return "timeout" if "Tactic timeout" in message or "Timeout!" in message else "failed"
 
 

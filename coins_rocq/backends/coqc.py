@@ -3,8 +3,10 @@
 The spec is first compiled on its own (the load check); then every attempt is a
 fresh file holding the setup and one lemma, each sentence starting on its own line, so
 an error's line number tells which sentence failed. Each run's time limit is cut to the
-spec's remaining budget (loading included). Each run has a wall-clock limit, an
-address-space limit and its own temporary directory, removed afterwards.
+spec's remaining budget (loading included). Each run has a limit on its CPU time (with a
+wall-clock backstop, ``coins_rocq.backends.clock``), an address-space limit and its own
+temporary directory, removed afterwards; the Ladder's ``timeout`` counts CPU time too (the
+preloaded shim).
 """
 
 from __future__ import annotations
@@ -16,10 +18,14 @@ import secrets
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from coins_rocq.backends.base import (
+    LIMIT_REACHED,
+    STOPPED_BY,
     AttemptResult,
     JobResult,
     Limits,
@@ -30,8 +36,12 @@ from coins_rocq.backends.base import (
     limit_process,
     run_job,
 )
+from coins_rocq.backends.clock import Budget, Meter, prover_env
+from coins_rocq.ladder import strip_rung_marks, winning_rung
 
 _ERROR_LINE = re.compile(r'File "[^"]*", line (\d+)')
+POLL_S = 0.05
+"""How often a running ``coqc``'s CPU time is read."""
 
 
 class CoqcSession:
@@ -45,7 +55,7 @@ class CoqcSession:
         self.nonce = secrets.token_hex(8)
         self._count = 0
 
-    def _compile(self, sentences: list[str], deadline: float) -> tuple[int | None, str, str]:
+    def _compile(self, sentences: list[str], budget: Budget) -> tuple[int | None, str, str]:
         """Compile ``sentences``; returns (failing sentence index or None, error text, stdout)."""
         self._count += 1
         path = os.path.join(self.tmpdir, f"Check{self._count}.v")
@@ -56,40 +66,61 @@ class CoqcSession:
             line += sentence.count("\n") + 1
         with open(path, "w", encoding="utf-8") as handle:
             handle.write("\n".join(sentences) + "\n")
-        timeout_s = command_timeout(self.limits, deadline)
+        timeout_s = command_timeout(self.limits, budget)
         try:
-            proc = subprocess.run(
-                ["coqc", "-q", os.path.basename(path)],
-                cwd=self.tmpdir,
-                capture_output=True,
-                timeout=timeout_s,
-                preexec_fn=lambda: limit_process(self.limits.memory_mb),
-            )
-        except subprocess.TimeoutExpired:
-            return -1, f"prover command exceeded {timeout_s:.0f} s (command limit or spec budget) and was stopped", ""
+            stopped, code = self._run_coqc(os.path.basename(path), timeout_s, budget)
+            raw_out, raw_err = (Path(self.tmpdir, stream).read_bytes() for stream in ("out", "err"))
         finally:
             for leftover in os.listdir(self.tmpdir):
                 os.unlink(os.path.join(self.tmpdir, leftover))
-        stdout = proc.stdout.decode("utf-8", "replace")
-        stderr = proc.stderr.decode("utf-8", "replace")
-        if proc.returncode == 0:
+        if stopped:
+            return -1, f"{LIMIT_REACHED}: the prover command exceeded {stopped} and was stopped{STOPPED_BY}", ""
+        stdout = raw_out.decode("utf-8", "replace")
+        stderr = raw_err.decode("utf-8", "replace")
+        if code == 0:
             return None, "", stdout
         text = stderr + stdout
         index = text.find("Error:")
-        message = text[index:].strip() if index >= 0 else (text.strip() or f"coqc exited with {proc.returncode}")
+        message = text[index:].strip() if index >= 0 else (text.strip() or f"coqc exited with {code}")
         located = [m for m in _ERROR_LINE.finditer(text) if index < 0 or m.start() < index]
         if not located:
-            return -1 if proc.returncode < 0 else len(sentences) - 1, message, stdout
+            return -1 if code < 0 else len(sentences) - 1, message, stdout
         return bisect.bisect_right(starts, int(located[-1].group(1))) - 1, message, stdout
 
-    def load(self, prelude: tuple[str, ...], setup: list[str], deadline: float) -> str | None:
+    def _run_coqc(self, name: str, timeout_s: float, budget: Budget) -> tuple[str, int]:
+        """Run ``coqc`` on ``name`` (output to files ``out`` and ``err``) under ``timeout_s`` of its CPU time.
+
+        Returns (the limit that stopped it, or "", its exit code); its CPU time is charged to ``budget``.
+        """
+        with open(os.path.join(self.tmpdir, "out"), "wb") as out, open(os.path.join(self.tmpdir, "err"), "wb") as err:
+            proc = subprocess.Popen(
+                ["coqc", "-q", name],
+                cwd=self.tmpdir,
+                stdout=out,
+                stderr=err,
+                env=prover_env(),
+                preexec_fn=lambda: limit_process(self.limits.memory_mb),
+            )
+        meter = Meter(proc.pid)
+        try:
+            while proc.poll() is None:
+                if meter.limit_reached(timeout_s):
+                    proc.kill()
+                    proc.wait()
+                    return meter.why, -9
+                time.sleep(POLL_S)
+            return "", proc.returncode
+        finally:
+            budget.charge(meter.spent())
+
+    def load(self, prelude: tuple[str, ...], setup: list[str], budget: Budget) -> str | None:
         """Compile the prelude and setup alone; returns the error message or None."""
         self.setup = [*prelude, *setup]
-        failed, message, stdout = self._compile(self.setup, deadline)
+        failed, message, stdout = self._compile(self.setup, budget)
         self.setup_output = stdout
         return None if failed is None else message
 
-    def attempt(self, name: str, sentences: list[str], deadline: float) -> AttemptResult:
+    def attempt(self, name: str, sentences: list[str], budget: Budget) -> AttemptResult:
         """Compile setup plus the attempt and judge which sentence failed.
 
         The audit reads only the attempt's own ``Print Assumptions``: the output must be the
@@ -97,12 +128,15 @@ class CoqcSession:
         """
         marker = f"coins_audit_{self.nonce}_{self._count}"
         audit = [f"Definition {marker} := tt.", f"Print {marker}."]
-        failed, message, stdout = self._compile(self.setup + sentences + audit, deadline)
+        failed, message, stdout = self._compile(self.setup + sentences + audit, budget)
         if failed is None:
             end = stdout.find(f"{marker} = tt")
             if not stdout.startswith(self.setup_output) or end < 0:
                 return AttemptResult("error", "prover output did not line up with the attempt")
-            return check_assumptions(stdout[len(self.setup_output) : end])
+            own = stdout[len(self.setup_output) : end]
+            axioms = check_assumptions(strip_rung_marks(own))
+            rung = winning_rung(own) if axioms.status == "proved" else None
+            return AttemptResult(axioms.status, axioms.message, rung)
         if failed == -1:
             return AttemptResult("timeout", message)
         offset = failed - len(self.setup)
@@ -112,11 +146,11 @@ class CoqcSession:
             return AttemptResult("error", f"audit failed: {message}")
         return AttemptResult(classify_failure(message), message)
 
-    def attempt_many(self, attempts: Sequence[tuple[str, list[str]]], deadline: float) -> list[AttemptResult]:
+    def attempt_many(self, attempts: Sequence[tuple[str, list[str]]], budget: Budget) -> list[AttemptResult]:
         """Each attempt in its own file, one after the other."""
-        return [self.attempt(name, sentences, deadline) for name, sentences in attempts]
+        return [self.attempt(name, sentences, budget) for name, sentences in attempts]
 
-    def audit(self, names: Sequence[str], deadline: float) -> list[AttemptResult]:
+    def audit(self, names: Sequence[str], budget: Budget) -> list[AttemptResult]:
         """Every proof ``attempt`` reported proved was audited in its own file already."""
         return [AttemptResult("proved") for _ in names]
 

@@ -7,11 +7,11 @@ together at the end of the job. When its worker dies or misbehaves the slot repl
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Protocol
 
 from coins_rocq.backends.base import (
+    LIMIT_REACHED,
     AttemptResult,
     Limits,
     attempt_timeout,
@@ -19,7 +19,9 @@ from coins_rocq.backends.base import (
     classify_failure,
     command_timeout,
 )
+from coins_rocq.backends.clock import Budget
 from coins_rocq.backends.coqtop_worker import MARK, CoqtopWorker, ProtocolAnomaly, Reply, WorkerDied
+from coins_rocq.ladder import winning_rung
 
 
 class WorkerSlot(Protocol):
@@ -32,7 +34,7 @@ class WorkerSlot(Protocol):
         """Kill the current worker; the next call to ``worker`` starts a fresh one."""
 
 
-NOT_RELOADED = AttemptResult("timeout", "the spec could not be reloaded within its time budget")
+NOT_RELOADED = AttemptResult("timeout", f"{LIMIT_REACHED}: the spec could not be reloaded within its time budget")
 """The result of every attempt left once the session's worker is lost and the spec not reloaded."""
 
 ATTEMPT_OVERHEAD_S = 0.2
@@ -63,35 +65,35 @@ class CoqtopSession:
         self.checked: dict[str, AttemptResult] = {}
         self._audits = 0
 
-    def load(self, prelude: tuple[str, ...], setup: list[str], deadline: float) -> str | None:
+    def load(self, prelude: tuple[str, ...], setup: list[str], budget: Budget) -> str | None:
         """Rewind the worker to its prelude (loading it if it differs) and load the spec."""
         self.prelude, self.setup = prelude, setup
         try:
-            return self._load(deadline)
+            return self._load(budget)
         except WorkerDied as exc:
             return f"loading the spec failed: {exc}"
         except ProtocolAnomaly as exc:
             return str(exc)
 
-    def _run(self, sentences: Sequence[str], deadline: float, least_s: float = 0.0) -> list[Reply]:
+    def _run(self, sentences: Sequence[str], budget: Budget, least_s: float = 0.0) -> list[Reply]:
         worker = self.slot.worker(self.limits)
-        return worker.run(sentences, max(least_s, command_timeout(self.limits, deadline)))
+        return worker.run(sentences, max(least_s, command_timeout(self.limits, budget)), budget=budget)
 
-    def _load(self, deadline: float) -> str | None:
+    def _load(self, budget: Budget) -> str | None:
         worker = self.slot.worker(self.limits)
         if worker.prelude == self.prelude:
-            self._run([f"Reset {MARK}."], deadline)
+            self._run([f"Reset {MARK}."], budget)
         else:
             if worker.prelude is not None:
-                self._run(["Reset Initial."], deadline)
+                self._run(["Reset Initial."], budget)
             worker.prelude = None
-            failed = _first_error(self._run(self.prelude, deadline))
+            failed = _first_error(self._run(self.prelude, budget))
             if failed:
                 self.slot.discard()
                 return failed
             worker.prelude = self.prelude
-        self._run([f"Definition {MARK} := tt."], deadline)
-        replies = self._run(self.setup, deadline)
+        self._run([f"Definition {MARK} := tt."], budget)
+        replies = self._run(self.setup, budget)
         failed = _first_error(replies)
         if failed:
             return failed
@@ -101,11 +103,11 @@ class CoqtopSession:
         self.loaded = True
         return None
 
-    def attempt(self, name: str, sentences: list[str], deadline: float) -> AttemptResult:
+    def attempt(self, name: str, sentences: list[str], budget: Budget) -> AttemptResult:
         """Run one attempt (see ``attempt_many``)."""
-        return self.attempt_many([(name, sentences)], deadline)[0]
+        return self.attempt_many([(name, sentences)], budget)[0]
 
-    def attempt_many(self, attempts: Sequence[tuple[str, list[str]]], deadline: float) -> list[AttemptResult]:
+    def attempt_many(self, attempts: Sequence[tuple[str, list[str]]], budget: Budget) -> list[AttemptResult]:
         """Run the attempts pipelined, each under the command limit (their audits deferred to ``audit``).
 
         When the worker is killed during one, that one is a timeout: the worker is restarted,
@@ -123,11 +125,11 @@ class CoqtopSession:
         while todo:
             if not self.loaded:
                 return results + [NOT_RELOADED] * len(todo)
-            size = self._covered(todo, deadline)
-            if size < len(todo) or self._in_last_command(deadline):
-                self._checkpoint(deadline)
-                size = 1 if self._in_last_command(deadline) else self._covered(todo, deadline)
-            done, cut = self._attempt_batch(todo[: max(1, size)], deadline)
+            size = self._covered(todo, budget)
+            if size < len(todo) or self._in_last_command(budget):
+                self._checkpoint(budget)
+                size = 1 if self._in_last_command(budget) else self._covered(todo, budget)
+            done, cut = self._attempt_batch(todo[: max(1, size)], budget)
             results += done
             todo = todo[len(done) :]
             if cut is None:
@@ -137,48 +139,49 @@ class CoqtopSession:
             if not todo:
                 break
             todo = todo[1:]
-            results.append(self._after(cut, deadline))
+            results.append(self._after(cut, budget))
         return results
 
-    def _in_last_command(self, deadline: float) -> bool:
+    def _in_last_command(self, budget: Budget) -> bool:
         """True when less than one command limit of the budget is left."""
-        return deadline - time.monotonic() < self.limits.command_timeout_s
+        return budget.left() < self.limits.command_timeout_s
 
-    def _covered(self, attempts: Sequence[tuple[str, list[str]]], deadline: float) -> int:
+    def _covered(self, attempts: Sequence[tuple[str, list[str]]], budget: Budget) -> int:
         """How many of ``attempts``, from the first, finish within the budget even if each runs to its timeout."""
-        left = deadline - time.monotonic()
+        left = budget.left()
         for count, (_, sentences) in enumerate(attempts):
             left -= attempt_timeout(self.limits, sentences) + ATTEMPT_OVERHEAD_S
             if left < 0:
                 return count
         return len(attempts)
 
-    def _after(self, cut: WorkerDied | ProtocolAnomaly, deadline: float) -> AttemptResult:
+    def _after(self, cut: WorkerDied | ProtocolAnomaly, budget: Budget) -> AttemptResult:
         """The result of the attempt the worker was lost in; after a kill, restart and reload it."""
         self.loaded = False
         if isinstance(cut, ProtocolAnomaly):
             return AttemptResult("error", str(cut))
         try:
-            error = self._load(deadline)
+            error = self._load(budget)
             if error is None:
-                self._reprove(deadline)
+                self._reprove(budget)
         except (WorkerDied, ProtocolAnomaly) as again:
             self.loaded = False
             error = str(again)
-        if error is not None and time.monotonic() < deadline:
+        if error is not None and not budget.spent():
             return AttemptResult("error", f"reloading the spec after a timeout failed: {error}")
         return AttemptResult("timeout", str(cut))
 
     def _attempt_batch(
-        self, attempts: Sequence[tuple[str, list[str]]], deadline: float
+        self, attempts: Sequence[tuple[str, list[str]]], budget: Budget
     ) -> tuple[list[AttemptResult], WorkerDied | ProtocolAnomaly | None]:
         """Send the attempts together; the results of those answered and what cut the batch short, if anything."""
         proofs = [[s for s in sentences if s != f"Print Assumptions {name}."] for name, sentences in attempts]
         flat = [sentence for proof in proofs for sentence in proof]
         cut: WorkerDied | ProtocolAnomaly | None = None
         try:
-            remaining = max(0.05, deadline - time.monotonic())
-            replies = self.slot.worker(self.limits).run(flat, remaining, command_timeout(self.limits, deadline))
+            remaining = max(0.05, budget.left())
+            worker = self.slot.worker(self.limits)
+            replies = worker.run(flat, remaining, command_timeout(self.limits, budget), budget)
         except (WorkerDied, ProtocolAnomaly) as exc:
             replies, cut = exc.replies, exc
         results: list[AttemptResult] = []
@@ -207,19 +210,19 @@ class CoqtopSession:
             message = failed.error_message()
             return AttemptResult(classify_failure(message), message)
         self.proofs[name] = proof
-        return AttemptResult("proved")
+        return AttemptResult("proved", rung=winning_rung("\n".join(r.text for r in replies)))
 
-    def _reprove(self, deadline: float) -> None:
+    def _reprove(self, budget: Budget) -> None:
         """After a reload, prove again the proofs not yet audited (the dead worker took them along)."""
         for name, proof in list(self.proofs.items()):
             if name in self.checked:
                 continue
-            replies = self._run(proof, deadline)
+            replies = self._run(proof, budget)
             if _first_error(replies) is not None or replies[-1].proof_open:
                 del self.proofs[name]
                 self.lost[name] = AttemptResult("timeout", "proof lost with a replaced worker and not found again")
 
-    def _checkpoint(self, deadline: float) -> None:
+    def _checkpoint(self, budget: Budget) -> None:
         """Audit the proofs found so far, before attempts that may run into the budget's end.
 
         Such an attempt may be stopped by killing the worker, which takes every proof not yet
@@ -227,27 +230,27 @@ class CoqtopSession:
         """
         unaudited = [n for n in self.proofs if n not in self.checked and n not in self.lost]
         if unaudited:
-            self.checked.update(self._audit_all(unaudited, deadline))
+            self.checked.update(self._audit_all(unaudited, budget))
 
-    def audit(self, names: Sequence[str], deadline: float) -> list[AttemptResult]:
+    def audit(self, names: Sequence[str], budget: Budget) -> list[AttemptResult]:
         """Audit the proofs ``names``: together in one ``Print Assumptions``, one by one when that is not clean."""
         verdicts = {**self.lost, **self.checked}
         live = [n for n in names if n in self.proofs and n not in verdicts]
         if live:
-            verdicts.update(self._audit_all(live, deadline))
+            verdicts.update(self._audit_all(live, budget))
         return [verdicts.get(n, AttemptResult("error", f"no proof of {n} to audit")) for n in names]
 
-    def _audit_all(self, names: list[str], deadline: float) -> dict[str, AttemptResult]:
+    def _audit_all(self, names: list[str], budget: Budget) -> dict[str, AttemptResult]:
         verdicts: dict[str, AttemptResult] = {}
         if not self.loaded:
             lost = AttemptResult("timeout", "proved, but the worker was lost before the axiom audit")
             return {n: lost for n in names}
         try:
-            combined = self._audit(names, deadline)
+            combined = self._audit(names, budget)
             if combined.status == "proved" or len(names) == 1:
                 return {n: combined for n in names}
             for name in names:
-                verdicts[name] = self._audit([name], deadline)
+                verdicts[name] = self._audit([name], budget)
         except ProtocolAnomaly as exc:
             self.loaded = False
             verdicts.update({n: AttemptResult("error", str(exc)) for n in names if n not in verdicts})
@@ -256,7 +259,7 @@ class CoqtopSession:
             verdicts.update({n: AttemptResult("timeout", str(exc)) for n in names if n not in verdicts})
         return verdicts
 
-    def _audit(self, names: list[str], deadline: float) -> AttemptResult:
+    def _audit(self, names: list[str], budget: Budget) -> AttemptResult:
         """One ``Print Assumptions`` over ``names``: of the proof itself, or of a definition naming each."""
         if len(names) == 1:
             sentences = [f"Print Assumptions {names[0]}."]
@@ -268,7 +271,7 @@ class CoqtopSession:
                 f"Definition {audit} : Coq.Init.Datatypes.unit := {body} Coq.Init.Datatypes.tt.",
                 f"Print Assumptions {audit}.",
             ]
-        replies = self._run(sentences, deadline, AUDIT_GRACE_S)
+        replies = self._run(sentences, budget, AUDIT_GRACE_S)
         if replies[-1].proof_open:
             self.slot.discard()
             self.loaded = False

@@ -20,15 +20,19 @@ import secrets
 import selectors
 import shutil
 import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from coins_rocq.backends.base import Limits
+from coins_rocq.backends.base import LIMIT_REACHED, STOPPED_BY, Limits
+from coins_rocq.backends.clock import Budget, Meter, prover_env
 from coins_rocq.backends.spawn import spawn
 
 PROMPT_END = "</prompt>"
 _PROMPT = re.compile(r"<prompt>[^<]*? < \d+ \|([^<]*?)\| \d+ < </prompt>")
+POLL_S = 0.05
+"""How often a waiting worker's limits are checked (its CPU time read from ``/proc``)."""
+STARTUP_S = 60.0
+"""The limit on a worker's start (to its first prompt)."""
 MARK = "coins_mark"
 """Defined right after the prelude; ``Reset coins_mark`` rewinds a worker to a clean prelude."""
 
@@ -77,7 +81,7 @@ class CoqtopWorker:
         self.tmpdir = tempfile.mkdtemp(prefix="coins-coqtop-")
         self.nonce = secrets.token_hex(8)
         self._count = 0
-        self.proc = spawn(["coqtop", "-q", "-emacs"], cwd=self.tmpdir, memory_mb=limits.memory_mb)
+        self.proc = spawn(["coqtop", "-q", "-emacs"], cwd=self.tmpdir, memory_mb=limits.memory_mb, env=prover_env())
         self._buffer = b""
         self._pending = b""
         self.prelude: tuple[str, ...] | None = None
@@ -86,15 +90,19 @@ class CoqtopWorker:
         os.set_blocking(self.proc.stdout.fileno(), False)
         os.set_blocking(self.proc.stdin.fileno(), False)
         self._selector.register(self.proc.stdout, selectors.EVENT_READ)
-        self._read_until(lambda: self._buffer.find(PROMPT_END.encode()), time.monotonic() + 60.0)
+        self._read_until(lambda: self._buffer.find(PROMPT_END.encode()), [(Meter(self.proc.pid), STARTUP_S)])
         self._buffer = b""
 
-    def run(self, sentences: Sequence[str], timeout_s: float, each_s: float | None = None) -> list[Reply]:
+    def run(
+        self, sentences: Sequence[str], timeout_s: float, each_s: float | None = None, budget: Budget | None = None
+    ) -> list[Reply]:
         """Send ``sentences`` (each with its marker) and return one reply each within ``timeout_s``.
 
-        With ``each_s``, each reply must also come within ``each_s`` of the one before (a
-        pipelined batch of attempts, each under the command limit). Raises ``WorkerDied``
-        (after killing the process) on a timeout or when the process ends, and
+        The limits count the worker's CPU time, each with its wall-clock backstop
+        (``coins_rocq.backends.clock``). With ``each_s``, each reply must also come within
+        ``each_s`` of the one before (a pipelined batch of attempts, each under the command
+        limit). The time the batch used is charged to ``budget``. Raises ``WorkerDied``
+        (after killing the process) on a limit or when the process ends, and
         ``ProtocolAnomaly`` (after killing it) when the replies do not line up; both carry
         the replies read before.
         """
@@ -107,19 +115,24 @@ class CoqtopWorker:
             mark = f"{MARK}_{self.nonce}_{self._count}"
             marks.append(mark)
             payload.append(f"{sentence}\nLocate {mark}.\n")
-        deadline = time.monotonic() + timeout_s
+        whole = Meter(self.proc.pid)
         self._pending = "".join(payload).encode("utf-8")
         replies: list[Reply] = []
         try:
             for mark in marks:
-                each = deadline if each_s is None else min(deadline, time.monotonic() + each_s)
-                replies.append(self._reply_to(mark, each))
+                limits = [(whole, timeout_s)]
+                if each_s is not None:
+                    limits.append((Meter(self.proc.pid), each_s))
+                replies.append(self._reply_to(mark, limits))
         except (WorkerDied, ProtocolAnomaly) as exc:
             exc.replies = replies
             raise
+        finally:
+            if budget is not None:
+                budget.charge(whole.spent())
         return replies
 
-    def _reply_to(self, mark: str, deadline: float) -> Reply:
+    def _reply_to(self, mark: str, limits: Sequence[tuple[Meter, float]]) -> Reply:
         """Read the reply to one sentence and to its marker; check that they line up."""
         echo = f"No object of basename {mark}\n".encode()
 
@@ -130,7 +143,7 @@ class CoqtopWorker:
             end = self._buffer.find(PROMPT_END.encode(), at)
             return -1 if end < 0 else end + len(PROMPT_END)
 
-        end = self._read_until(segment_end, deadline)
+        end = self._read_until(segment_end, limits)
         segment = self._buffer[:end].decode("utf-8", "replace")
         self._buffer = self._buffer[end:]
         prompts = list(_PROMPT.finditer(segment))
@@ -141,8 +154,11 @@ class CoqtopWorker:
             self._anomaly("a marker appeared inside a sentence's reply")
         return Reply(segment[: prompts[0].start()], bool(prompts[0].group(1).strip()))
 
-    def _read_until(self, found: object, deadline: float) -> int:
-        """Write pending input and read output until ``found()`` gives an index; returns it."""
+    def _read_until(self, found: object, limits: Sequence[tuple[Meter, float]]) -> int:
+        """Write pending input and read output until ``found()`` gives an index; returns it.
+
+        Each ``(meter, seconds)`` in ``limits`` is checked every ``POLL_S`` at most; the first
+        one reached kills the worker (``WorkerDied`` naming it)."""
         assert self.proc.stdout is not None and self.proc.stdin is not None
         while True:
             index = found()  # type: ignore[operator]
@@ -158,14 +174,13 @@ class CoqtopWorker:
                     self.close()
                     raise WorkerDied("prover process ended (memory limit or crash)") from None
                 self._pending = pending[written:]
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            reached = next((meter for meter, seconds in limits if meter.limit_reached(seconds)), None)
+            if reached is not None:
                 self.close()
                 raise WorkerDied(
-                    f"prover command exceeded its {self.limits.command_timeout_s:.0f} s limit "
-                    "or the spec's time budget and was stopped"
+                    f"{LIMIT_REACHED}: the prover command exceeded {reached.why} and was stopped{STOPPED_BY}"
                 )
-            if not self._selector.select(min(remaining, 0.05 if self._pending else remaining)):
+            if not self._selector.select(POLL_S):
                 continue
             try:
                 data = os.read(self.proc.stdout.fileno(), 1 << 16)

@@ -12,24 +12,26 @@ import functools
 import queue
 import subprocess
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 
 from coins_rocq.backends.base import limit_process
 
-_requests: queue.Queue[tuple[Sequence[str], str, int, Future[subprocess.Popen[bytes]]]] = queue.Queue()
+_Request = tuple[Sequence[str], str, int, Mapping[str, str] | None, Future[subprocess.Popen[bytes]]]
+_requests: queue.Queue[_Request] = queue.Queue()
 _lock = threading.Lock()
 _thread: threading.Thread | None = None
 
 
 def _serve() -> None:
     while True:
-        args, cwd, memory_mb, future = _requests.get()
+        args, cwd, memory_mb, env, future = _requests.get()
         try:
             future.set_result(
                 subprocess.Popen(
                     list(args),
                     cwd=cwd,
+                    env=env,
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.STDOUT,
@@ -40,13 +42,16 @@ def _serve() -> None:
             future.set_exception(exc)
 
 
-def spawn(args: Sequence[str], cwd: str, memory_mb: int) -> subprocess.Popen[bytes]:
-    """Start ``args`` in ``cwd`` with piped stdin and merged stdout/stderr, under ``limit_process``."""
+def spawn(
+    args: Sequence[str], cwd: str, memory_mb: int, env: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """Start ``args`` in ``cwd`` (in ``env``, default this process's) with piped stdin and merged
+    stdout/stderr, under ``limit_process``."""
     global _thread
     with _lock:
         if _thread is None or not _thread.is_alive():
             _thread = threading.Thread(target=_serve, name="coins-spawner", daemon=True)
             _thread.start()
     future: Future[subprocess.Popen[bytes]] = Future()
-    _requests.put((args, cwd, memory_mb, future))
+    _requests.put((args, cwd, memory_mb, env, future))
     return future.result()

@@ -7,7 +7,6 @@ from the coqc backend, which audits every proof in its own file.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Sequence
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 from coins_rocq import Case, CoqcBackend, CoqtopPool, Limits, check_specs, parse_signature
 from coins_rocq.backends import coqtop_worker
 from coins_rocq.backends.base import AttemptResult
+from coins_rocq.backends.clock import Budget
 from coins_rocq.backends.coqc import CoqcSession
 from coins_rocq.backends.coqtop import _Slot
 from coins_rocq.backends.coqtop_session import CoqtopSession
@@ -37,7 +37,7 @@ def pool() -> Iterator[CoqtopPool]:
 
 def _attempt_all(session: CoqtopSession | CoqcSession) -> list[AttemptResult]:
     """Load ``SETUP`` and attempt every statement with its own tactic; the attempts' results."""
-    deadline = time.monotonic() + 60
+    deadline = Budget(60)
     assert session.load(PRELUDE, SETUP, deadline) is None
     results = []
     for name, (statement, tactic) in STATEMENTS.items():
@@ -51,7 +51,7 @@ def _audit_verdicts(names: Sequence[str]) -> list[AttemptResult]:
     try:
         session = CoqtopSession(slot, Limits())
         assert [a.status for a in _attempt_all(session)] == ["proved"] * len(STATEMENTS)
-        return session.audit(names, time.monotonic() + 60)
+        return session.audit(names, Budget(60))
     finally:
         slot.close()
 
@@ -88,11 +88,15 @@ def test_mixed_preludes_load_each_prelude_once_and_keep_the_jobs_order(
     run = coqtop_worker.CoqtopWorker.run
 
     def counting(
-        self: coqtop_worker.CoqtopWorker, sentences: Sequence[str], timeout_s: float, each_s: float | None = None
+        self: coqtop_worker.CoqtopWorker,
+        sentences: Sequence[str],
+        timeout_s: float,
+        each_s: float | None = None,
+        budget: Budget | None = None,
     ) -> list[coqtop_worker.Reply]:
         if sentences and sentences[0].startswith("From Coq Require"):
             loads.append(sentences[0])
-        return run(self, sentences, timeout_s, each_s)
+        return run(self, sentences, timeout_s, each_s, budget)
 
     monkeypatch.setattr(coqtop_worker.CoqtopWorker, "run", counting)
     items = [ADD, HALF, ADD, TRUE_HALF, ADD]
@@ -111,7 +115,7 @@ def test_a_worker_whose_prelude_failed_halfway_is_replaced_before_the_next_spec(
     broken = ("Ltac coins_test_tac := idtac.", "Definition coins_test_broken := coins_no_such_name.")
     slot = _Slot()
     try:
-        deadline = time.monotonic() + 60
+        deadline = Budget(60)
         failed = CoqtopSession(slot, Limits()).load(broken, [], deadline)
         assert failed is not None and "coins_no_such_name" in failed
         assert CoqtopSession(slot, Limits()).load(broken[:1], ["Definition coins_x := 1."], deadline) is None
@@ -180,13 +184,13 @@ def test_every_obligation_gets_the_quick_pass_before_any_gets_the_full_timeout()
         def __init__(self) -> None:
             self.ladders: list[tuple[str, str]] = []
 
-        def load(self, prelude: tuple[str, ...], setup: list[str], deadline: float) -> str | None:
+        def load(self, prelude: tuple[str, ...], setup: list[str], deadline: Budget) -> str | None:
             return None
 
-        def attempt(self, name: str, sentences: list[str], deadline: float) -> AttemptResult:
+        def attempt(self, name: str, sentences: list[str], deadline: Budget) -> AttemptResult:
             return self.attempt_many([(name, sentences)], deadline)[0]
 
-        def attempt_many(self, attempts: Sequence[tuple[str, list[str]]], deadline: float) -> list[AttemptResult]:
+        def attempt_many(self, attempts: Sequence[tuple[str, list[str]]], deadline: Budget) -> list[AttemptResult]:
             out = []
             for name, sentences in attempts:
                 quick = f"ltac:({QUICK_LADDER})" in sentences[0]
@@ -194,7 +198,7 @@ def test_every_obligation_gets_the_quick_pass_before_any_gets_the_full_timeout()
                 out.append(AttemptResult("proved" if name == "coins_goal_0" else "timeout", ""))
             return out
 
-        def audit(self, names: Sequence[str], deadline: float) -> list[AttemptResult]:
+        def audit(self, names: Sequence[str], deadline: Budget) -> list[AttemptResult]:
             return [AttemptResult("proved") for _ in names]
 
     obligations = [Obligation(i, "completeness", 0, f"G{i}", f"~G{i}", "") for i in range(3)]
