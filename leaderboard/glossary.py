@@ -31,10 +31,10 @@ TERMS: dict[str, str] = {
     "pass@k": "share of tasks solved in at least one of k trials",
     "score": "the task's primary metric",
     "Overall": "macro mean over task families of each task's primary metric, on a 0–1 higher-is-better scale",
-    "frontier area": (
-        "mean score under the model's Pareto frontier over the cost window all models share (log scale); "
-        "the frontier is 0 below the model's cheapest point, so a model whose cheapest run is the dearest "
-        "of all scores 0"
+    "Pareto frontier": (
+        "the runs no other run beats on both axes at once: a run is dominated when another scores at least "
+        "as high for no more tokens and is strictly better on one of the two; the table lists runs by score "
+        "and names, for each dominated run, the runs that dominate it"
     ),
     "Rank": (
         "a band, not a place: 1–3 means the 95% interval overlaps those of the entries ranked 1 to 3, "
@@ -74,5 +74,5 @@ def define(name: str) -> str:
 
 def glossary(names: list[str]) -> list[tuple[str, str]]:
     """(name, definition) for each distinct name in ``names`` plus the page's standing terms, sorted."""
-    wanted = dict.fromkeys([*names, "Rank", "95% CI", "frontier area"])
+    wanted = dict.fromkeys([*names, "Rank", "95% CI", "Pareto frontier"])
     return sorted(((name, define(name)) for name in wanted), key=lambda item: item[0].lower())

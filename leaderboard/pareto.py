@@ -1,14 +1,14 @@
-"""Pareto frontiers on (cost, score): the non-dominated set, the step frontier and its area.
+"""Pareto frontiers on (cost, score): the non-dominated set, the step frontier and who dominates whom.
 
 A point dominates another when it costs no more and scores no less, and is strictly better
 in one of the two. Identical points do not dominate each other, so both stay on the
 frontier; of two points at equal cost only the higher-scoring one does.
 
-The step frontier is ``f(c) = max score of frontier points costing <= c`` (0 below the
-cheapest point). Its area is taken over a shared window of log10 cost and divided by the
-window's width, so it reads as the mean score a budget drawn log-uniformly from the window
-buys (0..1 for 0..1 scores). Costs must be positive on a log axis: a cost at or below zero
-is placed at :func:`log_floor` of the costs.
+The step frontier is ``f(c) = max score of frontier points costing <= c``. The report's table
+(:func:`standings`) lists each run with the runs that dominate it, ordered so that no run is
+listed above one that dominates it; a single summary number (an area under each model's
+frontier over a shared window) could rank a dominated run first and is not computed. Costs must
+be positive on a log axis: a cost at or below zero is placed at :func:`log_floor` of the costs.
 """
 
 from __future__ import annotations
@@ -83,46 +83,44 @@ def step_curve(points: Sequence[Point], right: float) -> tuple[list[float], list
     return xs, ys
 
 
-def frontier_area(points: Sequence[Point], window: tuple[float, float], floor: float | None = None) -> float | None:
-    """Mean height of the step frontier over ``window`` on a log10 cost axis (None if no point).
+def dominators(points: Sequence[Point]) -> list[list[int]]:
+    """For each point, the indices of the points that dominate it (empty: it is on the frontier).
 
-    A window of zero width gives the frontier's value at that cost.
+    A point with a cost or score that is not finite is dominated by nothing and dominates nothing.
     """
-    front = frontier(points)
-    if not front:
-        return None
-    floor = log_floor([p.cost for p in points]) if floor is None else floor
-    low, high = (math.log10(on_log_axis(c, floor)) for c in window)
-    if high < low:
-        raise ValueError(f"window {window} has its ends reversed")
-    steps = [(math.log10(on_log_axis(p.cost, floor)), p.score) for p in front]
-    if high == low:
-        return max((s for x, s in steps if x <= low), default=0.0)
-    area = 0.0
-    for index, (x, score) in enumerate(steps):
-        nxt = steps[index + 1][0] if index + 1 < len(steps) else high
-        start, end = max(x, low), min(nxt, high)
-        if end > start:
-            area += score * (end - start)
-    return area / (high - low)
+    finite = [math.isfinite(p.cost) and math.isfinite(p.score) for p in points]
+    return [
+        [
+            j
+            for j, other in enumerate(points)
+            if finite[i]
+            and finite[j]
+            and other.cost <= point.cost
+            and other.score >= point.score
+            and (other.cost < point.cost or other.score > point.score)
+        ]
+        for i, point in enumerate(points)
+    ]
 
 
-def shared_window(points: Sequence[Point]) -> tuple[float, float] | None:
-    """The cost window every group is compared over: the span of all finite costs."""
-    costs = [p.cost for p in usable(points)]
-    return (min(costs), max(costs)) if costs else None
+def standings(points: Sequence[Point]) -> list[dict[str, Any]]:
+    """The points as table rows, best first: label, score, cost and the labels of those that dominate it.
 
-
-def group_areas(points: Sequence[Point]) -> dict[str, float | None]:
-    """Area under each group's own frontier (a group is usually one model) over the shared window."""
-    window = shared_window(points)
-    floor = log_floor([p.cost for p in points])
-    groups: dict[str, list[Point]] = {}
-    for point in usable(points):
-        groups.setdefault(point.group, []).append(point)
-    if window is None:
-        return {}
-    return {name: frontier_area(members, window, floor) for name, members in sorted(groups.items())}
+    Rows are ordered by score (higher first), then cost (lower first), so a point that dominates
+    another is always listed above it.
+    """
+    beaten_by = dominators(points)
+    order = sorted(range(len(points)), key=lambda i: (-points[i].score, points[i].cost, points[i].label))
+    return [
+        {
+            "label": points[i].label,
+            "score": points[i].score,
+            "cost": points[i].cost,
+            "dominated_by": sorted({points[j].label for j in beaten_by[i]}),
+        }
+        for i in order
+        if math.isfinite(points[i].cost) and math.isfinite(points[i].score)
+    ]
 
 
 def sweeps(points: Sequence[Point]) -> dict[str, list[Point]]:

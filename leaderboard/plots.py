@@ -36,6 +36,8 @@ LABEL_CHAR_PX = 5.6
 LABEL_HEIGHT_PX = 11
 LEGEND_LINESPACING = 1.45
 PNG_COMPRESSION = 1
+MIN_COST_RATIO = 10.0  # the cost axis spans at least one decade
+LOG_MARGIN = 1.12  # a twentieth of a decade each side of the outermost points
 RC = {
     "font.size": 9,
     "svg.fonttype": "none",
@@ -49,6 +51,15 @@ RC = {
 def _short(text: str, limit: int = LABEL_CHARS) -> str:
     cut = text if len(text) <= limit else text[: limit - 1] + "…"
     return cut.replace("$", r"\$")
+
+
+def cost_window(costs: Sequence[float]) -> tuple[float, float]:
+    """The x range of a log cost axis: the costs with a margin each side, and at least one decade wide,
+    so two runs 448 and 449 tokens apart are drawn close together rather than at the axis' two ends."""
+    low, high = min(costs), max(costs)
+    middle = math.sqrt(low * high)
+    half = max(math.sqrt(high / low) * LOG_MARGIN, math.sqrt(MIN_COST_RATIO))
+    return middle / half, middle * half
 
 
 def cost_tick(value: float, _position: float = 0.0) -> str:
@@ -194,7 +205,9 @@ class PlotCanvas:
             )
         if ax.get_xscale() != "log":
             ax.set_xscale("log")
-        span = math.log10(max(p.cost for p in drawn) / min(p.cost for p in drawn))
+        low, high = cost_window([p.cost for p in drawn])
+        ax.set_xlim(low, high)
+        span = math.log10(high / low)
         ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if span < 2.5 else (1.0,), numticks=10))
         ax.xaxis.set_major_formatter(FuncFormatter(cost_tick))
         ax.xaxis.set_minor_formatter(NullFormatter())

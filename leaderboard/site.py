@@ -57,9 +57,9 @@ def _export(
         "overall": records(overall),
         "families": records(families),
         "tasks": records(tasks),
-        "frontier_areas": {
-            "overall": {s["suite"]: s["areas"] for s in sections},
-            "tasks": [{"suite": t["suite"], "task": t["task"], "areas": t["areas"]} for t in task_pages],
+        "pareto": {
+            "overall": {s["suite"]: s["standings"] for s in sections},
+            "tasks": [{"suite": t["suite"], "task": t["task"], "standings": t["standings"]} for t in task_pages],
         },
         "submissions": [
             {k: v for k, v in d.items() if k != "tasks"}

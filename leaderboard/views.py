@@ -8,7 +8,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from leaderboard.aggregate import band_label, cost_and_score, rank_bands, submission_id
-from leaderboard.pareto import Point, group_areas
+from leaderboard.pareto import Point, standings
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -116,7 +116,7 @@ def suite_sections(
                 "families": family_names,
                 "token_points": plotted(token_points),
                 "usd_points": plotted(usd_points) if len(usd_points) == len(token_points) else [],
-                "areas": group_areas(token_points),
+                "standings": standings(plotted(token_points)),
             }
         )
     return sections
@@ -193,7 +193,7 @@ def task_sections(
                 "rows": rows,
                 "token_points": item["token_points"],
                 "usd_points": item["usd_points"],
-                "areas": group_areas(item["token_points"]),
+                "standings": standings(item["token_points"]),
             }
         )
     return sections

@@ -1,12 +1,10 @@
-"""Pareto frontiers on hand-made points: dominance, ties, equal costs, the step area and sweeps."""
+"""Pareto frontiers on hand-made points: dominance, ties, equal costs, the standings table and sweeps."""
 
 from __future__ import annotations
 
 import math
 
-import pytest
-
-from leaderboard.pareto import Point, frontier, frontier_area, frontier_indices, group_areas, step_curve, sweeps
+from leaderboard.pareto import Point, dominators, frontier, frontier_indices, standings, step_curve, sweeps
 
 
 def pts(*pairs: tuple[float, float]) -> list[Point]:
@@ -46,29 +44,31 @@ def test_step_curve_goes_flat_to_the_right_edge() -> None:
     assert ys == [0.2, 0.2, 0.6, 0.6]
 
 
-def test_area_over_log_window() -> None:
-    points = pts((10, 0.2), (100, 0.6))
-    # window 10..1000: one decade at 0.2, one at 0.6 -> mean 0.4
-    assert frontier_area(points, (10, 1000)) == pytest.approx(0.4)
-    # window 1..100: one decade at 0 (before the cheapest point), one at 0.2 -> mean 0.1
-    assert frontier_area(points, (1, 100)) == pytest.approx(0.1)
-    assert frontier_area(points, (100, 100)) == pytest.approx(0.6)
-    assert frontier_area([], (1, 10)) is None
-    with pytest.raises(ValueError):
-        frontier_area(points, (100, 10))
+def test_standings_list_a_dominating_run_above_every_run_it_dominates() -> None:
+    """Issue 38 item 4: the smoke suite's oracle (1.0 at 449 tokens) ranked below random (0.054 at 448)
+    on the frontier area; an oracle that also costs less must come first, and random is named dominated."""
+    points = [Point(448, 0.054, "random", "random"), Point(449, 1.0, "oracle", "oracle")]
+    table = standings(points)
+    assert [row["label"] for row in table] == ["oracle", "random"]
+    assert [row["dominated_by"] for row in table] == [[], []]  # the oracle costs one token more: neither dominates
+    cheaper = [Point(449, 0.054, "random", "random"), Point(448, 1.0, "oracle", "oracle"), Point(448, 1.0, "twin")]
+    table = standings(cheaper)
+    assert [row["label"] for row in table] == ["oracle", "twin", "random"]
+    assert table[2]["dominated_by"] == ["oracle", "twin"] and table[0]["dominated_by"] == table[1]["dominated_by"] == []
 
 
-def test_zero_cost_sits_at_the_log_floor() -> None:
-    points = pts((0, 0.5), (10, 0.9))
-    # floor = 10 / 10 = 1; window 1..10 -> 0.5 over the whole decade
-    assert frontier_area(points, (0, 10)) == pytest.approx(0.5)
+def test_every_dominating_pair_is_ordered_in_random_boards() -> None:
+    import random
 
-
-def test_group_areas_share_one_window() -> None:
-    points = [Point(10, 0.2, group="a"), Point(100, 0.6, group="a"), Point(1000, 0.9, group="b")]
-    areas = group_areas(points)
-    # window 10..1000 (two decades): a = (0.2 + 0.6) / 2; b is 0 until its single point at the right edge
-    assert areas == {"a": pytest.approx(0.4), "b": pytest.approx(0.0)}
+    rng = random.Random(7)
+    for _ in range(200):
+        points = [Point(rng.choice([1, 2, 3, 10]), rng.choice([0.0, 0.5, 1.0]), f"p{i}") for i in range(6)]
+        points.append(Point(math.nan, 1.0, "no cost"))
+        order = [row["label"] for row in standings(points)]
+        assert "no cost" not in order
+        for i, beaten in enumerate(dominators(points)):
+            for j in beaten:
+                assert order.index(points[j].label) < order.index(points[i].label)
 
 
 def test_sweeps_group_by_key_and_sort_by_cost() -> None:

@@ -54,7 +54,7 @@ def test_json_export(site: Path) -> None:
     assert len(data["overall"]) == 4 and len(data["submissions"]) == 4
     assert {row["model"] for row in data["overall"]} == {"openai/base", PAYLOAD_MODEL}
     assert all("samples" not in task for sub in data["submissions"] for task in sub["tasks"].values())
-    assert set(data["frontier_areas"]["overall"]["smoke"]) == {"openai/base", PAYLOAD_MODEL}
+    assert {row["label"].split(" (")[0] for row in data["pareto"]["overall"]["smoke"]} == {"openai/base", PAYLOAD_MODEL}
 
 
 def test_plot_is_drawn_with_dollars_in_names(tmp_path: Path) -> None:
