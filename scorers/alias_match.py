@@ -3,7 +3,8 @@
 Two containment modes: ``substring`` (the official ConFiQA / context-faithful-prompting
 test: the normalised answer is a character substring of the normalised output) and
 ``word`` (the answer must appear as whole words, so "Ian" is not found in "Brian").
-Negation detection looks for negation words as whole tokens.
+Negation detection looks for negation words as whole tokens: the ConFiQA authors' list,
+with negated contractions added for the strict reading.
 """
 
 from __future__ import annotations
@@ -17,14 +18,12 @@ from scorers.squad_normalize import normalize_answer
 MatchMode = Literal["substring", "word"]
 
 NEGATION_WORDS: frozenset[str] = frozenset(
+    {"no", "not", "never", "none", "cannot", "nobody", "nothing", "nowhere", "neither", "nor", "without", "hardly"}
+)
+"""The ConFiQA authors' negation words (Context-DPO ``evaluation.py``)."""
+
+CONTRACTED_NEGATIONS: frozenset[str] = frozenset(
     {
-        "no",
-        "not",
-        "never",
-        "none",
-        "nor",
-        "neither",
-        "cannot",
         "cant",
         "isnt",
         "wasnt",
@@ -43,6 +42,7 @@ NEGATION_WORDS: frozenset[str] = frozenset(
         "aint",
     }
 )
+"""Negated contractions as normalisation leaves them (``isn't`` -> ``isnt``): the strict reading adds them."""
 
 
 def answer_forms(answer: str, aliases: Iterable[str] = ()) -> tuple[str, ...]:
@@ -82,7 +82,12 @@ def exact_match_any(text: str, forms: Iterable[str]) -> bool:
 _APOSTROPHES = re.compile(r"[\u2018\u2019\u02bc`]")
 
 
-def negation_words(text: str) -> tuple[str, ...]:
-    """The negation words (``not``, ``no``, ``isn't``...) found as whole tokens in ``text``."""
+def negation_words(text: str, words: frozenset[str] = NEGATION_WORDS) -> tuple[str, ...]:
+    """The ``words`` found as whole tokens of the normalised ``text`` (``No,`` is ``no``)."""
     tokens = normalize_answer(_APOSTROPHES.sub("'", text)).split()
-    return tuple(sorted({token for token in tokens if token in NEGATION_WORDS}))
+    return tuple(sorted({token for token in tokens if token in words}))
+
+
+def raw_negation_words(text: str) -> tuple[str, ...]:
+    """The negation words found as whole whitespace-separated tokens of the raw ``text`` (``No,`` is not ``no``)."""
+    return tuple(sorted({token for token in text.split() if token in NEGATION_WORDS}))

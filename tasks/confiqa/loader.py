@@ -65,6 +65,11 @@ def parse_items(raw: Any, source: str) -> LoadResult:
         log.warning("%s: skipped %s", source, problem)
     if len(result.problems) > 20:
         log.warning("%s: skipped %d more malformed items", source, len(result.problems) - 20)
+    kept = [(index, note) for index, item in result.items for note in item.ignored]
+    for index, note in kept[:20]:
+        log.warning("%s: item %d kept and scored; %s", source, index, note)
+    if len(kept) > 20:
+        log.warning("%s: %d more notes on kept items", source, len(kept) - 20)
     if raw and not result.items:
         raise ConfigError(f"{source}: all {len(raw)} items are malformed; first: {result.problems[0]}")
     return result

@@ -1,14 +1,20 @@
-"""The official ConFiQA judgements of one output, and their task-level aggregates.
+"""The ConFiQA judgements of one output, official and strict, and their task-level aggregates.
 
-Per output (after SQuAD normalisation; containment is a character substring as in the
-official script, or whole words when asked):
-- ``pc``: a counterfactual answer or alias is contained, no negation word, no original answer;
-- ``po``: an original answer or alias is contained;
-- ``em``: the output equals a counterfactual answer or alias;
-- ``robust`` (factual robustness): an original answer is contained under the counterfactual
-  context, with no counterfactual answer and no negation word;
-- ``control``: the same test as ``robust`` on the answer given the original context.
-``MR = sum(po) / (sum(po) + sum(pc))`` over the task.
+Official (the authors' ``evaluation.py``, byronBBL/Context-DPO), after SQuAD normalisation of
+output and answers, with their negation words (``NEGATION_WORDS``):
+- ``pc``: some counterfactual answer or alias is a substring of the output, no original one is,
+  and the normalised output has no negation word;
+- ``po``: some original answer or alias is a substring of the output (negation not checked);
+- ``em``: the normalised output equals a counterfactual answer or alias and the raw output has
+  no negation word among its whitespace-separated tokens;
+``MR = sum(po) / (sum(po) + sum(pc))``; every item counts in every denominator.
+
+Strict (this suite's reading, ``*_strict``), rule by rule: answers are found as whole words
+("Ian" is not in "Brian"); negated contractions (``isn't``, ``don't``...) are negations too;
+EM's negation check reads the normalised output (``No,`` and ``NOT`` count).
+Suite metrics: ``robust`` (factual robustness: an original answer, no counterfactual one, no
+negation, under the counterfactual context) and ``control`` (the same test on the answer given
+the original context), both with the authors' matching.
 """
 
 from __future__ import annotations
@@ -18,9 +24,18 @@ from dataclasses import asdict, dataclass
 
 from harness.stats import mean_metric, ratio_metric
 from harness.types import MetricValue, SampleResult
-from scorers.alias_match import MatchMode, answer_forms, contains_any, exact_match_any, negation_words
+from scorers.alias_match import (
+    CONTRACTED_NEGATIONS,
+    NEGATION_WORDS,
+    answer_forms,
+    contains_any,
+    exact_match_any,
+    negation_words,
+    raw_negation_words,
+)
 
-FLAGS = ("pc", "po", "em", "robust")
+FLAGS = ("pc", "po", "em", "robust", "pc_strict", "po_strict", "em_strict")
+STRICT_NEGATIONS = NEGATION_WORDS | CONTRACTED_NEGATIONS
 
 
 @dataclass(frozen=True)
@@ -31,6 +46,9 @@ class Judgement:
     po: bool
     em: bool
     robust: bool
+    pc_strict: bool
+    po_strict: bool
+    em_strict: bool
     cf_hit: str | None
     orig_hit: str | None
     negations: tuple[str, ...]
@@ -42,26 +60,31 @@ class Judgement:
         return data
 
 
-def judge(text: str, orig: Sequence[str], cf: Sequence[str], mode: MatchMode = "substring") -> Judgement:
+def judge(text: str, orig: Sequence[str], cf: Sequence[str]) -> Judgement:
     """Judge ``text`` against original answers ``orig`` and counterfactual answers ``cf`` (raw, unnormalised)."""
     orig_forms, cf_forms = answer_forms(orig[0], orig[1:]), answer_forms(cf[0], cf[1:])
-    cf_hit = contains_any(text, cf_forms, mode)
-    orig_hit = contains_any(text, orig_forms, mode)
+    cf_hit, orig_hit = contains_any(text, cf_forms), contains_any(text, orig_forms)
     negations = negation_words(text)
+    cf_word, orig_word = contains_any(text, cf_forms, "word"), contains_any(text, orig_forms, "word")
+    strict_negations = negation_words(text, STRICT_NEGATIONS)
+    em = exact_match_any(text, cf_forms)
     return Judgement(
         pc=cf_hit is not None and orig_hit is None and not negations,
         po=orig_hit is not None,
-        em=exact_match_any(text, cf_forms),
+        em=em and not raw_negation_words(text),
         robust=orig_hit is not None and cf_hit is None and not negations,
+        pc_strict=cf_word is not None and orig_word is None and not strict_negations,
+        po_strict=orig_word is not None,
+        em_strict=em and not strict_negations,
         cf_hit=cf_hit,
         orig_hit=orig_hit,
-        negations=negations,
+        negations=tuple(sorted(set(negations) | set(strict_negations))),
     )
 
 
-def control_correct(text: str, orig: Sequence[str], cf: Sequence[str], mode: MatchMode = "substring") -> bool:
+def control_correct(text: str, orig: Sequence[str], cf: Sequence[str]) -> bool:
     """Whether an answer given the original context names the original answer (and no other)."""
-    return judge(text, orig, cf, mode).robust
+    return judge(text, orig, cf).robust
 
 
 def _flag(result: SampleResult, name: str) -> float | None:
@@ -75,8 +98,9 @@ def _flag(result: SampleResult, name: str) -> float | None:
 
 
 def aggregate_results(results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
-    """accuracy (the run's target), pc, po, mr, em, factual_robustness and control_accuracy."""
-    columns: dict[str, list[float]] = {"accuracy": [], "pc": [], "po": [], "em": [], "robust": [], "control": []}
+    """accuracy (the run's target), the official pc, po, mr, em, their strict readings, factual_robustness
+    and control_accuracy; every item that is not an infrastructure error counts (an empty answer as 0)."""
+    columns: dict[str, list[float]] = {name: [] for name in ("accuracy", *FLAGS, "control")}
     for result in results:
         if result.score.outcome == "error":
             continue
@@ -86,13 +110,13 @@ def aggregate_results(results: Iterable[SampleResult], seed: int = 0) -> dict[st
             value = _flag(result, name)
             if value is not None:
                 columns[name].append(value)
-    denominators = [p + c for p, c in zip(columns["po"], columns["pc"], strict=True)]
-    return {
-        "accuracy": mean_metric(columns["accuracy"], seed=seed),
-        "pc": mean_metric(columns["pc"], seed=seed),
-        "po": mean_metric(columns["po"], seed=seed),
-        "mr": ratio_metric(columns["po"], denominators, seed=seed),
-        "em": mean_metric(columns["em"], seed=seed),
-        "factual_robustness": mean_metric(columns["robust"], seed=seed),
-        "control_accuracy": mean_metric(columns["control"], seed=seed),
-    }
+    metrics = {"accuracy": mean_metric(columns["accuracy"], seed=seed)}
+    for suffix in ("", "_strict"):
+        po, pc = columns["po" + suffix], columns["pc" + suffix]
+        metrics["pc" + suffix] = mean_metric(pc, seed=seed)
+        metrics["po" + suffix] = mean_metric(po, seed=seed)
+        metrics["mr" + suffix] = ratio_metric(po, [p + c for p, c in zip(po, pc, strict=True)], seed=seed)
+        metrics["em" + suffix] = mean_metric(columns["em" + suffix], seed=seed)
+    metrics["factual_robustness"] = mean_metric(columns["robust"], seed=seed)
+    metrics["control_accuracy"] = mean_metric(columns["control"], seed=seed)
+    return metrics

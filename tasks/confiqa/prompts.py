@@ -1,5 +1,6 @@
-"""The prompt variants of the context-faithful prompting study (Zhou et al., 2023).
+"""The ConFiQA authors' prompt and the variants of the context-faithful prompting study (Zhou et al., 2023).
 
+``official``: the Context-DPO evaluation's ``{context}\\nQ: {question}\\nA: `` (the default);
 ``base``: ``{context}\\nQ:{question}\\nA:``; ``attr``: attributed to the given text;
 ``instr``: with an instruction; ``opin``: the context as Bob's opinion; ``instr+opin``:
 both. The attributed variant reads "based on the given text" (upstream's code has the
@@ -10,8 +11,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-PromptVariant = Literal["base", "attr", "instr", "opin", "instr+opin"]
-PROMPT_VARIANTS: tuple[PromptVariant, ...] = ("base", "attr", "instr", "opin", "instr+opin")
+PromptVariant = Literal["official", "base", "attr", "instr", "opin", "instr+opin"]
+PROMPT_VARIANTS: tuple[PromptVariant, ...] = ("official", "base", "attr", "instr", "opin", "instr+opin")
 INSTRUCTION = "Instruction: read the given information and answer the corresponding question.\n\n"
 
 
@@ -22,6 +23,8 @@ def _stem(question: str) -> str:
 
 def build_prompt(variant: PromptVariant, context: str, question: str) -> str:
     """The prompt for ``question`` over ``context`` in the given variant."""
+    if variant == "official":
+        return f"{context}\nQ: {question}\nA: "
     if variant == "base":
         return f"{context}\nQ:{question}\nA:"
     if variant == "attr":

@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict
 Triple = tuple[str, str, str]
 MAX_REPR_CHARS = 100_000
 MAX_TEXT_CHARS = 200_000
+PATH_FIELDS = ("orig_path", "cf_path", "orig_path_labeled", "cf_path_labeled")
+TRIPLE_FIELDS = ("orig_triple", "cf_triple")
 
 
 class ItemError(ValueError):
@@ -42,6 +44,7 @@ class ConFiQAItem(BaseModel):
     orig_triple: Triple | None = None
     cf_triple: Triple | None = None
     orig: Any = None
+    ignored: tuple[str, ...] = ()
 
     @property
     def hops(self) -> int | None:
@@ -100,7 +103,12 @@ def _aliases(raw: dict[str, Any], field: str) -> tuple[str, ...]:
 
 
 def parse_item(raw: Any) -> ConFiQAItem:
-    """Validate one upstream (or generated) item; raise ItemError naming what is wrong."""
+    """Validate one upstream (or generated) item; raise ItemError naming what makes it unscorable.
+
+    As the authors' evaluation, an item is scored whatever its path and triple fields hold: one
+    that cannot be read is left out of the item and named in ``ignored``, as is an item whose
+    counterfactual answer equals its original one.
+    """
     if not isinstance(raw, dict):
         raise ItemError(f"expected a JSON object, got {type(raw).__name__}")
     fields: dict[str, Any] = {
@@ -115,12 +123,14 @@ def parse_item(raw: Any) -> ConFiQAItem:
         "cf_context_piece": _text(raw, "cf_context_piece", required=False),
         "orig": raw.get("orig"),
     }
-    for name in ("orig_path", "cf_path", "orig_path_labeled", "cf_path_labeled"):
-        if raw.get(name) is not None:
-            fields[name] = parse_path(raw[name], name)
-    for name in ("orig_triple", "cf_triple"):
-        if raw.get(name) is not None:
-            fields[name] = parse_triple(raw[name], name)
+    ignored = []
+    for name in (*PATH_FIELDS, *TRIPLE_FIELDS):
+        if raw.get(name) is None:
+            continue
+        try:
+            fields[name] = parse_path(raw[name], name) if name in PATH_FIELDS else parse_triple(raw[name], name)
+        except ItemError as exc:
+            ignored.append(str(exc))
     if fields["orig_answer"].strip().lower() == fields["cf_answer"].strip().lower():
-        raise ItemError("cf_answer: equals orig_answer, so the item has no knowledge conflict")
-    return ConFiQAItem(**fields)
+        ignored.append("cf_answer: equals orig_answer (no knowledge conflict; scored all the same, as upstream)")
+    return ConFiQAItem(**fields, ignored=tuple(ignored))

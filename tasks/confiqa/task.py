@@ -18,9 +18,8 @@ from pydantic import Field
 from harness.errors import ConfigError
 from harness.task import GenerationSettings, SolveContext, Task, TaskArgs
 from harness.types import GenerateRequest, Message, MetricValue, Output, Sample, SampleResult, Score
-from scorers.alias_match import MatchMode
 from tasks.confiqa.loader import HUB_ID, LoadProblem, Subset, load_subset, parse_items
-from tasks.confiqa.metrics import aggregate_results, control_correct, judge
+from tasks.confiqa.metrics import FLAGS, aggregate_results, control_correct, judge
 from tasks.confiqa.prompts import PromptVariant, build_prompt
 from tasks.confiqa.records import ConFiQAItem
 
@@ -31,13 +30,19 @@ MAX_SCORED_CHARS = 100_000
 class ConFiQAArgs(TaskArgs):
     """Arguments shared by every ConFiQA task."""
 
-    prompt: PromptVariant = Field("base", description="prompt variant: base, attr, instr, opin, instr+opin")
+    prompt: PromptVariant = Field(
+        "official", description="prompt: official (the authors'), or base, attr, instr, opin, instr+opin"
+    )
     target: Target = Field("faithfulness", description="what the run optimises: faithfulness (Pc) or robustness")
     oracle_target: Literal["counterfactual", "original"] = Field(
         "counterfactual", description="which answer builtin/oracle gives under the counterfactual context"
     )
     control: bool = Field(True, description="also ask with the original context (control accuracy)")
-    match: MatchMode = Field("substring", description="answer containment: substring (official) or word")
+    reading: Literal["official", "strict"] = Field(
+        "official",
+        description="which reading decides each sample's value: official (the authors' evaluation.py) or strict "
+        "(whole words, negated contractions); both are reported (pc, pc_strict, ...)",
+    )
 
 
 class ConFiQAFileArgs(ConFiQAArgs):
@@ -131,14 +136,13 @@ class ConFiQATask(Task[ConFiQAArgsT]):
         text = (output.text or "")[:MAX_SCORED_CHARS]
         control_text = output.data.get("control") if isinstance(output.data, dict) else None
         control = (
-            control_correct(str(control_text)[:MAX_SCORED_CHARS], orig, cf, opts.match)
-            if isinstance(control_text, str)
-            else None
+            control_correct(str(control_text)[:MAX_SCORED_CHARS], orig, cf) if isinstance(control_text, str) else None
         )
         if not text.strip():
-            return Score.unscored("empty answer", pc=False, po=False, em=False, robust=False, control=control)
-        verdict = judge(text, orig, cf, opts.match)
-        correct = verdict.pc if opts.target == "faithfulness" else verdict.robust
+            return Score.unscored("empty answer", **dict.fromkeys(FLAGS, False), control=control)
+        verdict = judge(text, orig, cf)
+        faithful = verdict.pc if opts.reading == "official" else verdict.pc_strict
+        correct = faithful if opts.target == "faithfulness" else verdict.robust
         wanted = cf[0] if opts.target == "faithfulness" else orig[0]
         return Score.of(
             correct,

@@ -43,7 +43,7 @@ def test_real_sample_item_loads_and_scores(shared_data: Path) -> None:
     assert item.cf_triple == ("Q29021224", "P86", "Q5407635") and item.hops == 1
     task = ConFiQAFileTask("confiqa/qa", data=str(path))
     sample = next(iter(task.samples()))
-    assert sample.id == "confiqa-qa-0" and sample.input.endswith("\nQ:Who is the composer of Bad Boys for Life?\nA:")
+    assert sample.id == "confiqa-qa-0" and sample.input.endswith("\nQ: Who is the composer of Bad Boys for Life?\nA: ")
     assert "Petri Alanko" in sample.input and "composed by Lorne Balfe" not in sample.input
     right = task.score(sample, Output(text=task.reference_output(sample, GenerateRequest(messages=sample.messages()))))
     assert right.correct and right.details["em"]
@@ -64,13 +64,18 @@ def test_malformed_items_are_reported_with_index_and_skipped(caplog: pytest.LogC
     ]
     with caplog.at_level(logging.WARNING, logger="tasks.confiqa"):
         result = parse_items(raw, "test.json")
-    assert [index for index, _ in result.items] == [0, 8]
+    # the authors score every item whose question, contexts, answers and aliases read (issue 37 item 9):
+    # unreadable path or triple fields and an unchanged answer are noted, not skipped
+    items = dict(result.items)
+    assert list(items) == [0, 1, 2, 5, 7, 8]
+    assert "orig_path[0]" in items[1].ignored[0] and items[1].orig_path is None and items[1].cf_path is not None
+    assert "cf_path" in items[2].ignored[0] and "no knowledge conflict" in items[5].ignored[0]
+    assert items[7].cf_triple is None and items[0].ignored == ()
     reasons = {p.index: p.reason for p in result.problems}
-    assert set(reasons) == {1, 2, 3, 4, 5, 6, 7}
-    assert "orig_path[0]" in reasons[1] and "cf_path" in reasons[2] and "question" in reasons[4]
-    assert "no knowledge conflict" in reasons[5] and "orig_alias" in reasons[6]
+    assert set(reasons) == {3, 4, 6}
+    assert "question" in reasons[4] and "orig_alias" in reasons[6]
     assert not Path("/tmp/confiqa_pwned").exists()
-    assert "item 2" in caplog.text
+    assert "item 2 kept and scored; cf_path" in caplog.text and "skipped item 3" in caplog.text
 
 
 def test_mc_items_keep_orig_and_may_lack_triples() -> None:

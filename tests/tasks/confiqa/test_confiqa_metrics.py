@@ -35,9 +35,11 @@ def test_alias_hit_counts_for_pc_but_not_em_inside_a_sentence() -> None:
 
 
 def test_negated_counterfactual_answer_is_not_pc() -> None:
-    for text in ("It is not Petri Alanko.", "No, Petri Alanko didn't compose it", "It isn\u2019t Petri Alanko"):
+    for text in ("It is not Petri Alanko.", "No, Petri Alanko didn't compose it", "Nobody but Petri Alanko"):
         verdict = judge(text, ORIG, CF)
-        assert not verdict.pc and verdict.negations, text
+        assert not verdict.pc and not verdict.pc_strict and verdict.negations, text
+    contracted = judge("It isn\u2019t Petri Alanko", ORIG, CF)
+    assert contracted.pc and not contracted.pc_strict  # the authors' list has no contractions
 
 
 def test_both_answers_present_is_po_not_pc() -> None:
@@ -51,17 +53,17 @@ def test_original_answer_is_po_and_factual_robustness() -> None:
     assert judge("Lorne David Roderick Balfe composed it", ORIG, CF).po
 
 
-def test_partial_word_mention_counts_in_official_substring_mode_only() -> None:
+def test_partial_word_mention_counts_in_the_official_reading_only() -> None:
     orig, cf = ["Athens"], ["Lima"]
-    assert judge("Limassol", orig, cf, "substring").pc
-    assert not judge("Limassol", orig, cf, "word").pc
-    assert judge("It is Lima.", orig, cf, "word").pc
+    assert judge("Limassol", orig, cf).pc
+    assert not judge("Limassol", orig, cf).pc_strict
+    assert judge("It is Lima.", orig, cf).pc_strict
     assert not judge("Balfe", ORIG, CF).po
 
 
 def test_negation_words_are_whole_tokens() -> None:
-    assert negation_words("Nobody knows; the note is nothing") == ()
-    assert negation_words("I cannot say, it's not") == ("cannot", "not")
+    assert negation_words("Nobody knows; the note is nothing") == ("nobody", "nothing")
+    assert negation_words("I cannot say, it's not, noted") == ("cannot", "not")
 
 
 def test_answer_forms_drop_empty_and_duplicates() -> None:
