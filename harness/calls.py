@@ -16,9 +16,10 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 
 from harness.adapters.base import ModelAdapter, close_adapter
+from harness.batch.session import BatchSession
 from harness.cache import ResponseCache, request_key
 from harness.context import active_sample, call_role
-from harness.errors import AdapterError, TransientError
+from harness.errors import AdapterError, ConfigError, TransientError
 from harness.failures import is_permanent
 from harness.run_options import DEFAULT_TIMEOUT_S, RetryPolicy, RunOptions
 from harness.types import CallRecord, GenerateRequest, Generation
@@ -69,6 +70,9 @@ class CallingAdapter:
         return self.slots if self.slots is not None else nullcontext()
 
     async def _call_once(self, request: GenerateRequest) -> Generation:
+        batched = getattr(self.inner, "answers_in_batch", None)
+        if callable(batched) and batched(request):  # waits for a batch (hours): no slot, no per-request timeout
+            return await self.inner.generate(request)
         async with self._slot():
             if self.timeout_s is None:
                 return await self.inner.generate(request)
@@ -157,7 +161,8 @@ class CallSettings:
     """How every model call of a run is made: retries, timeout, cache, the adapters' seed, requests per adapter.
 
     ``max_requests`` (None: unbounded) is the most requests in flight to one adapter; the
-    adapters wrapped by the same settings share one bound per adapter name.
+    adapters wrapped by the same settings share one bound per adapter name. With ``batch``
+    (a run's batch mode), adapters that batch answer through it (:mod:`harness.batch`).
     """
 
     retry: RetryPolicy = field(default_factory=RetryPolicy)
@@ -167,6 +172,7 @@ class CallSettings:
     seed: int = 0
     max_requests: int | None = None
     slots: RequestSlots = field(default_factory=RequestSlots, compare=False, repr=False)
+    batch: BatchSession | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of_run(cls, options: RunOptions, seed: int) -> CallSettings:
@@ -178,10 +184,15 @@ class CallSettings:
             force_cache=options.force_cache,
             seed=seed,
             max_requests=options.concurrency,
+            batch=BatchSession(options.batch_dir, options.batch_all, options.retry) if options.batch_dir else None,
         )
 
     def wrap(self, adapter: ModelAdapter) -> CallingAdapter:
         """``adapter`` behind the calling layer with these settings."""
+        if self.batch is not None:
+            adapter = self.batch.wrap(adapter)
+        elif getattr(adapter, "batch_requested", False):
+            raise ConfigError("-M batch=true needs 'frontier run' (its run directory keeps the batches)")
         bound = self.slots.of(adapter.name, self.max_requests) if self.max_requests is not None else None
         return CallingAdapter(
             adapter,

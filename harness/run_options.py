@@ -35,6 +35,8 @@ class RunOptions:
     """How a run executes: ``concurrency`` samples in flight, and as many requests in flight per adapter.
 
     :meth:`harness.calls.CallSettings.of_run` turns them into how each model call is made.
+    With ``batch_dir`` (the run directory) the run batches (:mod:`harness.batch`): every adapter
+    that can with ``batch_all`` (``--batch``), else those given ``-M batch=true``.
     """
 
     concurrency: int = 8
@@ -44,3 +46,5 @@ class RunOptions:
     force_cache: bool = False
     progress: bool = True
     retry_errors: bool = False
+    batch_dir: Path | None = None
+    batch_all: bool = False

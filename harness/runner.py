@@ -168,14 +168,18 @@ class LocalExecutor:
         from harness.executors.local_pool import local_pool_scoring
 
         assert self.model is not None, "start() first"
+        # batching: every sample in flight, so their requests wait in the same batches
+        concurrency = len(items) if self.calls.batch is not None else self.options.concurrency
         with local_pool_scoring(), using_call_settings(self.calls):
-            await run_items(items, self.model, self.run_plan.seed, self.options.concurrency, record)
+            await run_items(items, self.model, self.run_plan.seed, concurrency, record)
 
     async def close(self) -> None:
         """Close the model's connections."""
         if self.model is not None:
             await close_adapter(self.model)
             self.model = None
+        if self.calls.batch is not None:
+            await self.calls.batch.aclose()
 
 
 async def execute(plan: RunPlan, out_dir: Path, options: RunOptions | None = None) -> RunSummary:

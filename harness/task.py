@@ -119,6 +119,8 @@ class Task(Generic[ArgsT]):
     Args: ClassVar[type[TaskArgs]] = TaskArgs
     settings: ClassVar[GenerationSettings] = GenerationSettings()
     cpu_heavy: ClassVar[bool] = False
+    multi_turn: ClassVar[bool] = False
+    """True for tasks whose samples are episodes of turns (tool use, a simulated user): never batched."""
     scoring_time_limit_s: ClassVar[float] = 120.0
     """CPU seconds one sample's scoring may use; past it the sample is ``unscored`` with the reason."""
 

@@ -48,6 +48,7 @@ class LiteLLMAdapter:
         self.api_base = api_base
         self.name = model if api_base is None else f"{model}@{api_base}"
         self.capabilities = frozenset({"chat", "tools", "logprobs", "reasoning_budget"})
+        self.batch_requested = False  # -M batch=true: answered through the provider's batch API (harness.batch)
         self._litellm = import_litellm()
 
     def _cost(self, response: Any) -> float | None:
@@ -89,8 +90,8 @@ class LiteLLMAdapter:
 
 
 def create(spec: str, seed: int = 0, **options: object) -> LiteLLMAdapter:
-    """Build from ``provider/model[@api_base]``; the provider must be one litellm knows (no ``-M`` options)."""
-    checked_options("litellm", options, {})
+    """Build from ``provider/model[@api_base]``; the provider must be one litellm knows (``-M batch=true`` only)."""
+    checked_options("litellm", options, {"batch": bool})
     from harness.litellm_providers import known_providers
 
     model, _, api_base = spec.partition("@")
@@ -106,7 +107,9 @@ def create(spec: str, seed: int = 0, **options: object) -> LiteLLMAdapter:
         )
     if not api_base:
         check_credentials(model)
-    return LiteLLMAdapter(model, api_base or None)
+    adapter = LiteLLMAdapter(model, api_base or None)
+    adapter.batch_requested = options.get("batch") is True
+    return adapter
 
 
 def check_credentials(model: str) -> None:

@@ -111,6 +111,7 @@ class OpenAICompatibleAdapter:
         self.name = f"openai-compatible/{model}@{self.base_url}"
         self.api_key = api_key if api_key is not None else os.environ.get(API_KEY_ENV)
         self.max_connections = max_connections
+        self.batch_requested = False  # -M batch=true: answered through the Batch API (harness.batch)
         self._session: Any = None
 
     def _client(self) -> Any:
@@ -205,11 +206,13 @@ def create(rest: str, seed: int = 0, **options: object) -> OpenAICompatibleAdapt
         raise ConfigError(
             f"openai-compatible spec must be 'openai-compatible/<model>@<http(s)://host:port/v1>', got {rest!r}"
         )
-    checked_options("openai-compatible", options, {"max_connections": int, "max_body_bytes": int})
-    limits = {name: value for name, value in options.items() if isinstance(value, int)}
+    checked_options("openai-compatible", options, {"max_connections": int, "max_body_bytes": int, "batch": bool})
+    limits = {name: value for name, value in options.items() if isinstance(value, int) and not isinstance(value, bool)}
     for name, value in limits.items():
         if value < 1:
             raise ConfigError(f"openai-compatible adapter option {name} must be at least 1, got {value}")
-    return OpenAICompatibleAdapter(
+    adapter = OpenAICompatibleAdapter(
         model, base_url, max_connections=limits.get("max_connections", 512), max_body_bytes=limits.get("max_body_bytes")
     )
+    adapter.batch_requested = options.get("batch") is True
+    return adapter

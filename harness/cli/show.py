@@ -29,6 +29,19 @@ def _left_out(run_dir: Path | None) -> list[tuple[str, str]]:
     return [(str(e.get("task")), str(e.get("reason"))) for e in entries if isinstance(e, dict)]
 
 
+def print_waiting_batches(run_dir: Path | None) -> None:
+    """One line per batch of the run that has not ended: its id, adapter and how many requests wait in it."""
+    from harness.batch.state import waiting_requests
+
+    if run_dir is None:
+        return
+    for batch_id, adapter, count, submitted_at in waiting_requests(run_dir):
+        click.echo(
+            f"batch {batch_id} ({adapter}): {count:,} request(s) waiting since {submitted_at}; "
+            f"frontier run --resume --out {run_dir} polls it"
+        )
+
+
 def print_summary(summary: RunSummary, run_dir: Path | None = None) -> None:
     """Print per-task metrics with CIs and counts, tokens and cost, the cached calls and how to retry errors."""
     from rich.console import Console
@@ -64,6 +77,7 @@ def print_summary(summary: RunSummary, run_dir: Path | None = None) -> None:
     click.echo(f"model calls: {calls:,}, of which {cached:,} answered from the response cache")
     for left_out, reason in _left_out(run_dir):
         click.echo(f"left out of the suite: {left_out} ({reason})")
+    print_waiting_batches(run_dir)
     errors = sum(t.counts.get("error", 0) for t in summary.tasks.values())
     if errors:
         where = f" --out {run_dir}" if run_dir is not None else " --out RUN_DIR"
@@ -83,6 +97,11 @@ def show_command(run_dir: Path) -> None:
     Example:
       frontier show runs/2026-11-30T10-00-00_smoke_builtin-oracle
     """
-    from harness.runformat import RunFiles
+    from harness.runformat import RunFiles, RunFormatError
 
-    print_summary(RunFiles(run_dir).read_summary(), run_dir)
+    try:
+        summary = RunFiles(run_dir).read_summary()
+    except RunFormatError:
+        print_waiting_batches(run_dir)  # a run killed while waiting for its first batch has no summary yet
+        raise
+    print_summary(summary, run_dir)

