@@ -173,6 +173,26 @@ class Task(Generic[ArgsT]):
         """Per-sample metrics averaged in the summary."""
         return DEFAULT_METRICS
 
+    def item_of(self, result: SampleResult) -> str:
+        """The item ``result`` answers, on which ``frontier compare`` pairs runs.
+
+        The sample id, less the ``#<trial>`` suffix of a task run with trials (the sample's
+        ``metadata["trial"]``), so that an item's trials share it and are averaged.
+        """
+        trial = result.metadata.get("trial")
+        suffix = f"#{trial}"
+        if isinstance(trial, int) and result.sample_id.endswith(suffix):
+            return result.sample_id[: -len(suffix)]
+        return result.sample_id
+
+    def cluster_of(self, result: SampleResult) -> str | None:
+        """The cluster of correlated items (one template, one source fact) ``result``'s item is in.
+
+        None (the default): items are independent. ``frontier compare`` resamples and sign-flips
+        whole clusters, since items of one cluster tend to be right or wrong together.
+        """
+        return None
+
     def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
         """Task-level metrics from streamed results; override for ratios such as F1."""
         from harness.stats import mean_metric

@@ -38,6 +38,10 @@ BUILTIN_COMMANDS: dict[str, LazyCommand] = {
     "run": LazyCommand("Run a suite or tasks against a model into a run directory.", "harness.cli.run:run_command"),
     "list": LazyCommand("List tasks, adapters, methods or suites.", "harness.cli.listing:list_command"),
     "show": LazyCommand("Print the summary table of a run.", "harness.cli.show:show_command"),
+    "compare": LazyCommand(
+        "Compare runs of the same tasks item by item: paired difference, CI and p-value.",
+        "harness.cli.compare:compare_command",
+    ),
     "rescore": LazyCommand("Re-score a run's log with the current scorers.", "harness.cli.rescore:rescore_command"),
     "import": LazyCommand(
         "Import outputs produced elsewhere as a scored run.", "harness.cli.import_outputs:import_command"

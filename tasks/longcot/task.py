@@ -162,6 +162,11 @@ class VerifiedTask(Task[VerifiedArgsT]):
         """Accuracy overall/per domain/per template, unscored and unresolved rates, tokens."""
         return aggregate_results(results, seed=seed)
 
+    def cluster_of(self, result: SampleResult) -> str | None:
+        """The question's template within its domain: questions of one template are correlated."""
+        template = result.metadata.get("template")
+        return f"{result.metadata.get('domain')}/{template}" if template else None
+
 
 class LongCotTask(VerifiedTask[LongCotArgs]):
     """LongCoT questions from the real data, verified per template."""

@@ -1,0 +1,151 @@
+"""Paired statistics (issue 39): each checked against an independent computation, and the CI's coverage."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest, norm, t
+
+from harness.paired import (
+    Item,
+    Stratum,
+    benjamini_hochberg,
+    bootstrap_ci,
+    choose_test,
+    difference,
+    holm,
+    mcnemar_exact,
+    minimum_detectable_effect,
+    p_value,
+    se_paired,
+    se_unpaired,
+    sign_flip,
+)
+
+
+def _items(a, b, clusters=None) -> list[Item]:
+    return [
+        Item(f"i{i:05d}", None if clusters is None else f"c{clusters[i]}", float(x), float(y))
+        for i, (x, y) in enumerate(zip(a, b, strict=True))
+    ]
+
+
+@pytest.mark.parametrize("only_a, only_b, same", [(0, 30, 170), (8, 20, 172), (13, 13, 0), (1, 0, 5), (40, 3, 57)])
+def test_mcnemar_is_scipys_exact_binomial_test_of_the_discordant_pairs(only_a, only_b, same) -> None:
+    a = [1] * only_a + [0] * only_b + [1] * same
+    b = [0] * only_a + [1] * only_b + [1] * same
+    expected = binomtest(only_a, only_a + only_b, 0.5).pvalue
+    assert mcnemar_exact(np.asarray(a, float), np.asarray(b, float)) == pytest.approx(expected, rel=1e-9)
+
+
+def test_no_discordant_pair_gives_p_one_and_no_detectable_effect() -> None:
+    stratum = Stratum(_items([1, 0, 1, 1], [1, 0, 1, 1]))
+    assert mcnemar_exact(stratum.a, stratum.b) == 1.0
+    assert sign_flip(np.zeros(4)) == 1.0
+    assert difference([stratum]) == 0.0 and minimum_detectable_effect([stratum]) is None
+
+
+def _direct_percentiles(d: np.ndarray, clusters: np.ndarray, resamples: int, seed: int) -> tuple[float, float]:
+    """A bootstrap written out plainly: draw clusters with replacement, pool their items, take the mean."""
+    rng = random.Random(seed)
+    members = {c: d[clusters == c] for c in np.unique(clusters)}
+    keys = sorted(members)
+    means = []
+    for _ in range(resamples):
+        drawn = [members[rng.choice(keys)] for _ in keys]
+        means.append(float(np.concatenate(drawn).mean()))
+    k = len(keys)
+    tail = norm.cdf(-math.sqrt(k / (k - 1)) * t.ppf(0.975, k - 1))
+    low, high = np.quantile(means, [tail, 1 - tail])
+    return float(low), float(high)
+
+
+@pytest.mark.parametrize("clustered", [False, True])
+def test_the_bootstrap_ci_agrees_with_a_direct_bootstrap(clustered: bool) -> None:
+    rng = np.random.default_rng(7)
+    n = 200
+    clusters = np.repeat(np.arange(40), 5) if clustered else np.arange(n)
+    a = (rng.random(n) < 0.55).astype(float)
+    b = np.where(rng.random(n) < 0.8, a, 1 - a)
+    ours = bootstrap_ci([Stratum(_items(a, b, clusters if clustered else None))], seed=3)
+    direct = _direct_percentiles(b - a, clusters, resamples=4000, seed=11)
+    assert ours == pytest.approx(direct, abs=0.012)
+
+
+def _simulated(rng: np.random.Generator, clustered: bool) -> list[Item]:
+    """Paired 0/1 outcomes of two systems on 200 items (40 clusters of 5 with a shared difficulty, or none)."""
+    n = 200
+    difficulty = rng.normal(0, 1, n) + (np.repeat(rng.normal(0, 1, 40), 5) if clustered else 0)
+    u = rng.random(n)
+    a = (u < 1 / (1 + np.exp(-difficulty))).astype(float)
+    b = (u < 1 / (1 + np.exp(-(difficulty + 0.5)))).astype(float)
+    return _items(a, b, np.repeat(np.arange(40), 5) if clustered else None)
+
+
+def _true_difference(clustered: bool) -> float:
+    z = np.random.default_rng(99).normal(0, math.sqrt(2) if clustered else 1, 4_000_000)
+    return float(np.mean(1 / (1 + np.exp(-(z + 0.5))) - 1 / (1 + np.exp(-z))))
+
+
+@pytest.mark.parametrize("clustered", [False, True])
+def test_the_95_ci_covers_a_known_difference_in_93_to_97_percent_of_1000_repetitions(clustered: bool) -> None:
+    truth = _true_difference(clustered)
+    covered = 0
+    for repetition in range(1000):
+        items = _simulated(np.random.default_rng(1000 + repetition), clustered)
+        low, high = bootstrap_ci([Stratum(items)], seed=repetition)
+        covered += low <= truth <= high
+    assert 930 <= covered <= 970, covered
+
+
+def test_results_do_not_depend_on_the_order_of_the_items() -> None:
+    items = _simulated(np.random.default_rng(5), clustered=True)
+    shuffled = list(items)
+    random.Random(1).shuffle(shuffled)
+    for strata in ([Stratum(items)], [Stratum(shuffled)]):
+        assert bootstrap_ci(strata, seed=2) == bootstrap_ci([Stratum(items)], seed=2)
+        assert p_value(strata, "sign-flip", seed=2) == p_value([Stratum(items)], "sign-flip", seed=2)
+
+
+def test_paired_se_is_the_sd_of_the_differences_and_smaller_than_unpaired_for_correlated_scores() -> None:
+    rng = np.random.default_rng(4)
+    a = (rng.random(300) < 0.6).astype(float)
+    b = np.where(rng.random(300) < 0.9, a, 1 - a)
+    strata = [Stratum(_items(a, b))]
+    assert se_paired(strata) == pytest.approx(np.std(b - a, ddof=1) / math.sqrt(300))
+    assert se_unpaired(strata) == pytest.approx(math.hypot(np.std(a, ddof=1), np.std(b, ddof=1)) / math.sqrt(300))
+    assert se_paired(strata) < se_unpaired(strata) / 2
+
+
+def test_the_mde_follows_from_the_discordant_pairs() -> None:
+    a = [1] * 20 + [0] * 10 + [1] * 170
+    b = [0] * 20 + [1] * 10 + [1] * 170
+    mde = minimum_detectable_effect([Stratum(_items(a, b))])
+    assert mde == pytest.approx((norm.ppf(0.975) + norm.ppf(0.8)) * math.sqrt(30) / 200)
+
+
+def test_the_sign_flip_test_is_exact_for_few_clusters() -> None:
+    weights = np.asarray([0.3, 0.1, -0.05, 0.2])
+    patterns = [np.asarray(s) for s in np.ndindex(2, 2, 2, 2)]
+    expected = np.mean([abs(((p * 2 - 1) * weights).sum()) >= abs(weights.sum()) - 1e-12 for p in patterns])
+    assert sign_flip(weights) == expected
+    drawn = sign_flip(np.full(40, 0.01), seed=1)
+    assert 0 < drawn < 1e-3  # all 40 clusters one way: p is about 2**-39, reported as at least 1/10,001
+
+
+def test_holm_and_benjamini_hochberg_match_their_definitions() -> None:
+    p = [0.01, 0.04, 0.03, 0.005]
+    assert holm(p) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert benjamini_hochberg(p) == pytest.approx([0.02, 0.04, 0.04, 0.02])
+
+
+def test_clusters_are_resampled_only_when_enough_are_declared() -> None:
+    a, b = [1, 0] * 50, [1, 1] * 50
+    few = Stratum(_items(a, b, [i % 4 for i in range(100)]))
+    many = Stratum(_items(a, b, [i % 20 for i in range(100)]))
+    assert (few.declared, few.clustered, few.k) == (4, False, 100)
+    assert (many.declared, many.clustered, many.k) == (20, True, 20)
+    assert choose_test([few]) == "mcnemar-exact" and choose_test([many]) == "sign-flip"
