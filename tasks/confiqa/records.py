@@ -47,6 +47,11 @@ class ConFiQAItem(BaseModel):
     ignored: tuple[str, ...] = ()
 
     @property
+    def source_triple(self) -> Triple | None:
+        """The fact the item was built from: its original triple, else the first of its original path."""
+        return self.orig_triple or (self.orig_path[0] if self.orig_path else None)
+
+    @property
     def hops(self) -> int | None:
         """Number of triples in the original path, when it is known."""
         return len(self.orig_path) if self.orig_path is not None else None

@@ -9,6 +9,7 @@ from the context) or ``robustness`` (factual robustness: keep the original answe
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar, Literal, TypeVar
@@ -102,6 +103,7 @@ class ConFiQATask(Task[ConFiQAArgsT]):
                 "cf_answer": item.cf_answer,
                 "orig_alias": list(item.orig_alias),
                 "cf_alias": list(item.cf_alias),
+                "source_triple": list(item.source_triple) if item.source_triple else None,
             }
             if opts.control:
                 metadata["control_prompt"] = build_prompt(opts.prompt, item.orig_context, item.question)
@@ -167,6 +169,11 @@ class ConFiQATask(Task[ConFiQAArgsT]):
     def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
         """accuracy (per ``target``), pc, po, mr, em, factual_robustness, control_accuracy."""
         return aggregate_results(results, seed=seed)
+
+    def cluster_of(self, result: SampleResult) -> str | None:
+        """The item's source triple: questions built from one fact are correlated (None in older logs)."""
+        triple = result.metadata.get("source_triple")
+        return json.dumps(triple) if triple else None
 
 
 class ConFiQAFileTask(ConFiQATask[ConFiQAFileArgs]):

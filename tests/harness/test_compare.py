@@ -200,3 +200,15 @@ def test_a_trial_suffix_is_dropped_from_the_item_and_longcot_clusters_by_templat
     assert arith.item_of(result("retail-3#2")) == "retail-3#2" and arith.cluster_of(result("a")) is None
     longcot = resolve_task("longcot-gen/math").create()
     assert longcot.cluster_of(result("m/1", domain="math", template="dag")) == "math/dag"
+
+
+def test_confiqa_items_of_one_source_triple_are_resampled_together(tmp_path: Path) -> None:
+    made = []
+    for model in ("random", "oracle"):
+        out = tmp_path / model
+        done = frontier("run", "--task", "confiqa-gen/mr", "--model", f"builtin/{model}", "--out", str(out))
+        assert done.returncode == 0, done.stderr
+        made.append(out)
+    row = compare(*made)["pairs"][0]["tasks"]["confiqa-gen/mr"]
+    assert row["test"] == "sign-flip" and row["clusters"] == row["clusters_declared"] == 151 < row["n_paired"] == 200
+    assert row["ci"][0] < row["diff"] < row["ci"][1] and row["p_value"] < 1e-3
