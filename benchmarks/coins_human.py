@@ -32,11 +32,11 @@ from typing import Any
 from coins_rocq import CoqtopPool, Limits, check_specs
 from coins_rocq.backends.clock import clock_kind
 from coins_rocq.checker import SpecReport
-from coins_rocq.humaneval import CaseError, entry_arity, humaneval_cases, problem
+from coins_rocq.humaneval import CaseError, humaneval_cases
 from coins_rocq.ladder import LADDER
 from coins_rocq.obligations import Case
 from coins_rocq.rtypes import Signature
-from coins_rocq.upstream import UpstreamFormatError, upstream_signature
+from coins_rocq.upstream import UpstreamFormatError, read_upstream
 
 BUSY_LOOP = "import sys, time\nend = time.monotonic() + float(sys.argv[1])\nwhile time.monotonic() < end: pass\n"
 """One load process: a busy loop that also ends by itself after its time limit."""
@@ -108,9 +108,7 @@ def read_specs(folder: Path, only: str) -> tuple[list[tuple[str, Signature, list
         task_id = f"HumanEval/{path.stem}"
         source = path.read_text(encoding="utf-8", errors="replace")
         try:
-            signature = upstream_signature(
-                source, problem(task_id)["entry_point"], entry_arity(task_id), int(path.stem)
-            )
+            signature = read_upstream(source, task_id)
             items.append((source, signature, humaneval_cases(task_id)))
             names.append(task_id)
         except (UpstreamFormatError, CaseError, KeyError, ValueError) as exc:

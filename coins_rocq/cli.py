@@ -39,6 +39,7 @@ def _ladder_epilog() -> str:
     help='JSON list of {"inputs": [...], "output": ...} test cases.',
 )
 @click.option("--signature", help="Signature such as 'add (x : Z) (y : Z) : Z' (default: the curated one).")
+@click.option("--spec", "spec_name", help="With --problem: the definition to judge (default: found by its binders).")
 @click.option("--backend", type=click.Choice(["pool", "coqc"]), default="pool", show_default=True)
 @click.option("--goal-timeout", type=click.IntRange(1, 600), default=5, show_default=True, help="Seconds per goal.")
 @click.option("--max-cases", type=click.IntRange(1, None), default=None, help="Use at most this many cases.")
@@ -48,6 +49,7 @@ def check_command(
     problem: str | None,
     cases_file: Path | None,
     signature: str | None,
+    spec_name: str | None,
     backend: str,
     goal_timeout: int,
     max_cases: int | None,
@@ -55,15 +57,18 @@ def check_command(
 ) -> None:
     """Check SPEC_FILE on the cases of --problem or --cases; exit 0 when the verdict is correct.
 
-    With --problem, the signature comes from the file's own spec definition: upstream's
-    `Spec` (or `problem_N_spec`, `<name>_spec`) with one binder per input and one for the
-    output, and an optional `Pre`; a file that declares none is read with the curated
-    signature.
+    With --problem, the signature comes from the file's own spec definition: the Prop-valued
+    definition whose binders fit the problem's arguments and output (upstream's `Spec`,
+    `problem_N_spec`, `<name>_spec`, ...; inputs and output in any order, a tuple output over
+    several binders, or no output binder for a boolean predicate), and an optional `Pre`; --spec
+    names the definition. A file that declares none is read with the curated signature.
     """
     if (problem is None) == (cases_file is None):
         raise click.UsageError("give exactly one of --problem and --cases")
+    if spec_name is not None and (problem is None or signature is not None):
+        raise click.UsageError("--spec needs --problem (and no --signature)")
     source = spec_file.read_text(encoding="utf-8", errors="replace")
-    sig = _signature(signature, problem, source)
+    sig = _signature(signature, problem, source, spec_name)
     cases = _cases(problem, cases_file, max_cases)
     backend_obj = CoqtopPool() if backend == "pool" else CoqcBackend()
     with backend_obj:
@@ -75,12 +80,15 @@ def check_command(
             from coins_rocq.humaneval import case_source
 
             click.echo(f"signature: {sig} (spec {sig.spec_name}); test inputs: {case_source(problem)}")
+            if sig.spec_layout is not None:
+                click.echo(f"binders of {sig.spec_name}: {sig.spec_layout.describe([p.name for p in sig.params])}")
         click.echo(format_report(report))
     sys.exit(0 if report.verdict == "correct" else 1)
 
 
-def _signature(text: str | None, problem: str | None, source: str) -> Signature:
-    """``--signature`` if given; else the one the file's own spec declares (upstream format); else the curated one."""
+def _signature(text: str | None, problem: str | None, source: str, spec: str | None) -> Signature:
+    """``--signature`` if given; else the one the file's own spec declares (upstream format, the
+    definition ``spec`` if given); else the curated one."""
     try:
         if text is not None:
             return parse_signature(text)
@@ -89,16 +97,16 @@ def _signature(text: str | None, problem: str | None, source: str) -> Signature:
     if problem is None:
         raise click.UsageError("--cases needs --signature")
     from coins_rocq.curated import curated_signature
-    from coins_rocq.humaneval import CaseError, entry_arity
-    from coins_rocq.humaneval import problem as humaneval_problem
-    from coins_rocq.upstream import UpstreamFormatError, upstream_signature
+    from coins_rocq.humaneval import CaseError
+    from coins_rocq.upstream import UpstreamFormatError, read_upstream
 
     try:
-        entry = humaneval_problem(problem)["entry_point"]
-        return upstream_signature(source, entry, entry_arity(problem), int(problem.rsplit("/", 1)[1]))
+        return read_upstream(source, problem, spec)
     except (KeyError, CaseError) as exc:
         raise click.UsageError(str(exc)) from None
     except UpstreamFormatError as exc:
+        if spec is not None:
+            raise click.UsageError(f"{problem}: {exc}") from None
         try:
             return curated_signature(problem)
         except (KeyError, FileNotFoundError):

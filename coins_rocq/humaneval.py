@@ -178,13 +178,18 @@ def _cases(task_id: str, timeout_s: float) -> tuple[Case, ...]:
     return tuple(Case(args, out) for args, (ok, out) in zip(inputs, outputs, strict=True) if ok)
 
 
-def entry_arity(task_id: str) -> int:
-    """The number of positional parameters of the problem's entry point."""
+def entry_params(task_id: str) -> list[str]:
+    """The names of the positional parameters of the problem's entry point."""
     item = problem(task_id)
     for node in ast.walk(ast.parse(item["prompt"])):
         if isinstance(node, ast.FunctionDef) and node.name == item["entry_point"]:
-            return len(node.args.args)
+            return [arg.arg for arg in node.args.args]
     raise CaseError(f"{task_id}: entry point {item['entry_point']} not found in the prompt")
+
+
+def entry_arity(task_id: str) -> int:
+    """The number of positional parameters of the problem's entry point."""
+    return len(entry_params(task_id))
 
 
 def humaneval_cases(task_id: str, timeout_s: float = 20.0, max_cases: int | None = None) -> list[Case]:

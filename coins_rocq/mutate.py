@@ -4,7 +4,9 @@ Mutants by type: numbers off by one either way, negated, zero, doubled, off by t
 booleans negated; characters changed; strings (and ``list ascii``) emptied, case-swapped, first or last
 character dropped, reversed, a character appended; lists emptied, first or last element dropped, first
 two swapped, reversed, first element duplicated or mutated, an element appended;
-options swapped between ``None`` and ``Some``; tuples mutated one component at a time; a
+options swapped between ``None`` and ``Some``; tuples mutated one component at a time; a value of
+a ``sum`` or an inductive first mutated within its constructor once, then moved to each other
+constructor (its arguments simple values), then mutated within its constructor further; a
 ``pyvalue`` first becomes ``None`` (``None`` becomes ``1`` or ``""``), then is mutated as its own
 Python type, never into another type's equal value (``2.0`` for ``2``, which Python's ``==`` accepts).
 Mutants are distinct, differ from the original (compared as rendered terms), and come
@@ -19,6 +21,7 @@ from typing import Any
 
 from coins_rocq.render import render
 from coins_rocq.rtypes import RType, pyvalue_scalar
+from coins_rocq.values import Constructed, coerce_value
 
 DEFAULT_MUTANTS = 5
 
@@ -74,6 +77,8 @@ def default_value(rtype: RType) -> Any:
         return [default_value(rtype.args[0])]
     if kind == "option":
         return default_value(rtype.args[0])
+    if kind in ("sum", "ind"):
+        return Constructed(0, tuple(default_value(t) for t in rtype.constructors()[0].args))
     return tuple(default_value(t) for t in rtype.args)
 
 
@@ -99,6 +104,8 @@ def _candidates(value: Any, rtype: RType) -> Iterator[tuple[Any, str]]:
         yield from _options(value, rtype.args[0])
     elif kind == "pyvalue":
         yield from _python_values(value)
+    elif kind in ("sum", "ind"):
+        yield from _constructed(coerce_value(value, rtype), rtype)
     else:
         yield from _tuples(tuple(value), rtype.args)
 
@@ -168,6 +175,24 @@ def _options(value: Any, elem: RType) -> Iterator[tuple[Any, str]]:
     yield None, "None instead of Some"
     for mutant, how in _candidates(value, elem):
         yield mutant, f"inner value {how}"
+
+
+def _constructed(value: Constructed, rtype: RType) -> Iterator[tuple[Constructed, str]]:
+    """Mutants of a constructor value: one within its constructor, then each other constructor, then the rest."""
+    ctors = rtype.constructors()
+    types = ctors[value.ctor].args
+    inner = (
+        _candidates(value.args[0], types[0]) if len(types) == 1 else (_tuples(value.args, types) if types else iter(()))
+    )
+    first = next(inner, None)
+    if first is not None:
+        yield Constructed(value.ctor, (first[0],) if len(types) == 1 else first[0]), f"argument {first[1]}"
+    for index, ctor in enumerate(ctors):
+        if index != value.ctor:
+            name = ctor.name.split()[0].rsplit(".", 1)[-1]
+            yield Constructed(index, tuple(default_value(t) for t in ctor.args)), f"constructor {name} instead"
+    for mutant, how in inner:
+        yield Constructed(value.ctor, (mutant,) if len(types) == 1 else mutant), f"argument {how}"
 
 
 def _python_values(value: Any) -> Iterator[tuple[Any, str]]:

@@ -1,7 +1,12 @@
 """Proof obligations of a spec on test cases, and the Rocq text both backends send.
 
 Completeness: for each case ``spec inputs output`` must hold. Soundness: for each mutant
-``out'`` of the true output, ``~ spec inputs out'`` must hold. When the spec defines a
+``out'`` of the true output, ``~ spec inputs out'`` must hold. The spec's binders take the
+values in the order of the signature's layout (``Signature.spec_roles``: an output in the
+middle, a tuple output split over several binders). A spec with no output binder is a predicate
+whose truth is the boolean output: each case gives the one goal ``spec inputs`` (output
+``true``) or ``~ spec inputs`` (``false``), which is both its completeness and its soundness (the
+only wrong output is the other boolean), counted as completeness. When the spec defines a
 precondition, each case also gets the obligation ``pre inputs``: the protocol is
 ``pre inputs -> spec inputs output`` (and ``-> ~ spec inputs out'``), so a case whose
 input the precondition provably excludes is left out of the verdict and reported
@@ -28,9 +33,9 @@ from coins_rocq.ladder_ltac import LADDER_LTAC
 from coins_rocq.ladder_real import NO_REAL_LTAC, REAL_LTAC
 from coins_rocq.mutate import DEFAULT_MUTANTS, mutants
 from coins_rocq.render import render
-from coins_rocq.rtypes import PYVALUE_DEFINITION, Signature
+from coins_rocq.rtypes import OUTPUT, PYVALUE_DEFINITION, SPEC_MODULE, Signature
 
-MODULE = "CoinsSpec"
+MODULE = SPEC_MODULE
 PRELUDE = (
     "From Coq Require Import ZArith Lia String List Bool Ascii Sorting.Sorted.",
     "From Coq Require Sorting.Permutation.",
@@ -149,11 +154,8 @@ def build_obligations(
     spec = f"{MODULE}.{signature.spec_name}"
     pre = f"{MODULE}.{signature.pre_name}"
     for case_index, case in zip(numbers if numbers is not None else range(len(cases)), cases, strict=True):
-        args = " ".join(render(v, p.rtype) for v, p in zip(case.inputs, signature.params, strict=False))
-        out = render(case.output, signature.output)
-        goal = f"{spec} {args} {out}"
         if has_pre:
-            within = f"{pre} {args}"
+            within = f"{pre} {_arguments(signature, signature.pre_roles(), case.inputs, None)}"
             obligations.append(
                 Obligation(
                     len(obligations),
@@ -164,18 +166,18 @@ def build_obligations(
                     "test input within the precondition",
                 )
             )
+        goal = f"{spec} {_arguments(signature, signature.spec_roles(), case.inputs, case.output)}"
+        description = "true output accepted"
+        if signature.is_predicate:
+            goal = goal if case.output else f"Coq.Init.Logic.not ({goal})"
+            description = f"the spec {'holds' if case.output else 'fails'} (output {case.output})"
         obligations.append(
-            Obligation(
-                len(obligations),
-                "completeness",
-                case_index,
-                goal,
-                f"Coq.Init.Logic.not ({goal})",
-                "true output accepted",
-            )
+            Obligation(len(obligations), "completeness", case_index, goal, f"Coq.Init.Logic.not ({goal})", description)
         )
+        if signature.is_predicate:
+            continue
         for wrong, how in mutants(case.output, signature.output, mutants_per_case, mapping=case.mapping):
-            accepted = f"{spec} {args} {render(wrong, signature.output)}"
+            accepted = f"{spec} {_arguments(signature, signature.spec_roles(), case.inputs, wrong)}"
             obligations.append(
                 Obligation(
                     len(obligations),
@@ -187,6 +189,16 @@ def build_obligations(
                 )
             )
     return obligations
+
+
+def _arguments(signature: Signature, roles: Sequence[tuple[str, int]], inputs: Sequence[Any], output: Any) -> str:
+    """The rendered values the binders with ``roles`` take, in binder order."""
+    terms = []
+    for role in roles:
+        kind, index = role
+        value = inputs[index] if kind == "input" else (output if index == OUTPUT else output[index])
+        terms.append(render(value, signature.role_type(role)))
+    return " ".join(terms)
 
 
 def _short(value: Any) -> str:

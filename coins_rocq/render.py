@@ -13,6 +13,8 @@ their shortest decimal form (``0.1`` is 1/10): ``Qmake n d`` for ``Q`` and
 ``Rdiv (IZR n) (IZR d)`` for ``R``. A ``pyvalue`` is its constructor applied to the value
 rendered at its own type: ``PyNone``, ``(PyBool true)``, ``(PyInt 3%Z)``, ``(PyFloat q)``,
 ``(PyStr s)``, and ``PyList``/``PyTuple`` of a list of values, ``PyDict`` of a list of pairs.
+A value of a ``sum`` or of the spec's own inductive is its constructor applied to its arguments
+(``(@Coq.Init.Datatypes.inl A B a)``, ``(CoinsSpec.Binary s)``, a bare ``CoinsSpec.NoAnswer``).
 """
 
 from __future__ import annotations
@@ -20,14 +22,15 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from coins_rocq.rtypes import RType, coerce, pyvalue_scalar
+from coins_rocq.rtypes import RType, pyvalue_scalar
+from coins_rocq.values import Constructed, coerce_value
 
 MAX_UNARY_NAT = 5000
 
 
 def render(value: Any, rtype: RType) -> str:
     """``value`` as a Rocq term of type ``rtype``; raises ``ValueTypeError`` when it does not fit."""
-    return _render(coerce(value, rtype), rtype)
+    return _render(coerce_value(value, rtype), rtype)
 
 
 def _render(value: Any, rtype: RType) -> str:
@@ -63,6 +66,10 @@ def _render(value: Any, rtype: RType) -> str:
     if kind == "option":
         elem = rtype.args[0]
         return f"(@None {elem.rocq()})" if value is None else f"(@Some {elem.rocq()} {_render(value, elem)})"
+    if isinstance(value, Constructed):
+        ctor = rtype.constructors()[value.ctor]
+        args = [_render(v, t) for v, t in zip(value.args, ctor.args, strict=True)]
+        return f"({' '.join([ctor.name, *args])})" if args else ctor.name
     return _render_product(list(value), list(rtype.args))
 
 

@@ -1,7 +1,12 @@
 """Rocq types of spec arguments and their Python counterparts.
 
-Grammar: ``type := app ('*' app)*``; ``app := ('list' | 'option') app | atom``;
-``atom := Z | nat | bool | string | ascii | Q | R | pyvalue | '(' type ')'``. Python ``int`` maps
+Grammar: ``type := prod ('+' prod)*``; ``prod := app ('*' app)*``; ``app := ('list' | 'option') app
+| 'sum' app app | atom``; ``atom := Z | nat | bool | string | ascii | Q | R | pyvalue | NAME | '(' type ')'``,
+where ``NAME`` is a type the spec defines itself (``Inductive result := ...``, given to ``parse_type``)
+and ``A + B`` is ``sum A B``. A ``sum`` or a spec's own inductive is a type of constructors
+(``coins_rocq.values``): a Python value takes the first constructor whose arguments it fits.
+
+Values are checked against types by ``coerce`` (``coins_rocq.values``): Python ``int`` maps
 to ``Z`` (or ``nat`` where declared and non-negative; an integral ``float`` is taken as
 its ``int``), ``bool`` to ``bool``, ``str`` to ``string`` and to ``list ascii`` (its
 UTF-8 bytes), a one-character ``str`` to ``ascii``, ``list``/``tuple`` to ``list``,
@@ -17,13 +22,15 @@ raises its subclass ``PreconditionViolation`` (the case lies outside the type's 
 
 from __future__ import annotations
 
-import math
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 ATOMS = ("Z", "nat", "bool", "string", "ascii", "Q", "R", "pyvalue")
+SPEC_MODULE = "CoinsSpec"
+"""The module the spec is loaded in: obligations name the spec's own definitions ``CoinsSpec.<name>``."""
+SUM_CONSTRUCTORS = ("Coq.Init.Datatypes.inl", "Coq.Init.Datatypes.inr")
 QUALIFIED = {
     "Q": "Coq.QArith.QArith_base.Q",
     "R": "Coq.Reals.Rdefinitions.R",
@@ -63,11 +70,32 @@ class PreconditionViolation(ValueTypeError):
 
 
 @dataclass(frozen=True)
+class Ctor:
+    """A constructor of a spec's own inductive type: its qualified Rocq name and its argument types."""
+
+    name: str
+    args: tuple[RType, ...]
+
+
+@dataclass(frozen=True)
 class RType:
-    """A Rocq type: an atom, ``list``/``option`` of one argument, or a product of two or more."""
+    """A Rocq type: an atom, ``list``/``option`` of one argument, a product of two or more, ``sum``
+    of two, or (kind ``ind``) a spec's own inductive type named ``name`` with constructors ``ctors``."""
 
     kind: str
     args: tuple[RType, ...] = ()
+    name: str = ""
+    ctors: tuple[Ctor, ...] = ()
+
+    def constructors(self) -> tuple[Ctor, ...]:
+        """The constructors of a ``sum`` or ``ind`` type, in declaration order (empty for other kinds)."""
+        if self.kind == "sum":
+            left, right = self.args
+            return tuple(
+                Ctor(f"@{name} {left.rocq()} {right.rocq()}", (arg,))
+                for name, arg in zip(SUM_CONSTRUCTORS, self.args, strict=True)
+            )
+        return self.ctors
 
     def rocq(self) -> str:
         """The type as Rocq source with qualified atoms, parenthesised where needed."""
@@ -75,6 +103,10 @@ class RType:
             return QUALIFIED.get(self.kind, self.kind)
         if self.kind in ("list", "option"):
             return f"({self.kind} {self.args[0].rocq()})"
+        if self.kind == "sum":
+            return f"(Coq.Init.Datatypes.sum {self.args[0].rocq()} {self.args[1].rocq()})"
+        if self.kind == "ind":
+            return self.name
         return "(" + " * ".join(a.rocq() for a in self.args) + ")%type"
 
     def python(self) -> str:
@@ -85,18 +117,22 @@ class RType:
             return f"list[{self.args[0].python()}]"
         if self.kind == "option":
             return f"Optional[{self.args[0].python()}]"
+        if self.kind in ("sum", "ind"):
+            return "object"
         return "tuple[" + ", ".join(a.python() for a in self.args) + "]"
 
     def kinds(self) -> set[str]:
         """Every kind this type is built from, itself included (``list (Z * string)``: list, prod, Z, string)."""
-        return {self.kind}.union(*(arg.kinds() for arg in self.args))
+        inner = [*self.args, *(arg for ctor in self.ctors for arg in ctor.args)]
+        return {self.kind}.union(*(arg.kinds() for arg in inner))
 
     def __str__(self) -> str:
         if self.kind in ATOMS:
             return self.kind
-        if self.kind in ("list", "option"):
-            arg = self.args[0]
-            return f"{self.kind} {arg}" if arg.kind in ATOMS else f"{self.kind} ({arg})"
+        if self.kind == "ind":
+            return self.name.rsplit(".", 1)[-1]
+        if self.kind in ("list", "option", "sum"):
+            return " ".join([self.kind, *(str(a) if a.kind in ATOMS else f"({a})" for a in self.args)])
         return " * ".join(str(a) if a.kind in ATOMS or a.kind in ("list", "option") else f"({a})" for a in self.args)
 
 
@@ -118,13 +154,13 @@ def pyvalue_scalar(value: Any) -> tuple[str, RType] | None:
     return None
 
 
-_TOKEN = re.compile(r"\s*([A-Za-z]+|\*|\(|\))")
+_TOKEN = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_']*|\*|\+|\(|\))")
 
 
-def parse_type(text: str) -> RType:
-    """Parse a Rocq type string such as ``list (Z * string)``."""
+def parse_type(text: str, named: Mapping[str, RType] | None = None) -> RType:
+    """Parse a Rocq type string such as ``list (Z * string)``; ``named``: the spec's own types by name."""
     tokens = _tokenize(text)
-    rtype, pos = _parse_product(tokens, 0, text)
+    rtype, pos = _parse_sum(tokens, 0, text, named or {})
     if pos != len(tokens):
         raise TypeSyntaxError(f"unexpected {tokens[pos]!r} in type {text!r}")
     return rtype
@@ -145,135 +181,61 @@ def _tokenize(text: str) -> list[str]:
     return tokens
 
 
-def _parse_product(tokens: list[str], pos: int, text: str) -> tuple[RType, int]:
+_Named = Mapping[str, RType]
+
+
+def _parse_sum(tokens: list[str], pos: int, text: str, named: _Named) -> tuple[RType, int]:
+    """``A + B + C``: left-nested ``sum`` (``+`` binds looser than ``*``, as in Rocq's type scope)."""
+    left, pos = _parse_product(tokens, pos, text, named)
+    while pos < len(tokens) and tokens[pos] == "+":
+        right, pos = _parse_product(tokens, pos + 1, text, named)
+        left = RType("sum", (left, right))
+    return left, pos
+
+
+def _parse_product(tokens: list[str], pos: int, text: str, named: _Named) -> tuple[RType, int]:
     items = []
-    item, pos = _parse_app(tokens, pos, text)
+    item, pos = _parse_app(tokens, pos, text, named)
     items.append(item)
     while pos < len(tokens) and tokens[pos] == "*":
-        item, pos = _parse_app(tokens, pos + 1, text)
+        item, pos = _parse_app(tokens, pos + 1, text, named)
         items.append(item)
     if len(items) == 1:
         return items[0], pos
     return RType("prod", tuple(items)), pos
 
 
-def _parse_app(tokens: list[str], pos: int, text: str) -> tuple[RType, int]:
+def _parse_app(tokens: list[str], pos: int, text: str, named: _Named) -> tuple[RType, int]:
     if pos >= len(tokens):
         raise TypeSyntaxError(f"type {text!r} ends too early")
     token = tokens[pos]
     if token in ("list", "option"):
-        arg, pos = _parse_app(tokens, pos + 1, text)
+        arg, pos = _parse_app(tokens, pos + 1, text, named)
         return RType(token, (arg,)), pos
+    if token == "sum":
+        left, pos = _parse_app(tokens, pos + 1, text, named)
+        right, pos = _parse_app(tokens, pos, text, named)
+        return RType("sum", (left, right)), pos
     if token == "(":
-        inner, pos = _parse_product(tokens, pos + 1, text)
+        inner, pos = _parse_sum(tokens, pos + 1, text, named)
         if pos >= len(tokens) or tokens[pos] != ")":
             raise TypeSyntaxError(f"unbalanced parentheses in type {text!r}")
         return inner, pos + 1
     if token in ATOMS:
         return RType(token), pos + 1
-    raise TypeSyntaxError(f"unknown type {token!r} in {text!r} (supported: {', '.join(ATOMS)}, list, option, *)")
-
-
-def coerce(value: Any, rtype: RType, where: str = "value") -> Any:
-    """``value`` checked against ``rtype`` (JSON lists become tuples for products); raises ``ValueTypeError``."""
-    kind = rtype.kind
-    if kind in ("Z", "nat"):
-        return _coerce_int(value, kind, where)
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise ValueTypeError(f"{where}: expected bool, got {type(value).__name__}")
-        return value
-    if kind == "string":
-        if not isinstance(value, str):
-            raise ValueTypeError(f"{where}: expected str, got {type(value).__name__}")
-        return value
-    if kind == "ascii":
-        if not isinstance(value, str) or len(value) != 1 or ord(value) > 255:
-            raise ValueTypeError(f"{where}: expected one byte-sized character for ascii, got {value!r:.40}")
-        return value
-    if kind in ("Q", "R"):
-        if isinstance(value, str):
-            value = _decimal_numeral(value, kind, where)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueTypeError(f"{where}: expected float for {kind}, got {type(value).__name__}")
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ValueTypeError(f"{where}: {value} has no {kind} value")
-        return value
-    if kind == "pyvalue":
-        return coerce_python_value(value, where)
-    if kind == "list":
-        return _coerce_list(value, rtype.args[0], where)
-    if kind == "option":
-        return None if value is None else coerce(value, rtype.args[0], where)
-    if not isinstance(value, (list, tuple)) or len(value) != len(rtype.args):
-        raise ValueTypeError(f"{where}: expected a tuple of {len(rtype.args)}, got {value!r:.60}")
-    return tuple(coerce(item, t, f"{where}[{i}]") for i, (item, t) in enumerate(zip(value, rtype.args, strict=True)))
-
-
-MAX_PYVALUE_DEPTH = 32
-
-
-def coerce_python_value(value: Any, where: str, depth: int = 0) -> Any:
-    """``value`` checked to be a ``pyvalue`` (containers checked item by item); raises ``ValueTypeError``."""
-    if depth > MAX_PYVALUE_DEPTH:
-        raise ValueTypeError(f"{where}: nested deeper than {MAX_PYVALUE_DEPTH} containers")
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueTypeError(f"{where}: {value} has no exact rational value")
-        return value
-    if isinstance(value, (list, tuple)):
-        items = [coerce_python_value(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value)]
-        return items if isinstance(value, list) else tuple(items)
-    if isinstance(value, dict):
-        return {
-            coerce_python_value(key, f"{where} key", depth + 1): coerce_python_value(
-                item, f"{where}[{key!r:.20}]", depth + 1
-            )
-            for key, item in value.items()
-        }
-    raise ValueTypeError(
-        f"{where}: a {type(value).__name__} is not a pyvalue (None, bool, int, float, str, list, tuple, dict)"
+    if token in named:
+        return named[token], pos + 1
+    raise TypeSyntaxError(
+        f"unknown type {token!r} in {text!r} (supported: {', '.join(ATOMS)}, list, option, sum, *, +, "
+        "and inductive types the spec defines)"
     )
 
 
-_NUMERAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+def coerce(value: Any, rtype: RType, where: str = "value") -> Any:
+    """``value`` checked against ``rtype`` (``coins_rocq.values.coerce_value``); raises ``ValueTypeError``."""
+    from coins_rocq.values import coerce_value
 
-
-def _decimal_numeral(text: str, kind: str, where: str) -> float:
-    """A decimal numeral string (HumanEval/99 passes its number as text) as the float of that decimal.
-
-    Refused when it is not a plain numeral or has more digits than a float keeps exactly.
-    """
-    if not _NUMERAL.fullmatch(text.strip()):
-        raise ValueTypeError(f"{where}: expected float for {kind}, got str {text!r:.40}")
-    number = float(text)
-    if Fraction(repr(number)) != Fraction(text.strip()):
-        raise ValueTypeError(f"{where}: numeral {text!r:.40} has more digits than {kind} is given here")
-    return number
-
-
-def _coerce_int(value: Any, kind: str, where: str) -> int:
-    """An ``int`` for ``Z``/``nat`` (integral floats accepted); negative for ``nat`` is a precondition violation."""
-    if isinstance(value, float) and math.isfinite(value) and value == int(value):
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueTypeError(f"{where}: expected int for {kind}, got {type(value).__name__} {value!r:.40}")
-    if kind == "nat" and value < 0:
-        raise PreconditionViolation(f"{where}: negative int {value} for nat")
-    return value
-
-
-def _coerce_list(value: Any, elem: RType, where: str) -> list[Any]:
-    """A list for ``list elem``: from a list or tuple, a ``str`` for ``list ascii``, a dict for a list of pairs."""
-    if isinstance(value, str) and elem.kind == "ascii":
-        return list(value.encode("utf-8").decode("latin-1"))
-    if isinstance(value, dict) and elem.kind == "prod" and len(elem.args) == 2:
-        value = list(value.items())
-    if not isinstance(value, (list, tuple)):
-        raise ValueTypeError(f"{where}: expected list, got {type(value).__name__}")
-    return [coerce(item, elem, f"{where}[{i}]") for i, item in enumerate(value)]
+    return coerce_value(value, rtype, where)
 
 
 @dataclass(frozen=True)
@@ -284,15 +246,45 @@ class Param:
     rtype: RType
 
 
+OUTPUT = -1
+"""A ``Layout`` role: the binder takes the whole output (``j >= 0`` as ``("output", j)``: its component ``j``)."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a definition's binders take the Python values, in binder order.
+
+    ``names[b]`` is binder ``b``'s name and ``roles[b]`` what it receives: ``("input", i)`` the
+    entry point's argument ``i``, ``("output", OUTPUT)`` the output, ``("output", j)`` component
+    ``j`` of a tuple output split over several binders. A spec with no output role is a predicate
+    on the inputs whose truth is the (boolean) output."""
+
+    names: tuple[str, ...]
+    roles: tuple[tuple[str, int], ...]
+
+    def describe(self, param_names: Sequence[str]) -> str:
+        """``input <- strings, output <- result, sub <- substring``: which value each binder takes."""
+        values = [
+            param_names[index] if role == "input" else ("result" if index == OUTPUT else f"result[{index}]")
+            for role, index in self.roles
+        ]
+        return ", ".join(f"{name} <- {value}" for name, value in zip(self.names, values, strict=True))
+
+
 @dataclass(frozen=True)
 class Signature:
-    """The entry point, its typed inputs and its output type, e.g. ``add (x : Z) (y : Z) : Z``."""
+    """The entry point, its typed inputs and its output type, e.g. ``add (x : Z) (y : Z) : Z``.
+
+    ``spec_layout``/``pre_layout``: the order in which the spec's and the precondition's binders
+    take the values (default: the inputs, then the output)."""
 
     name: str
     params: tuple[Param, ...]
     output: RType
     spec_ident: str | None = None
     pre_ident: str | None = None
+    spec_layout: Layout | None = None
+    pre_layout: Layout | None = None
 
     @property
     def spec_name(self) -> str:
@@ -304,17 +296,41 @@ class Signature:
         """The optional precondition's name: ``<entry point>_pre`` unless the signature names another."""
         return self.pre_ident or f"{self.name}_pre"
 
+    @property
+    def is_predicate(self) -> bool:
+        """True when the spec has no output binder: it holds exactly when the (boolean) output is ``true``."""
+        return self.spec_layout is not None and all(role == "input" for role, _ in self.spec_layout.roles)
+
     def kinds(self) -> set[str]:
         """Every type kind the inputs and the output are built from."""
         return self.output.kinds().union(*(p.rtype.kinds() for p in self.params))
 
+    def role_type(self, role: tuple[str, int]) -> RType:
+        """The type of the value a binder with ``role`` takes."""
+        kind, index = role
+        if kind == "input":
+            return self.params[index].rtype
+        return self.output if index == OUTPUT else self.output.args[index]
+
+    def spec_roles(self) -> tuple[tuple[str, int], ...]:
+        """What each of the spec's binders takes, in binder order."""
+        if self.spec_layout is not None:
+            return self.spec_layout.roles
+        return (*(("input", i) for i in range(len(self.params))), ("output", OUTPUT))
+
+    def pre_roles(self) -> tuple[tuple[str, int], ...]:
+        """What each of the precondition's binders takes, in binder order."""
+        if self.pre_layout is not None:
+            return self.pre_layout.roles
+        return tuple(("input", i) for i in range(len(self.params)))
+
     def spec_type(self) -> str:
-        """The Rocq type the spec must have: inputs, then the output, to ``Prop``."""
-        return " -> ".join([p.rtype.rocq() for p in self.params] + [self.output.rocq(), "Prop"])
+        """The Rocq type the spec must have: its binders' types, in binder order, to ``Prop``."""
+        return " -> ".join([self.role_type(r).rocq() for r in self.spec_roles()] + ["Prop"])
 
     def pre_type(self) -> str:
-        """The Rocq type of the precondition: the inputs to ``Prop``."""
-        return " -> ".join([p.rtype.rocq() for p in self.params] + ["Prop"])
+        """The Rocq type of the precondition: the inputs (in its binder order) to ``Prop``."""
+        return " -> ".join([self.role_type(r).rocq() for r in self.pre_roles()] + ["Prop"])
 
     def __str__(self) -> str:
         params = " ".join(f"({p.name} : {p.rtype})" for p in self.params)

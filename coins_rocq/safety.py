@@ -1,7 +1,8 @@
 """Screen an untrusted Rocq specification before it reaches the prover.
 
 Only the vernacular a specification needs is allowed: ``Require``/``From ... Require``
-of standard-library modules, ``Import``/``Export`` of them, ``Open``/``Close Scope``,
+of standard-library modules and of the trusted libraries in ``TRUSTED_LIBRARIES``,
+``Import``/``Export`` of them, ``Open``/``Close Scope``,
 ``Definition``, ``Fixpoint``, ``Inductive``, ``Variant``, ``Record``, (local)
 ``Notation``/``Infix``, and unit-test ``Example``s whose proofs hold only tactics and
 end with ``Qed``/``Defined`` (``Admitted`` is refused). Everything else is rejected; commands that could fake a proof,
@@ -110,6 +111,13 @@ FORBIDDEN_TOKENS: dict[str, str] = {
     "native_compute": "compiles native code",
 }
 
+TRUSTED_LIBRARIES: dict[str, str] = {"Coquelicot": "libcoq-coquelicot"}
+"""Libraries a spec may ``Require`` besides the standard library: logical root -> the Debian package
+that installs it for this Rocq. Loading one adds no axiom by itself: every proof is still audited with
+``Print Assumptions`` against ``ALLOWED_AXIOMS`` (Coquelicot's lemmas rest only on the standard
+library's axioms of the reals, which that list already holds), and its modules are compiled ``.vo``
+files that the screen never runs as source."""
+
 DEFINITION_HEADS = frozenset({"Definition", "Fixpoint", "Inductive", "Variant", "Record"})
 EXCLUDED_STDLIB_PREFIXES = ("Coq.extraction", "Coq.Compat", "Coq.ssr", "Coq.ssrmatching", "Coq.derive")
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*$")
@@ -159,7 +167,7 @@ def screen(source: str) -> ScreenedSpec:
     definitions: list[str] = []
     in_proof: Sentence | None = None
     for sentence in sentences:
-        _screen_tokens(sentence)
+        screen_tokens(sentence)
     for sentence in sentences:
         if in_proof is not None:
             if _screen_tactic(sentence):
@@ -182,7 +190,7 @@ def _head(words: list[str]) -> str:
     return words[1] if len(words) > 1 and words[0] == "Local" else words[0]
 
 
-def _screen_tokens(sentence: Sentence) -> None:
+def screen_tokens(sentence: Sentence) -> None:
     """Raise ``UnsafeSpec`` when a sentence holds a forbidden token or character outside strings."""
     code = _strip_strings(sentence.code)
     for token, reason in FORBIDDEN_TOKENS.items():
@@ -254,35 +262,47 @@ def has_top_level_assign(code: str) -> bool:
 
 
 def _screen_require(words: list[str], line: int) -> None:
-    """Allow only standard-library modules in ``Require``/``From``/``Import``/``Export``."""
+    """Allow only standard-library and trusted-library modules in ``Require``/``From``/``Import``/``Export``."""
     names = list(words[1:])
+    root = "Coq"
     if words[0] == "From":
-        if len(names) < 3 or names[0] != "Coq" or names[1] != "Require":
-            raise UnsafeSpec("only 'From Coq Require ...' is allowed", line)
-        names = names[2:]
+        if len(names) < 3 or names[0] not in ("Coq", *TRUSTED_LIBRARIES) or names[1] != "Require":
+            roots = " or ".join(f"'From {r} Require ...'" for r in ("Coq", *TRUSTED_LIBRARIES))
+            raise UnsafeSpec(f"only {roots} is allowed", line)
+        root, names = names[0], names[2:]
     if names and names[0] in ("Import", "Export"):
         names = names[1:]
     if not names:
         raise UnsafeSpec("Require names no module", line)
-    stdlib = stdlib_modules()
+    known = stdlib_modules() | library_modules()
     for name in names:
         if not _MODULE_PATH.match(name):
             raise UnsafeSpec(f"not a module name: {name!r}", line)
         if words[0] in ("Import", "Export") and "." not in name and name in _IMPORTABLE_SHORT:
             continue
-        if not _is_stdlib(name, stdlib):
-            raise UnsafeSpec(f"module {name!r} is not in the standard library", line)
+        full = name if root == "Coq" else f"{root}.{name}"
+        if not _is_known(full, known):
+            raise UnsafeSpec(_unknown_module(full), line)
+
+
+def _unknown_module(name: str) -> str:
+    """Why ``name`` is refused: a trusted library that is not installed, or a module outside the allow-list."""
+    package = TRUSTED_LIBRARIES.get(name.split(".")[0])
+    if package is not None:
+        return f"module {name!r} is not installed (Debian package {package})"
+    allowed = ", ".join(TRUSTED_LIBRARIES)
+    return f"module {name!r} is neither in the standard library nor in a trusted library ({allowed})"
 
 
 _IMPORTABLE_SHORT = frozenset({"ListNotations", "Z", "N", "Nat", "Pos", "Q", "ZArith", "List", "String"})
 
 
-def _is_stdlib(name: str, stdlib: frozenset[str]) -> bool:
-    """True when ``name`` resolves to a standard-library module (full or partial path)."""
-    if name in stdlib:
+def _is_known(name: str, modules: frozenset[str]) -> bool:
+    """True when ``name`` resolves to one of ``modules`` (full or partial path)."""
+    if name in modules:
         return True
     suffix = "." + name
-    return any(module.endswith(suffix) for module in stdlib)
+    return any(module.endswith(suffix) for module in modules)
 
 
 @functools.lru_cache(maxsize=1)
@@ -298,6 +318,20 @@ def stdlib_modules() -> frozenset[str]:
         logical = "Coq." + ".".join(path.relative_to(root).with_suffix("").parts)
         if not logical.startswith(EXCLUDED_STDLIB_PREFIXES):
             modules.add(logical)
+    return frozenset(modules)
+
+
+@functools.lru_cache(maxsize=1)
+def library_modules() -> frozenset[str]:
+    """Logical names of the installed trusted libraries' compiled modules (``Coquelicot.X``)."""
+    try:
+        where = subprocess.run(["coqc", "-where"], capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    modules = set()
+    for root in TRUSTED_LIBRARIES:
+        folder = Path(where) / "user-contrib" / root
+        modules |= {f"{root}." + ".".join(p.relative_to(folder).with_suffix("").parts) for p in folder.rglob("*.vo")}
     return frozenset(modules)
 
 

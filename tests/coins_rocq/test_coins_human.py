@@ -17,10 +17,10 @@ import pytest
 
 from coins_rocq import CoqtopPool, Limits, check_specs
 from coins_rocq.checker import PreparedSpec, prepare
-from coins_rocq.humaneval import entry_arity, humaneval_cases, problem
+from coins_rocq.humaneval import humaneval_cases
 from coins_rocq.obligations import Case
 from coins_rocq.rtypes import Signature
-from coins_rocq.upstream import upstream_signature
+from coins_rocq.upstream import read_upstream
 
 DECIDED = (15, 42, 66)
 """Specs the ladder decides as correct in seconds (a sample; the benchmark runs all 52)."""
@@ -77,7 +77,7 @@ def _human_dir(shared_data: Path) -> Path:
 def _read(folder: Path, number: int) -> tuple[str, Signature, list[Case]]:
     task_id = f"HumanEval/{number}"
     source = (folder / f"{number}.v").read_text(encoding="utf-8")
-    signature = upstream_signature(source, problem(task_id)["entry_point"], entry_arity(task_id), number)
+    signature = read_upstream(source, task_id)
     return source, signature, humaneval_cases(task_id)
 
 

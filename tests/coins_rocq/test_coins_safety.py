@@ -45,7 +45,7 @@ def test_each_forbidden_command_is_rejected_with_a_named_reason(word: str) -> No
 @pytest.mark.parametrize(
     "source, reason",
     [
-        ("Require Import Foo.Bar.\n" + GOOD, "not in the standard library"),
+        ("Require Import Foo.Bar.\n" + GOOD, "neither in the standard library nor in a trusted library"),
         ("From Mathcomp Require Import ssreflect.\n" + GOOD, "From Coq Require"),
         ("Definition add_spec (x y r : Z) : Prop := (* open", "comment is not closed"),
         ('Definition s := "open', "string literal is not closed"),

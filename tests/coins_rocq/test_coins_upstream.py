@@ -57,8 +57,8 @@ def test_the_signature_comes_from_the_files_own_spec() -> None:
     assert (
         upstream_signature("Definition Spec' (s : list ascii) (b : bool) : Prop := True.", "f", 1).spec_name == "Spec'"
     )
-    with pytest.raises(UpstreamFormatError, match="2 arguments"):
-        upstream_signature("Definition Spec (x y out : Z) : Prop := True.", "f", 1)
+    with pytest.raises(UpstreamFormatError, match="no test case's values fit"):
+        upstream_signature("Definition Spec (x y out : Z) : Prop := True.", "f", 1, cases=[Case((1,), 2)])
     with pytest.raises(UpstreamFormatError, match="not one the checker can render"):
         upstream_signature("Definition Spec (f : Z -> Z) (out : Z) : Prop := True.", "f", 1)
 
