@@ -9,10 +9,13 @@ the shape the upstream human specs use; the HumanEval cases are the evidence of 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from coins_rocq import CoqtopPool, check_specs
+from coins_rocq.cli import coins_group
 from coins_rocq.humaneval import humaneval_cases
 from coins_rocq.mutate import mutants
 from coins_rocq.obligations import Case, build_obligations
@@ -138,6 +141,17 @@ def test_the_spec_is_found_by_its_binders_and_spec_overrides() -> None:
         read_upstream(ADD_53, "HumanEval/53", "Nope")
     with pytest.raises(UpstreamFormatError, match=r"Spec: .*binders"):
         read_upstream(ADD_53, "HumanEval/53", "Spec")
+
+
+def test_the_cli_prints_the_chosen_spec_and_its_binders_and_spec_overrides(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.v"
+    spec.write_text(ADD_53, encoding="utf-8")
+    check = ["check", str(spec), "--problem", "HumanEval/53", "--max-cases", "2"]
+    missing = CliRunner().invoke(coins_group, [*check, "--spec", "Nope"])
+    assert missing.exit_code == 2 and "no Prop-valued definition named 'Nope'" in missing.output
+    chosen = CliRunner().invoke(coins_group, [*check, "--spec", "Spec_logic"])
+    assert chosen.exit_code == 0, chosen.output
+    assert "binders of Spec_logic: x <- x, y <- y, output <- result" in chosen.output
 
 
 def test_constructor_types_are_read_from_the_spec_and_values_take_the_constructor_they_fit() -> None:
