@@ -212,3 +212,18 @@ def test_confiqa_items_of_one_source_triple_are_resampled_together(tmp_path: Pat
     row = compare(*made)["pairs"][0]["tasks"]["confiqa-gen/mr"]
     assert row["test"] == "sign-flip" and row["clusters"] == row["clusters_declared"] == 151 < row["n_paired"] == 200
     assert row["ci"][0] < row["diff"] < row["ci"][1] and row["p_value"] < 1e-3
+
+
+def test_a_suite_is_compared_on_the_mean_of_its_tasks_differences(tmp_path: Path) -> None:
+    made = []
+    for model in ("random", "oracle"):
+        out = tmp_path / model
+        tasks = ("--task", "demo/arith", "--task", "cyber-gen/cwe", "--limit", "20")
+        done = frontier("run", *tasks, "--model", f"builtin/{model}", "--out", str(out))
+        assert done.returncode == 0, done.stderr
+        made.append(out)
+    pair = compare(*made)["pairs"][0]
+    rows = pair["tasks"]
+    assert pair["suite"]["tasks"] == ["demo/arith", "cyber-gen/cwe"] and pair["suite"]["n_paired"] == 40
+    assert pair["suite"]["diff"] == pytest.approx((rows["demo/arith"]["diff"] + rows["cyber-gen/cwe"]["diff"]) / 2)
+    assert pair["suite"]["test"] == "sign-flip" and pair["suite"]["p_value"] < 0.01
