@@ -26,8 +26,12 @@ def fast_batches(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def batch_server() -> Iterator[BatchServer]:
     """A loopback server with both batch APIs, answering demo/arith right except on a fixed third."""
-    with BatchServer(arith_responder(), BatchBehaviour()) as server:
+    server = BatchServer(arith_responder(), BatchBehaviour())
+    server.start()
+    try:
         yield server
+    finally:
+        server.stop()
 
 
 def run_arith(
