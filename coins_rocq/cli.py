@@ -143,9 +143,12 @@ def format_report(report: SpecReport) -> str:
     for result in report.results:
         ob = result.obligation
         detail = f"  [{result.detail[:60]}]" if result.outcome != "proved" and result.detail else ""
-        lines.append(f"{ob.index:>4}  {ob.kind:<12}  {ob.case:>4}  {result.outcome:<8}  {ob.description}{detail}")
+        rung = f"  (by {result.rung})" if result.rung else ""
+        lines.append(f"{ob.index:>4}  {ob.kind:<12}  {ob.case:>4}  {result.outcome:<8}  {ob.description}{rung}{detail}")
     for kind, counts in report.counts().items():
         lines.append(f"{kind}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    if report.rungs():
+        lines.append("decided by: " + ", ".join(f"{name} {count}" for name, count in report.rungs().items()))
     for skipped in report.skipped:
         lines.append(f"case {skipped.index} skipped: {skipped.why}")
     lines.append(f"verdict: {report.verdict}" + (f" ({report.reason})" if report.reason else ""))

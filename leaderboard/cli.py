@@ -208,7 +208,7 @@ def report_command(run_dirs: tuple[Path, ...], output: Path) -> None:
             _fail(f"error: the summary of {run_dir} is inconsistent:\n" + "\n".join(f"  {i}" for i in issues))
         submissions.append(submission)
     try:
-        summary = build_site(submissions, output, runs)
+        summary = build_site(submissions, output, runs, report=True)
     except SiteError as exc:
         _fail(f"error: {exc}")
     click.echo(f"wrote {summary.out_dir}/index.html ({len(submissions)} run(s), {summary.tasks} task page(s))")

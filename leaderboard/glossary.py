@@ -29,6 +29,25 @@ TERMS: dict[str, str] = {
     "reward_strict": "τ²-bench reward under the stricter checks, reported beside the official one",
     "pass^k": "share of tasks solved in all k of k trials",
     "pass@k": "share of tasks solved in at least one of k trials",
+    "f1_macro": "F1 computed per sample and averaged over the samples",
+    "f1_micro": "F1 over all predicted and true items pooled across samples",
+    "precision_micro": "share of all predicted items, pooled across samples, that are true",
+    "recall_micro": "share of all true items, pooled across samples, that were predicted",
+    "exact_set": "share of samples whose predicted set equals the true set",
+    "exact_vector": "share of rows whose predicted CVSS vector equals the true one",
+    "invalid_rate": "share of rows whose answer could not be used (unparseable, rejected, ill-typed); lower is better",
+    "ceiling_accuracy": "the best accuracy any answer could reach, given rows the data set labels inconsistently",
+    "duplicate_conflict_rows": "rows whose duplicates in the data set carry conflicting labels (a count)",
+    "correct": "Coins: share of specifications judged correct (unscored answers count as 0)",
+    "completeness_rate": "Coins: share of true outputs the specification is proved to accept",
+    "soundness_rate": "Coins: share of wrong outputs the specification is proved to reject",
+    "undecided_rate": "Coins: share of specifications the prover could not decide",
+    "prover_decided": "Coins with -T prover: share of verdicts that rest on proofs the prover model wrote",
+    "factual_robustness": "ConFiQA: share of answers that keep the original answer when the context supports it",
+    "control_accuracy": "ConFiQA: accuracy on the control questions given the original, unchanged context",
+    "tool_errors_per_episode": "mean number of tool calls that failed per episode",
+    "cost_usd_per_episode": "mean cost in USD per episode",
+    "skipped_no_answer": "items the data set gives no answer for, left out and counted",
     "score": "the task's primary metric",
     "Overall": "macro mean over task families of each task's primary metric, on a 0–1 higher-is-better scale",
     "Pareto frontier": (
@@ -60,16 +79,34 @@ _SUFFIXES = {
 
 
 def define(name: str) -> str:
-    """The one-line definition of a metric or term; a metric with a known suffix is defined from its stem."""
+    """The one-line definition of a metric or term shown in a report.
+
+    Known names first; then ``pass^3`` and ``pass@1`` (k trials), a known stem with a suffix
+    (``accuracy_scored``), and a qualified name such as ``strict/pass^1``, ``termination/<reason>``,
+    ``questions/<split>`` or ``<domain>/reward``, defined from its last part.
+    """
     if name in TERMS:
         return TERMS[name]
+    trials = re.fullmatch(r"pass([\^@])(\d+)", name)
+    if trials:
+        k = trials.group(2)
+        return f"share of tasks solved in {'all ' + k if trials.group(1) == '^' else 'at least one'} of {k} trials"
     for suffix, meaning in _SUFFIXES.items():
         if name.endswith(suffix) and name[: -len(suffix)] in TERMS:
             return f"{TERMS[name[: -len(suffix)]]}, {meaning}"
+    head, slash, rest = name.partition("/")
+    if slash and head and rest:
+        if head == "termination":
+            return f"share of episodes that ended with '{rest}'"
+        if head == "questions":
+            return f"number of questions in the '{rest}' split"
+        if head == "strict":
+            return f"{define(rest)}, under the strict reward (reward_strict)"
+        return f"{define(rest)} (on {head} only)"
     match = re.fullmatch(r"(.+?)_(\w+)", name)
     if match and match.group(1) in TERMS:
         return f"{TERMS[match.group(1)]} ({match.group(2).replace('_', ' ')})"
-    return f"'{name}' as the task's scorer reports it (see 'frontier list tasks' for the task's metrics)"
+    return f"'{name}': a metric this report does not describe; the task's scorer defines it"
 
 
 def glossary(names: list[str]) -> list[tuple[str, str]]:

@@ -79,8 +79,12 @@ def build_site(
     runs: Sequence[RunDir] = (),
     page_size: int = PAGE_SIZE,
     workers: int = 1,
+    report: bool = False,
 ) -> SiteSummary:
     """Write the site for validated ``submissions`` into ``out_dir``; ``runs`` feed the sample browser.
+
+    ``report`` titles the pages for ``frontier report`` (a report of runs) rather than a leaderboard
+    of submissions.
 
     ``workers`` > 1 draws the plots in that many processes, forked from a warm fork server
     (:func:`leaderboard.site_plots.plot_context`) and fed each plot as soon as its data is known. The site is built
@@ -94,7 +98,7 @@ def build_site(
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.building-"))
     try:
-        summary = _build_into(staging, submissions, runs, page_size, workers)
+        summary = _build_into(staging, submissions, runs, page_size, workers, report)
         _swap_in(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -131,14 +135,19 @@ def _swap_in(staging: Path, target: Path) -> None:
 
 
 def _build_into(
-    out: Path, submissions: list[dict[str, Any]], runs: Sequence[RunDir], page_size: int, workers: int
+    out: Path, submissions: list[dict[str, Any]], runs: Sequence[RunDir], page_size: int, workers: int, report: bool
 ) -> SiteSummary:
     """Write every page, plot and the JSON export into the fresh folder ``out``."""
     for sub in ("tasks", "models", "samples", "plots"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     shutil.copytree(PACKAGE / "static", out / "static", dirs_exist_ok=True)
     env = environment()
-    common = {"generator_version": package_version(), "n_submissions": len(submissions)}
+    common = {
+        "generator_version": package_version(),
+        "n_submissions": len(submissions),
+        "site_title": "Report" if report else "Leaderboard",
+        "entries": "run(s)" if report else "submission(s)",
+    }
 
     plotter = Plotter(out / "plots", workers)
     try:

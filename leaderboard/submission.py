@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from harness.json_input import JsonInputError, parse_json
 from harness.types import SampleResult
 from leaderboard.metrics import family_of, higher_is_better, primary_metric
 from leaderboard.runs import RunDir, RunFormatError, iter_samples, load_run
@@ -49,8 +50,8 @@ def parse_method_spec(spec: Any) -> dict[str, Any]:
 
 def _parse_scalar(raw: str) -> Any:
     try:
-        value = json.loads(raw)
-    except json.JSONDecodeError:
+        value = parse_json(raw, "a method parameter")
+    except JsonInputError:
         return raw
     if isinstance(value, float) and not math.isfinite(value):
         return raw
@@ -114,6 +115,7 @@ def _task_entry(run: RunDir, task: str, scanned: dict[str, Any]) -> dict[str, An
         "family": family_of(task),
         "version": None if version is None else str(version),
         "args": config.get("args") if isinstance(config.get("args"), dict) else {},
+        "settings": config.get("settings") if isinstance(config.get("settings"), dict) else {},
         "primary_metric": primary,
         "higher_is_better": higher_is_better(primary),
         "metrics": metrics,

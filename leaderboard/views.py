@@ -56,6 +56,28 @@ def _add_points(row: dict[str, Any], data: dict[str, Any], token_points: list[Po
         usd_points.append(Point(row["cost_usd"], row["score"], label, data["model"], meta))
 
 
+SHOWN_SETTINGS = ("max_tokens", "temperature")
+
+
+def settings_text(entries: list[dict[str, Any]]) -> str:
+    """The generation settings the task entries ran with, as ``max_tokens 64–512 · temperature 0``.
+
+    A setting that differs between tasks shows its range; ``None`` (the provider's own limit)
+    reads ``none``; a setting no entry recorded (a run from before they were) is left out.
+    """
+    parts = []
+    for name in SHOWN_SETTINGS:
+        values = [entry["settings"][name] for entry in entries if name in (entry.get("settings") or {})]
+        if not values:
+            continue
+        numbers = sorted({float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)})
+        shown = [f"{numbers[0]:g}" if len(numbers) == 1 else f"{numbers[0]:g}–{numbers[-1]:g}"] if numbers else []
+        if any(v is None for v in values):
+            shown.append("none")
+        parts.append(f"{name} {' or '.join(shown)}")
+    return " · ".join(parts)
+
+
 def missing_tasks(data: dict[str, Any]) -> list[dict[str, str]]:
     """The submission's tasks left out of its overall score, each with the reason."""
     missing = []
@@ -103,6 +125,7 @@ def suite_sections(
             row["model_page"] = "models/" + slug(data["model"]) + ".html"
             row["family_scores"] = [fam.get((row["submission"], f)) for f in family_names]
             row["missing"] = missing_tasks(data)
+            row["settings"] = settings_text(list(data["tasks"].values()))
             rows.append(row)
             if row["score"] is None:
                 continue
@@ -177,6 +200,7 @@ def task_sections(
                 row["rank_worst"] if row["rank_worst"] is not None else math.nan,
             )
             row["counts"] = data["tasks"][task]["counts"]
+            row["settings"] = settings_text([data["tasks"][task]])
             row["model_page"] = "models/" + slug(data["model"]) + ".html"
             row["samples_page"] = samples_links.get((row["submission"], task))
             rows.append(row)

@@ -3,6 +3,7 @@ rank a dominated run first, a glossary for every metric shown, and an index that
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
@@ -12,10 +13,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import binary
+from conftest import binary, write_run
+from leaderboard_cdp import Browser, chromium_available
 
+import harness.task
 from harness.stats import wilson_interval
 from leaderboard.cli import report_command
+from leaderboard.glossary import define
 from leaderboard.plots import cost_window
 
 ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
@@ -82,3 +86,71 @@ def test_a_cost_axis_spans_at_least_a_decade() -> None:
     assert high / low >= 10 and low < 448 and high > 449
     low, high = cost_window([10, 100_000])
     assert low < 10 and high > 100_000 and high / low < 2 * 10_000
+
+
+SOURCES = [*Path(__file__).resolve().parents[2].joinpath("tasks").rglob("*.py"), Path(harness.task.__file__)]
+LITERAL_METRICS = re.compile(
+    r'Metric\(\s*"([^"]+)"|"([A-Za-z0-9_^@]+)": (?:mean_metric|proportion_metric|ratio_metric|MetricValue)\('
+)
+
+
+def test_every_metric_a_task_reports_is_described_in_the_glossary() -> None:
+    """Issue 38 item 7: invalid_rate sent readers to 'frontier list tasks', which does not describe it."""
+    names = {a or b for path in SOURCES for a, b in LITERAL_METRICS.findall(path.read_text(encoding="utf-8"))}
+    assert {"invalid_rate", "accuracy", "mad", "reward_strict", "correct"} <= names
+    built = {"pass^1", "pass@4", "strict/pass^2", "termination/user_stop", "retail/reward", "questions/easy"}
+    built |= {f"{stem}_{subset}" for stem in ("pc", "po", "mr", "em") for subset in ("qa", "mr", "mc")}
+    undescribed = sorted(name for name in names | built if "does not describe" in define(name))
+    assert not undescribed
+    assert "does not describe" in define("made_up_metric")  # the fallback says so, and sends nobody elsewhere
+    assert "frontier list tasks" not in define("made_up_metric")
+
+
+FAMILIES = ("demo/arith", "longcot/mini", "coins/humaneval", "confiqa/qa", "tau2/retail", "tools/library", "cyber/mcq")
+
+
+def _quickstart_like(root: Path) -> Path:
+    """A report of three runs over seven families (the smoke suite's width), built as ``frontier report`` does."""
+    runs = [
+        write_run(root / "runs", model.rsplit("/", 1)[-1], model=model, tasks={t: binary(1, 2) for t in FAMILIES})
+        for model in ("builtin/oracle", "builtin/random", "local/gemma-3-270m")
+    ]
+    result = CliRunner().invoke(report_command, [*map(str, runs), "-o", str(root / "site")])
+    assert result.exit_code == 0, result.output
+    return root / "site"
+
+
+def test_a_report_says_runs_and_shows_the_settings_each_ran_with(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    done = frontier(
+        "run", "--task", "demo/arith", "--model", "builtin/oracle", "--limit", "2", "--max-tokens", "77",
+        "--out", str(run),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    built = frontier("report", str(run), "-o", str(tmp_path / "site"))
+    assert built.returncode == 0, built.stderr
+    pages = [tmp_path / "site" / "index.html", *(tmp_path / "site" / "tasks").glob("*.html")]
+    for page in pages:
+        html = page.read_text()
+        assert '<span class="settings">max_tokens 77 · temperature 0</span>' in html, page
+        assert "submission" not in html.lower(), page
+    assert "<h1>Report</h1>" in pages[0].read_text()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not chromium_available(), reason="chromium is not installed")
+def test_the_index_fits_1400_pixels(tmp_path: Path) -> None:
+    site = _quickstart_like(tmp_path)
+
+    async def widths() -> tuple[float, float]:
+        async with Browser() as browser:
+            await browser.send(
+                "Emulation.setDeviceMetricsOverride", width=1400, height=900, deviceScaleFactor=1, mobile=False
+            )
+            await browser.load((site / "index.html").as_uri())
+            page = await browser.evaluate("document.documentElement.scrollWidth")
+            table = await browser.evaluate("document.querySelector('table.leaderboard').getBoundingClientRect().right")
+            return float(page), float(table)
+
+    page, table = asyncio.run(widths())
+    assert page <= 1400 and table <= 1400
