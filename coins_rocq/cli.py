@@ -116,6 +116,10 @@ def _signature(text: str | None, problem: str | None, source: str, spec: str | N
             ) from None
 
 
+MAX_CASES_BYTES = 64 * 1024 * 1024
+"""The largest ``--cases`` file read."""
+
+
 def _cases(problem: str | None, cases_file: Path | None, max_cases: int | None) -> list[Case]:
     if problem is not None:
         from coins_rocq.humaneval import CaseError, humaneval_cases
@@ -125,10 +129,12 @@ def _cases(problem: str | None, cases_file: Path | None, max_cases: int | None) 
         except (KeyError, CaseError) as exc:
             raise click.UsageError(str(exc)) from None
     assert cases_file is not None
+    from harness.json_input import JsonInputError, read_json
+
     try:
-        raw = json.loads(cases_file.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise click.UsageError(f"{cases_file}: not JSON: {exc}") from None
+        raw = read_json(cases_file, MAX_CASES_BYTES)
+    except JsonInputError as exc:
+        raise click.UsageError(str(exc)) from None
     if not isinstance(raw, list) or not all(isinstance(c, dict) and {"inputs", "output"} <= set(c) for c in raw):
         raise click.UsageError(f'{cases_file}: expected a list of {{"inputs": [...], "output": ...}}')
     if not all(isinstance(c["inputs"], list) for c in raw):

@@ -40,6 +40,6 @@ def test_bad_usage_is_reported(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{nope")
     out = runner.invoke(coins_group, ["check", str(spec), "--cases", str(bad), "--signature", "f (x : Z) : Z"]).output
-    assert "not JSON" in out
+    assert "not valid JSON" in out
     out = runner.invoke(coins_group, ["check", str(spec), "--problem", "HumanEval/1"]).output
     assert "no curated signature" in out or "does not define separate_paren_groups_spec" in out, out
