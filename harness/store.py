@@ -20,6 +20,7 @@ What a run directory guarantees:
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -54,11 +55,23 @@ def _write_failure(path: Path, exc: OSError) -> RunWriteError:
     )
 
 
+@functools.cache
+def file_mode() -> int:
+    """The mode ``open()`` gives a new file: 0o666 less the process umask (0o644 under umask 022).
+
+    ``mkstemp`` creates its files 0600 whatever the umask; the run's files are set to this mode.
+    """
+    current = os.umask(0o022)
+    os.umask(current)
+    return 0o666 & ~current
+
+
 def write_json_atomic(path: Path, data: Any) -> None:
     """Write JSON to ``path`` through a uniquely named temporary file beside it and a rename."""
     text = json.dumps(data, indent=2, sort_keys=False, allow_nan=False) + "\n"
     descriptor, name = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(descriptor, file_mode())
         with os.fdopen(descriptor, "w") as handle:
             handle.write(text)
         os.replace(name, path)
@@ -204,6 +217,7 @@ class RunStore:
         os.close(descriptor)
         try:
             shutil.copyfile(source, name)
+            os.chmod(name, file_mode())
             os.replace(name, target)
         except OSError as exc:
             Path(name).unlink(missing_ok=True)
@@ -291,6 +305,7 @@ class RunStore:
         descriptor, name = tempfile.mkstemp(dir=self.path, prefix=f"{SAMPLES_FILE}.", suffix=".tmp")
         fresh = Path(name)
         try:
+            os.fchmod(descriptor, file_mode())
             with os.fdopen(descriptor, "wb") as handle:
                 rewrite = LogRewrite(handle, self.samples_path)
                 yield rewrite

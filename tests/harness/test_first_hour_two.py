@@ -52,3 +52,35 @@ def test_the_credential_check_names_the_variable_and_passes_when_set(monkeypatch
     check_credentials("ollama/llama3")  # a local server: no key to ask for
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
     check_credentials("anthropic/claude-sonnet-4-5")
+
+
+def test_run_files_get_the_mode_the_umask_gives(tmp_path: Path) -> None:
+    """config.json and summary.json were written 0600 (mkstemp's mode) whatever the umask."""
+    out = tmp_path / "run"
+    script = (
+        "import os, sys, runpy; os.umask(0o022); sys.argv = ['frontier', *sys.argv[1:]]; "
+        "runpy.run_module('harness', run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, "run", "--task", "demo/arith", "--model", "builtin/oracle", "--limit", "1",
+         "--out", str(out)],
+        capture_output=True, text=True, env={**_without_keys()}, cwd=REPO_ROOT, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    modes = {name: (out / name).stat().st_mode & 0o777 for name in ("config.json", "summary.json", "samples.jsonl")}
+    assert modes == {"config.json": 0o644, "summary.json": 0o644, "samples.jsonl": 0o644}
+
+
+def test_the_file_mode_follows_a_strict_umask(tmp_path: Path) -> None:
+    from harness.store import file_mode, write_json_atomic
+
+    previous = os.umask(0o077)
+    try:
+        file_mode.cache_clear()
+        write_json_atomic(tmp_path / "x.json", {"a": 1})
+    finally:
+        os.umask(previous)
+        file_mode.cache_clear()
+    assert (tmp_path / "x.json").stat().st_mode & 0o777 == 0o600
+    write_json_atomic(tmp_path / "y.json", {"a": 1})
+    assert (tmp_path / "y.json").stat().st_mode & 0o777 == 0o666 & ~previous
