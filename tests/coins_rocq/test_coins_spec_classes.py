@@ -81,6 +81,23 @@ ROUNDED_103_SUM = ROUNDED_103.replace("Inductive result := NoAnswer | Binary (s 
     "(r : sum Z string) : Prop :=\n  if m <? n then r = inl (-1) else r = inr",
 )
 
+SPLIT_WORDS_125 = """Require Import Ascii List String Arith.
+Import ListNotations.
+Definition is_ws (c : ascii) : bool := let n := nat_of_ascii c in (n =? 32) || ((9 <=? n) && (n <=? 13)).
+Fixpoint words (sep : ascii -> bool) (l : list ascii) (cur : list ascii) : list (list ascii) :=
+  match l with
+  | [] => match cur with [] => [] | _ => [rev cur] end
+  | c :: t => if sep c then match cur with [] => words sep t [] | _ => rev cur :: words sep t [] end
+              else words sep t (c :: cur)
+  end.
+Definition odd_lower (c : ascii) : bool := let n := nat_of_ascii c in (97 <=? n) && (n <=? 122) && Nat.even n.
+Definition split_words_spec (input : list ascii) (output : sum (list (list ascii)) nat) : Prop :=
+  if existsb is_ws input then output = inl (words is_ws input [])
+  else if existsb (fun c => Ascii.eqb c ","%char) input
+  then output = inl (words (fun c => is_ws c || Ascii.eqb c ","%char) input [])
+  else output = inr (List.length (filter odd_lower input)).
+"""
+
 ADD_53 = """Require Import ZArith.
 Open Scope Z_scope.
 Definition Spec (s : bool) : Prop := s = true.
@@ -167,6 +184,11 @@ def test_constructor_types_are_read_from_the_spec_and_values_take_the_constructo
     assert render(2, union).startswith("(@Coq.Init.Datatypes.inr (list (list Coq.Strings.Ascii.ascii)) nat 2%nat")
     assert render(["ab"], union).startswith("(@Coq.Init.Datatypes.inl")
     assert parse_type("Z + string * Z") == parse_type("sum Z (string * Z)")
+    arrows = ROUNDED_103.replace(
+        "Inductive result := NoAnswer | Binary (s : string).",
+        "Inductive result : Type :=\n| NoAnswer : result\n| Binary : string -> result.",
+    )
+    assert read_upstream(arrows, "HumanEval/103").output == output
     recursive = "Inductive t := Leaf | Node (l r : t).\nDefinition Spec (n m : Z) (o : t) : Prop := True."
     with pytest.raises(UpstreamFormatError, match="not one the checker can render"):
         read_upstream(recursive, "HumanEval/103")
@@ -203,6 +225,7 @@ def test_specs_of_every_class_are_judged_and_wrong_ones_never_correct() -> None:
         (BELOW_52, 52, "correct"),
         (ROUNDED_103, 103, "correct"),
         (ROUNDED_103_SUM, 103, "correct"),
+        (SPLIT_WORDS_125, 125, "correct"),
         (ADD_53, 53, "correct"),
         (TRIANGLE_45, 45, "correct"),
         (SUM_PRODUCT_8.replace("Z.mul 1", "Z.mul 0"), 8, "too_strong"),
@@ -210,6 +233,7 @@ def test_specs_of_every_class_are_judged_and_wrong_ones_never_correct() -> None:
         (PALINDROME_48.replace("s = rev s", "True"), 48, "too_strong"),
         (ROUNDED_103.replace("bits 64 (avg n m)", "bits 64 (n + m)"), 103, "too_strong"),
         (ROUNDED_103_SUM.replace("r = inr (append", "r = inr EmptyString \\/ r = inr (append"), 103, "too_weak"),
+        (SPLIT_WORDS_125.replace("Nat.even n", "Nat.odd n"), 125, "too_strong"),
         (TRIANGLE_45.replace("output = a * h / 2", "False"), 45, "too_strong"),
     ]
     items = [(src, read_upstream(src, f"HumanEval/{n}"), humaneval_cases(f"HumanEval/{n}")) for src, n, _ in judged]
