@@ -83,6 +83,17 @@ DEFAULT_METRICS: tuple[Metric, ...] = (
 )
 
 
+def _argument_problem(error: Any, fields: list[str]) -> str:
+    """One ``-T`` validation error as text; an unknown key names the closest valid one."""
+    import difflib
+
+    key = ".".join(str(part) for part in error["loc"]) or "?"
+    if error["type"] == "extra_forbidden":
+        close = difflib.get_close_matches(key, fields, n=1, cutoff=0.6)
+        return f"-T {key}: no such argument" + (f"; did you mean {close[0]}?" if close else "")
+    return f"-T {key}: {error['msg']}"
+
+
 class SolveContext:
     """What a solver gets besides the sample: the model, the settings and a seed."""
 
@@ -140,9 +151,7 @@ class Task(Generic[ArgsT]):
         try:
             self.args = cast(ArgsT, self.Args.model_validate(args))
         except ValidationError as exc:
-            problems = "; ".join(
-                f"-T {'.'.join(str(p) for p in err['loc']) or '?'}: {err['msg']}" for err in exc.errors()
-            )
+            problems = "; ".join(_argument_problem(err, list(self.Args.model_fields)) for err in exc.errors())
             if any(err["type"] == "extra_forbidden" for err in exc.errors()):
                 valid = ", ".join(sorted(self.Args.model_fields)) or "none"
                 problems += f" (valid arguments: {valid}; see 'frontier list tasks {name}')"

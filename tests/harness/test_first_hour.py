@@ -250,7 +250,7 @@ def test_an_unknown_task_argument_lists_the_valid_ones(tmp_path: Path) -> None:
         "run", "--task", "demo/arith", "-T", "nn=5", "--model", "builtin/oracle", "--out", str(tmp_path / "run")
     )
     assert done.returncode == 2
-    assert "-T nn: Extra inputs are not permitted (valid arguments: n, seed, steps" in done.stderr
+    assert "-T nn: no such argument; did you mean n? (valid arguments: n, seed, steps" in done.stderr
     assert not (tmp_path / "run").exists()
 
 

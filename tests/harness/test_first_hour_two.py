@@ -84,3 +84,13 @@ def test_the_file_mode_follows_a_strict_umask(tmp_path: Path) -> None:
     assert (tmp_path / "x.json").stat().st_mode & 0o777 == 0o600
     write_json_atomic(tmp_path / "y.json", {"a": 1})
     assert (tmp_path / "y.json").stat().st_mode & 0o777 == 0o666 & ~previous
+
+
+def test_a_mistyped_task_argument_gets_a_did_you_mean() -> None:
+    from harness.registry import resolve_task
+
+    entry = resolve_task("cyber/cti-mcq")
+    with pytest.raises(ConfigError, match=r"-T dat: no such argument; did you mean data\? \(valid arguments: data"):
+        entry.create(dat="x")
+    with pytest.raises(ConfigError, match=r"-T zzz: no such argument \(valid arguments"):
+        entry.create(zzz="x")
