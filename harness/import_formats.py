@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import logging
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -23,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.errors import ConfigError
+from harness.json_input import parse_json
 
 log = logging.getLogger(__name__)
 
@@ -161,11 +161,7 @@ def read_jsonl(path: Path) -> list[ImportedText]:
     for number, line in enumerate(read_import_text(path).split("\n"), start=1):  # U+2028 may sit inside a JSON string
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            raise ConfigError(f"import: {path}:{number} is not valid JSON: {str(exc)[:200]}") from None
-        entries.append(_jsonl_entry(record, path, number))
+        entries.append(_jsonl_entry(parse_json(line, f"import: {path}:{number}"), path, number))
     refuse_duplicates(entries, str(path))
     return entries
 

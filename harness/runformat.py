@@ -11,7 +11,6 @@ through :class:`RunFiles`, so each file is checked and parsed one way.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from harness.errors import ConfigError
+from harness.json_input import JsonInputError, read_json
 from harness.runlog import iter_results
 from harness.types import RunSummary, SampleResult
 
@@ -39,7 +38,7 @@ MAX_JSON_BYTES = 64 * 1024 * 1024
 """The largest ``config.json`` or ``summary.json`` read (far beyond a real one)."""
 
 
-class RunFormatError(ConfigError, ValueError):
+class RunFormatError(JsonInputError):
     """A run directory is missing a file, holds one that does not parse, or is of a newer format."""
 
 
@@ -63,16 +62,7 @@ def versioned(document: dict[str, Any]) -> dict[str, Any]:
 
 def read_json_object(path: Path) -> dict[str, Any]:
     """The JSON object in ``path``, its format version checked and removed; RunFormatError otherwise."""
-    try:
-        if path.stat().st_size > MAX_JSON_BYTES:
-            raise RunFormatError(f"{path}: larger than {MAX_JSON_BYTES} bytes")
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RunFormatError(f"{path}: file not found") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RunFormatError(f"{path}: not valid JSON ({exc})") from None
-    except RecursionError:
-        raise RunFormatError(f"{path}: not valid JSON (nested too deeply)") from None
+    data = read_json(path, MAX_JSON_BYTES, RunFormatError)
     if not isinstance(data, dict):
         raise RunFormatError(f"{path}: expected a JSON object, got {type(data).__name__}")
     format_version(data, path)

@@ -19,9 +19,7 @@ yields the records that win.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from itertools import accumulate
 from pathlib import Path
 from typing import TypeVar
 
@@ -29,24 +27,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from harness.errors import ConfigError
 from harness.types import SampleResult
-
-MAX_JSON_DEPTH = 100
-"""The deepest nesting accepted in an untrusted JSON document (run files, submissions): far beyond
-any real one, far below the depth at which a recursive reader would raise ``RecursionError``."""
-
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
-
-
-def json_depth(text: str) -> int:
-    """How deeply ``text``'s arrays and objects nest (brackets inside strings ignored), in linear time.
-
-    Decided on the text, so the answer does not depend on the interpreter's recursion limit or on
-    how deep the caller's stack is, as a ``RecursionError`` from the parser would.
-    """
-    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
-    return max(accumulate(map(_BRACKET_STEP.__getitem__, brackets)), default=0)
 
 
 class LogFormatError(ConfigError):

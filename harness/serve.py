@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.adapters.base import ModelAdapter, close_adapter
 from harness.errors import FrontierError, TransientError
+from harness.json_input import JsonInputError, parse_json
 from harness.serve_format import (
     MAX_CHOICES,
     BadRequest,
@@ -67,9 +68,9 @@ class OpenAIApp:
 
     async def _body(self, request: web.Request) -> dict[str, Any]:
         try:
-            body = json.loads(await request.read())
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise BadRequest(f"the body is not valid JSON: {exc}") from None
+            body = parse_json(await request.read(), "the body")
+        except JsonInputError as exc:
+            raise BadRequest(str(exc)) from None
         if not isinstance(body, dict):
             raise BadRequest("the body must be a JSON object")
         return body

@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from harness.runlog import MAX_JSON_DEPTH, json_depth
+from harness.json_input import JsonInputError, parse_json
 from leaderboard.issue import Issue, PathPart, json_path
 from leaderboard.semantic_checks import semantic_issues
 
@@ -68,8 +68,8 @@ class _StrictDecoder:
         self.non_finite = True
         return float(text)
 
-    def loads(self, text: str) -> Any:
-        return json.loads(text, object_pairs_hook=self.hook, parse_constant=self.constant)
+    def loads(self, text: str, origin: str) -> Any:
+        return parse_json(text, origin, object_pairs_hook=self.hook, parse_constant=self.constant)
 
 
 def _walk_values(node: Any, path: list[PathPart]) -> Iterator[tuple[list[PathPart], Any]]:
@@ -84,15 +84,11 @@ def _walk_values(node: Any, path: list[PathPart]) -> Iterator[tuple[list[PathPar
 
 def parse_submission(text: str, file: str = "<submission>") -> tuple[Any, list[Issue]]:
     """Parse JSON text; issues for syntax errors, duplicate keys and non-finite numbers."""
-    if json_depth(text) > MAX_JSON_DEPTH:
-        return None, [Issue(file, "$", f"not valid JSON: nested too deeply (over {MAX_JSON_DEPTH} levels)")]
     decoder = _StrictDecoder()
     try:
-        data = decoder.loads(text)
-    except json.JSONDecodeError as exc:
-        return None, [Issue(file, "$", f"not valid JSON: {exc}")]
-    except RecursionError:
-        return None, [Issue(file, "$", "not valid JSON: nested too deeply")]
+        data = decoder.loads(text, file)
+    except JsonInputError as exc:
+        return None, [Issue(file, "$", str(exc).removeprefix(f"{file}: "))]
     issues: list[Issue] = []
     if not decoder.non_finite and not decoder.duplicates:
         return data, issues

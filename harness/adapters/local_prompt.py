@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from harness.json_input import JsonInputError, parse_json
 from harness.types import JsonDict, Message, ToolCall
 
 if TYPE_CHECKING:
@@ -77,8 +78,8 @@ def _as_text(message: Message) -> str:
 
 def _loads_or_raw(text: str) -> Any:
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
+        return parse_json(text, "tool-call arguments")
+    except JsonInputError:
         return text
 
 
@@ -122,8 +123,8 @@ def parse_tool_call(text: str, tools: Sequence[JsonDict]) -> ToolCall | None:
     if not stripped.startswith("{"):
         return None
     try:
-        value = json.loads(stripped)
-    except json.JSONDecodeError:
+        value = parse_json(stripped, "a tool call")
+    except JsonInputError:
         return None
     names = {(tool.get("function", tool)).get("name") for tool in tools}
     if not isinstance(value, dict) or value.get("name") not in names:

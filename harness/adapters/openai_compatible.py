@@ -14,6 +14,7 @@ from typing import Any
 from harness.adapters.base import PROMPT_LOGPROBS_FLAG, checked_options
 from harness.adapters.openai_format import enforce_max_tokens, generation_from_openai, request_to_openai
 from harness.errors import AdapterError, ConfigError, TransientError
+from harness.json_input import JsonInputError, parse_json
 from harness.types import GenerateRequest, Generation, Message, TokenLogprob, Usage
 
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
@@ -184,13 +185,10 @@ class OpenAICompatibleAdapter:
         if status >= 400:
             raise AdapterError(f"HTTP {status} from {self.base_url}: {text[:500]}")
         try:
-            body = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise TransientError(
-                f"malformed JSON from {self.base_url} ({exc.msg} at {exc.pos}): {text[:120]!r}"
-            ) from None
-        except RecursionError:
-            raise AdapterError(f"malformed response from {self.base_url}: JSON nested too deeply") from None
+            body = parse_json(text, f"the response from {self.base_url}")
+        except JsonInputError as exc:  # a body cut short is worth another try; a too deep one is not
+            failure = TransientError if exc.syntax else AdapterError
+            raise failure(f"malformed response: {str(exc)[:300]}") from None
         return body, latency
 
     async def aclose(self) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import re
 import typing
 from collections.abc import Callable, Mapping
@@ -12,6 +11,7 @@ import click
 from pydantic import BaseModel
 
 from harness.errors import ConfigError
+from harness.json_input import JsonInputError, parse_json
 from harness.run_options import DEFAULT_TIMEOUT_S, RetryPolicy, RunOptions
 
 SEQUENCE_TYPES = (list, tuple, set, frozenset)
@@ -51,10 +51,7 @@ def coerce_sequences(model: type[BaseModel], args: Mapping[str, object]) -> dict
             continue
         text = value.strip()
         if text.startswith("["):
-            try:
-                parsed = json.loads(text)
-            except (json.JSONDecodeError, RecursionError) as exc:
-                raise ConfigError(f"-T {key}: not a JSON list ({exc})") from None
+            parsed = parse_json(text, f"-T {key}")
             if not isinstance(parsed, list):
                 raise ConfigError(f"-T {key}: expected a JSON list or a comma-separated list, got {value!r}")
             out[key] = parsed
@@ -68,8 +65,8 @@ def parse_option_values(pairs: tuple[str, ...], flag: str = "-M") -> dict[str, o
     values: dict[str, object] = {}
     for key, raw in parse_key_values(pairs, flag).items():
         try:
-            values[key] = json.loads(raw)
-        except (json.JSONDecodeError, RecursionError):
+            values[key] = parse_json(raw, f"{flag} {key}")
+        except JsonInputError:
             values[key] = raw
     return values
 

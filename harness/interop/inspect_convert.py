@@ -11,6 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any, Literal
 
 from harness.errors import ConfigError
+from harness.json_input import JsonInputError, parse_json
 from harness.task import GenerationSettings
 from harness.types import GenerateRequest, Generation, JsonDict, Message, TokenLogprob, ToolCall, Usage
 
@@ -30,8 +31,8 @@ FINISH_REASONS = {
 def _arguments(raw: str) -> dict[str, Any]:
     """Tool-call arguments as a dict for inspect; text that is not a JSON object is kept under ``_raw``."""
     try:
-        parsed = json.loads(raw or "{}")
-    except json.JSONDecodeError:
+        parsed = parse_json(raw or "{}", "tool-call arguments")
+    except JsonInputError:
         return {"_raw": raw}
     return parsed if isinstance(parsed, dict) else {"_raw": raw}
 

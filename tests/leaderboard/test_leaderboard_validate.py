@@ -205,6 +205,7 @@ def test_leaderboard_imports_only_record_types_from_harness() -> None:
                     "harness.types",
                     "harness.runlog",
                     "harness.runformat",
+                    "harness.json_input",  # the one reader of untrusted JSON (issue 37 item 3)
                     "harness.method_spec",
                     "harness.cli.commands",
                 )

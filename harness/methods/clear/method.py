@@ -15,7 +15,6 @@ object from sample id to τ̂), ``window`` (allocate in arrival windows of this 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ import numpy as np
 from harness.adapters.base import MethodAdapter, ModelAdapter
 from harness.context import active_sample
 from harness.errors import ConfigError
+from harness.json_input import JsonInputError, read_json
 from harness.methods.budget import BudgetEnforcer
 from harness.methods.logged import logged
 from harness.methods.notes import note
@@ -32,6 +32,10 @@ from harness.methods.params import MethodParams
 from harness.types import GenerateRequest, Generation, Sample
 
 DEFAULT_ALPHA, DEFAULT_BETA = 0.9 / 500**2, 1 / 500
+
+
+MAX_TAU_FILE_BYTES = 256 * 1024 * 1024
+"""The largest τ file read (a sample id and a number per entry: far beyond any real one)."""
 
 
 class TauPredictor:
@@ -45,9 +49,9 @@ class TauPredictor:
         self.table: dict[str, Any] = {}
         if kind == "file":
             try:
-                self.table = json.loads(Path(argument).read_text(encoding="utf-8"))
-            except (OSError, json.JSONDecodeError) as exc:
-                raise ConfigError(f"method clear: parameter 'tau' file {argument} cannot be read: {exc}") from None
+                self.table = read_json(Path(argument), MAX_TAU_FILE_BYTES)
+            except JsonInputError as exc:
+                raise ConfigError(f"method clear: parameter 'tau': {exc}") from None
             if not isinstance(self.table, dict):
                 raise ConfigError(f"method clear: tau file {argument} must hold a JSON object of sample id -> tokens")
 

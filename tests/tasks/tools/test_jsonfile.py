@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from harness.errors import ConfigError
-from harness.runlog import MAX_JSON_DEPTH
+from harness.json_input import MAX_JSON_DEPTH
 from tasks.tools.jsonfile import read_json_file
 from tasks.tools.taskformat import TaskFormatError, load_tasks
 
