@@ -33,13 +33,12 @@ class AlignmentError(ValueError):
 
 @dataclass(frozen=True)
 class Alignment:
-    """A chosen layout, the types of the values it gives each role, and its score."""
+    """A chosen layout, the types of the inputs and the output it gives, and how many cases fit it."""
 
     layout: Layout
     input_types: tuple[RType, ...]
     output_type: RType
     fit: int
-    names: int
 
 
 def align(
@@ -97,7 +96,7 @@ def align(
         output_type = RType("bool")
     else:
         output_type = RType("prod", tuple(binders[binder_of["output", j]][1] for j in range(parts)))
-    return Alignment(layout, input_types, output_type, best[0], best[1])
+    return Alignment(layout, input_types, output_type, best[0])
 
 
 def _fits(

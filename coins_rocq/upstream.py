@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from coins_rocq.align import MAX_BINDERS, Alignment, AlignmentError, align
+from coins_rocq.align import Alignment, AlignmentError, align
 from coins_rocq.rtypes import (
     ATOMS,
     SPEC_MODULE,
@@ -116,8 +116,6 @@ def upstream_signature(
     for position, d in enumerate(props):
         try:
             types = [parse_type(_normalise(t, aliases), named) for _, t in d.binders]
-            if len(types) > MAX_BINDERS:
-                raise AlignmentError(f"{len(types)} binders: at most {MAX_BINDERS} are aligned")
             alignment = align(list(zip([n for n, _ in d.binders], types, strict=True)), names, outputs, inputs)
         except TypeSyntaxError as exc:
             refused.append(f"{d.name}: a binder's type is not one the checker can render ({exc})")
