@@ -75,7 +75,7 @@ class BatchSession:
                 self.say_once(f"--batch: {backend}; its requests are sent one at a time")
                 return adapter
             if backend.price_note:
-                self.say_once(f"batch cost of {backend.price_note}")
+                log.info("batch cost of %s", backend.price_note)
             collector = BatchCollector(adapter.name, backend, self.state, self.config, self.retry)
             self._collectors[adapter.name] = collector
         return BatchingAdapter(adapter, collector, self)
