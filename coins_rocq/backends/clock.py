@@ -34,8 +34,11 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-BACKSTOP_FACTOR = 10.0
-"""A CPU limit of ``t`` seconds also ends after ``BACKSTOP_FACTOR * t`` seconds of wall-clock time."""
+BACKSTOP_FACTOR = 30.0
+"""A CPU limit of ``t`` seconds also ends after ``BACKSTOP_FACTOR * t`` seconds of wall-clock time. It is
+there for a prover that makes no progress at all (stopped, swapping), so it must stay far above the
+slowdown of a busy machine: on the project's shared 2-core machine at a load average of 13, a
+prover got about a tenth of a core, and a 10x backstop would have stopped it by the wall clock."""
 
 CACHE_ENV = "FRONTIER_COINS_CACHE"
 """Where the compiled shim is cached (default: ``$XDG_CACHE_HOME/frontier-coins`` or ``~/.cache/frontier-coins``)."""
@@ -74,7 +77,7 @@ def _build() -> str | None:
     digest = hashlib.sha256(source).hexdigest()[:16]
     target = _cache_dir() / f"cputimer-{digest}.so"
     if target.is_file():
-        return str(target)
+        return _loadable(target)
     compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if compiler is None or not os.path.exists("/proc/self/stat"):
         why = "no C compiler (cc)" if compiler is None else "no /proc"
@@ -96,7 +99,23 @@ def _build() -> str | None:
     except (OSError, subprocess.SubprocessError) as exc:
         print(f"coins: building the CPU-time shim failed ({exc}): prover time limits are wall-clock", file=sys.stderr)
         return None
-    return str(target)
+    return _loadable(target)
+
+
+def _loadable(library: Path) -> str | None:
+    """``library``'s path when the dynamic loader preloads it cleanly (into ``true``), else None with a note."""
+    probe = shutil.which("true") or "/bin/true"
+    try:
+        done = subprocess.run([probe], env={**os.environ, "LD_PRELOAD": str(library)}, capture_output=True, timeout=30)
+        why = done.stderr.decode("utf-8", "replace").strip()[:200] or (
+            f"exit {done.returncode}" if done.returncode else ""
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        why = str(exc)
+    if why:
+        print(f"coins: the CPU-time shim does not load ({why}): prover time limits are wall-clock", file=sys.stderr)
+        return None
+    return str(library)
 
 
 def clock_kind() -> str:

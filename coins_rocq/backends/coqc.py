@@ -18,7 +18,6 @@ import secrets
 import shutil
 import subprocess
 import tempfile
-import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -103,13 +102,15 @@ class CoqcSession:
             )
         meter = Meter(proc.pid)
         try:
-            while proc.poll() is None:
+            while True:
+                try:
+                    return "", proc.wait(POLL_S)
+                except subprocess.TimeoutExpired:
+                    pass
                 if meter.limit_reached(timeout_s):
                     proc.kill()
                     proc.wait()
                     return meter.why, -9
-                time.sleep(POLL_S)
-            return "", proc.returncode
         finally:
             budget.charge(meter.spent())
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from coins_rocq import LADDER, Case, CoqtopPool, Limits, check_spec, parse_signature
-from coins_rocq.backends.clock import Budget, clock_kind, process_cpu_s, prover_env
+from coins_rocq.backends.clock import Budget, _loadable, clock_kind, process_cpu_s, prover_env
 from coins_rocq.ladder import RUNG_OUT, ladder_tactic, strip_rung_marks, winning_rung
 
 SIG = parse_signature("add (x : Z) (y : Z) : Z")
@@ -151,3 +151,11 @@ def test_the_shim_is_compiled_once_into_the_cache(tmp_path: Path) -> None:
     stamp = built[0].stat().st_mtime_ns
     assert _clock_in({**env, "CC": str(tmp_path / "no-such-cc")}).stdout.strip() == "cpu"
     assert built[0].stat().st_mtime_ns == stamp
+
+
+def test_a_shim_the_loader_refuses_is_not_used(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "cputimer-broken.so"
+    broken.write_bytes(b"not a shared object")
+    assert _loadable(broken) is None
+    note = capsys.readouterr().err
+    assert "wall-clock" in note and len(note.strip().splitlines()) == 1
