@@ -8,6 +8,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from leaderboard.aggregate import band_label, cost_and_score, rank_bands, submission_id
+from leaderboard.paired_bands import Entry, bands, sample_values
 from leaderboard.pareto import Point, standings
 
 if TYPE_CHECKING:
@@ -189,7 +190,19 @@ def task_sections(
     sections = []
     for (suite, task), group in tasks.groupby(["suite", "task"], sort=True):
         group = group.copy()
-        group[["rank_best", "rank_worst"]] = rank_bands(group["score"], group["score_low"], group["score_high"])
+        entries = [
+            Entry(
+                row["score"],
+                row["score_low"],
+                row["score_high"],
+                sample_values(by_id[row["submission"]]["tasks"][task]),
+                by_id[row["submission"]]["tasks"][task].get("data_hash"),
+                bool(row["higher_is_better"]),
+            )
+            for row in records(group)
+        ]
+        best, worst, basis = bands(entries)
+        group["rank_best"], group["rank_worst"] = best, worst
         ascending = not bool(group["higher_is_better"].iloc[0])
         group = group.sort_values(["value", "model"], ascending=[ascending, True], na_position="last")
         rows = []
@@ -213,6 +226,7 @@ def task_sections(
                 "family": first["family"],
                 "metric": first["metric"],
                 "higher_is_better": first["higher_is_better"],
+                "bands": basis,
                 "slug": item["slug"],
                 "rows": rows,
                 "token_points": item["token_points"],

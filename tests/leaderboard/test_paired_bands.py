@@ -1,0 +1,65 @@
+"""Rank bands from paired tests where submissions carry per-sample results (issue 39 item 4)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import binary
+
+from harness.stats import wilson_interval
+from leaderboard.paired_bands import Entry, bands, sample_values
+from leaderboard.runs import load_run
+from leaderboard.site import build_site
+from leaderboard.submission import build_submission
+
+
+def _entry(correct: int, total: int = 200, paired: bool = True, data_hash: str = "h") -> Entry:
+    low, high = wilson_interval(correct, total)
+    values = {f"i{i}": 1.0 if i < correct else 0.0 for i in range(total)} if paired else None
+    return Entry(correct / total, low, high, values, data_hash, True)
+
+
+def test_paired_tests_separate_what_overlapping_intervals_cannot() -> None:
+    base, better = _entry(100), _entry(120)  # intervals overlap; 20 discordant pairs, all one way
+    assert bands([base, better]) == ([2, 1], [2, 1], "paired")
+    unpaired = bands([_entry(100, paired=False), _entry(120, paired=False)])
+    assert unpaired == ([1, 1], [2, 2], "marginal")
+
+
+def test_entries_on_different_data_are_compared_by_their_intervals() -> None:
+    best, worst, basis = bands([_entry(100), _entry(120, data_hash="other"), _entry(120)])
+    assert basis == "mixed" and (best, worst) == ([2, 1, 1], [3, 3, 2])  # only the paired pair is told apart
+
+
+def test_an_entry_without_a_score_is_not_ranked() -> None:
+    best, worst, basis = bands([_entry(100), Entry(None, None, None, None, None, True)])
+    assert basis == "none" and best[0] == worst[0] == 1 and math.isnan(best[1])
+
+
+def test_sample_values_follow_the_metrics_reading_of_unscored_answers() -> None:
+    samples = [
+        {"id": "a", "value": 1.0, "outcome": "scored"},
+        {"id": "b", "value": None, "outcome": "unscored"},
+        {"id": "c", "value": None, "outcome": "error"},
+    ]
+    entry = {"primary_metric": "accuracy", "samples": samples, "metrics": {"accuracy": {"value": 0.5, "n": 2}}}
+    assert sample_values(entry) == {"a": 1.0, "b": 0.0}
+    entry["metrics"]["accuracy"] = {"value": 1.0, "n": 1}
+    assert sample_values(entry) == {"a": 1.0}
+    entry["metrics"]["accuracy"] = {"value": 0.8, "n": 2}  # not a mean of the samples: no paired test
+    assert sample_values(entry) is None
+
+
+def test_the_task_page_ranks_by_paired_tests_and_says_so(make_run: Callable[..., Path], tmp_path: Path) -> None:
+    runs = [
+        make_run("base", model="openai/base", tasks={"demo/arith": binary(100, 200)}),
+        make_run("better", model="openai/better", tasks={"demo/arith": binary(120, 200)}),
+    ]
+    site = build_site([build_submission([r]) for r in runs], tmp_path / "site", [load_run(r) for r in runs])
+    page = next((site.out_dir / "tasks").glob("*.html")).read_text().replace("<wbr>", "")
+    assert "Rank bands from paired tests" in page
+    ranks = re.findall(r'<td data-sort="[^"]*">(\d[–\d]*)</td>\s*<td class="model"><a href="[^"]*">([^<]+)</a>', page)
+    assert ranks == [("1", "openai/better"), ("2", "openai/base")]
