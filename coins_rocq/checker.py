@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from coins_rocq.backends.base import (
     FULL_LADDER,
@@ -49,6 +49,9 @@ from coins_rocq.obligations import (
 from coins_rocq.rtypes import PreconditionViolation, RType, Signature, ValueTypeError, coerce
 from coins_rocq.safety import UnsafeSpec, screen
 
+if TYPE_CHECKING:
+    from coins_rocq.prover import ProverSummary
+
 Verdict = Literal["correct", "too_strong", "too_weak", "undecided", "invalid"]
 VERDICTS: tuple[Verdict, ...] = ("correct", "too_strong", "too_weak", "undecided", "invalid")
 
@@ -64,12 +67,13 @@ class Backend(Protocol):
 
 @dataclass
 class SpecReport:
-    """The verdict on one spec, why, and the outcome of every obligation."""
+    """The verdict on one spec, why, the outcome of every obligation, and what a prover model added (if one ran)."""
 
     verdict: Verdict
     reason: str = ""
     results: list[ObligationResult] = field(default_factory=list)
     skipped: list[SkippedCase] = field(default_factory=list)
+    prover: ProverSummary | None = None
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Outcome counts per obligation kind."""
@@ -95,6 +99,7 @@ class SpecReport:
             "rungs": self.rungs(),
             "clock": clock_kind(),
             "skipped_cases": [{"case": c.index, "why": c.why, "precondition": c.precondition} for c in self.skipped],
+            **({"prover": self.prover.to_dict()} if self.prover is not None else {}),
             "obligations": [
                 {
                     "index": r.obligation.index,
@@ -260,14 +265,29 @@ def check_specs(
     mutants_per_case: int = DEFAULT_MUTANTS,
 ) -> list[SpecReport]:
     """Check many ``(source, signature, cases)`` on ``backend``; one report each, in order."""
+    prepared = prepare_all(items, limits, mutants_per_case)
+    jobs = [p.job for p in prepared if p.job is not None]
+    return reports_of(prepared, backend.run(jobs) if jobs else [])
+
+
+def prepare_all(
+    items: Sequence[tuple[str, Signature, Sequence[Case]]],
+    limits: Limits | None = None,
+    mutants_per_case: int = DEFAULT_MUTANTS,
+) -> list[PreparedSpec]:
+    """``prepare`` each ``(source, signature, cases)``; a bad test case makes that spec invalid."""
     prepared = []
     for source, signature, cases in items:
         try:
             prepared.append(prepare(source, signature, cases, limits, mutants_per_case))
         except ValueError as exc:
             prepared.append(PreparedSpec(None, f"bad test case: {exc}"))
-    jobs = [p.job for p in prepared if p.job is not None]
-    results = iter(backend.run(jobs)) if jobs else iter(())
+    return prepared
+
+
+def reports_of(prepared: Sequence[PreparedSpec], job_results: Sequence[JobResult]) -> list[SpecReport]:
+    """One report per prepared spec, from the results of its job (``job_results`` in the jobs' order)."""
+    results = iter(job_results)
     reports = []
     for p in prepared:
         report = verdict_of(next(results)) if p.job is not None else SpecReport(p.verdict, p.reason)

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from coins_rocq.backends import CoqcBackend, CoqtopPool, Limits
-from coins_rocq.checker import SpecReport, check_spec
+from coins_rocq.checker import Backend, SpecReport, check_spec
 from coins_rocq.obligations import Case
 from coins_rocq.rtypes import Signature, TypeSyntaxError, parse_signature
 
@@ -44,6 +44,8 @@ def _ladder_epilog() -> str:
 @click.option("--goal-timeout", type=click.IntRange(1, 600), default=5, show_default=True, help="Seconds per goal.")
 @click.option("--max-cases", type=click.IntRange(1, None), default=None, help="Use at most this many cases.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--prover", help="Model spec (as for 'frontier run') that writes proofs of what the ladder leaves.")
+@click.option("--prover-tries", type=click.IntRange(1, 5), default=1, show_default=True, help="Answers per obligation.")
 def check_command(
     spec_file: Path,
     problem: str | None,
@@ -54,6 +56,8 @@ def check_command(
     goal_timeout: int,
     max_cases: int | None,
     as_json: bool,
+    prover: str | None,
+    prover_tries: int,
 ) -> None:
     """Check SPEC_FILE on the cases of --problem or --cases; exit 0 when the verdict is correct.
 
@@ -62,6 +66,10 @@ def check_command(
     `problem_N_spec`, `<name>_spec`, ...; inputs and output in any order, a tuple output over
     several binders, or no output binder for a boolean predicate), and an optional `Pre`; --spec
     names the definition. A file that declares none is read with the curated signature.
+
+    With --prover, each obligation the ladder leaves unknown (while the verdict is undecided) is
+    sent to that model; its proof script is screened, run once under the per-goal timeout and
+    kept only when the kernel accepts it with a clean Print Assumptions.
     """
     if (problem is None) == (cases_file is None):
         raise click.UsageError("give exactly one of --problem and --cases")
@@ -72,7 +80,11 @@ def check_command(
     cases = _cases(problem, cases_file, max_cases)
     backend_obj = CoqtopPool() if backend == "pool" else CoqcBackend()
     with backend_obj:
-        report = check_spec(source, sig, cases, backend_obj, Limits(goal_timeout_s=goal_timeout))
+        limits = Limits(goal_timeout_s=goal_timeout)
+        if prover is None:
+            report = check_spec(source, sig, cases, backend_obj, limits)
+        else:
+            report = _check_with_prover(source, sig, cases, backend_obj, limits, prover, prover_tries)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=1))
     else:
@@ -84,6 +96,19 @@ def check_command(
                 click.echo(f"binders of {sig.spec_name}: {sig.spec_layout.describe([p.name for p in sig.params])}")
         click.echo(format_report(report))
     sys.exit(0 if report.verdict == "correct" else 1)
+
+
+def _check_with_prover(
+    source: str, sig: Signature, cases: list[Case], backend: Backend, limits: Limits, prover: str, tries: int
+) -> SpecReport:
+    """The check with ``--prover``; a prover that cannot be built or called is a one-line error."""
+    from coins_rocq.prover import ProverOptions, check_spec_with_prover
+    from harness.errors import FrontierError
+
+    try:
+        return check_spec_with_prover(source, sig, cases, backend, ProverOptions(prover, tries), limits)
+    except FrontierError as exc:
+        raise click.ClickException(f"prover {prover}: {exc}") from None
 
 
 def _signature(text: str | None, problem: str | None, source: str, spec: str | None) -> Signature:
@@ -157,5 +182,7 @@ def format_report(report: SpecReport) -> str:
         lines.append("decided by: " + ", ".join(f"{name} {count}" for name, count in report.rungs().items()))
     for skipped in report.skipped:
         lines.append(f"case {skipped.index} skipped: {skipped.why}")
+    if report.prover is not None:
+        lines.extend(report.prover.lines())
     lines.append(f"verdict: {report.verdict}" + (f" ({report.reason})" if report.reason else ""))
     return "\n".join(lines)
