@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Mapping
 from dataclasses import replace
@@ -122,6 +123,13 @@ def build_plan(
     )
 
 
+def _stop_as_interrupt(terminated: list[int], signum: int) -> None:
+    """SIGTERM stops a run as Ctrl-C does (the same clean stop, summary and resume line): it is
+    re-raised as SIGINT, which asyncio turns into a cancellation of the run."""
+    terminated.append(signum)
+    signal.raise_signal(signal.SIGINT)
+
+
 def default_out_dir(plan: RunPlan) -> Path:
     """``runs/<UTC time>_<suite or task>_<model>``."""
     stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S")
@@ -231,14 +239,18 @@ def run_command(
     out_dir = out or default_out_dir(plan)
     options = with_batch(batch, plan, out_dir, executor, replace(run_options, retry_errors=retry_errors))
     existed = out_dir.exists()
+    terminated: list[int] = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, _frame: _stop_as_interrupt(terminated, signum))
     try:
         summary = run_plan(plan, out_dir, options, executor, ray_address, ray_workers)
     except KeyboardInterrupt:
-        click.echo(resume_hint(out_dir), err=True)
-        sys.exit(130)
+        click.echo(("stopped by SIGTERM; " if terminated else "") + resume_hint(out_dir), err=True)
+        sys.exit(143 if terminated else 130)
     except FrontierError:
         discard_if_empty(out_dir, existed)
         raise
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     from harness.cli.show import print_summary
 
     print_summary(summary, out_dir)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -94,3 +95,34 @@ def test_a_mistyped_task_argument_gets_a_did_you_mean() -> None:
         entry.create(dat="x")
     with pytest.raises(ConfigError, match=r"-T zzz: no such argument \(valid arguments"):
         entry.create(zzz="x")
+
+
+def test_sigterm_stops_a_run_like_ctrl_c_and_says_how_to_resume(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    from harness.testing.openai_server import OpenAIServer
+
+    out = tmp_path / "run"
+    with OpenAIServer(latency=0.5) as server:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "harness", "run", "--task", "demo/arith", "--limit", "40", "--concurrency", "1",
+             "--model", f"openai-compatible/m@{server.base_url}", "--out", str(out)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_without_keys(), cwd=REPO_ROOT,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 120
+            while not (out / "samples.jsonl").is_file() or not (out / "samples.jsonl").read_text().strip():
+                assert time.monotonic() < deadline and process.poll() is None, "the run never logged a sample"
+                time.sleep(0.1)
+            process.send_signal(signal.SIGTERM)
+            sent = time.monotonic()
+            _, err = process.communicate(timeout=60)
+            stopped_after = time.monotonic() - sent
+        finally:
+            if process.poll() is None:
+                process.kill()
+    assert process.returncode == 143, err
+    assert "stopped by SIGTERM; interrupted: " in err and f"frontier run --resume --out {out}" in err
+    assert "Traceback" not in err and stopped_after < 10
+    assert json.loads((out / "summary.json").read_text())["complete"] is False
