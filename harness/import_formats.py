@@ -166,8 +166,9 @@ def read_jsonl(path: Path) -> list[ImportedText]:
     return entries
 
 
-def iter_tsv_records(text: str, origin: str) -> Iterator[tuple[int, list[str]]]:
-    """``(line, fields)`` for each record of tab-separated ``text``; blank lines are skipped.
+def iter_tsv_records(text: str, origin: str, keep_blank: bool = False) -> Iterator[tuple[int, list[str]]]:
+    """``(line, fields)`` for each record of tab-separated ``text``; a blank line is skipped, or with
+    ``keep_blank`` is a record with no fields.
 
     Quoting follows pandas' and the csv module's rules (a field that starts with ``"`` may
     hold tabs and ``""``; text after its closing quote is kept), but a record must end on
@@ -191,14 +192,20 @@ def iter_tsv_records(text: str, origin: str) -> Iterator[tuple[int, list[str]]]:
                 "record must be on one line"
             )
         previous = reader.line_num
-        if fields:
+        if fields or keep_blank:
             yield start, fields
 
 
-def read_tsv_table(text: str, origin: str) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
-    """The header and the ``(line, row)`` records of a strict TSV; ConfigError on a ragged row."""
-    records = iter_tsv_records(text, origin)
-    first = next(records, None)
+def read_tsv_table(
+    text: str, origin: str, keep_blank: bool = False
+) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    """The header and the ``(line, row)`` records of a strict TSV; ConfigError on a ragged row.
+
+    With ``keep_blank`` every line after the header is a record, a blank line one of empty fields (so in
+    a one-column file an empty output is an empty field, never a skipped line that shifts the rows after it).
+    """
+    records = iter_tsv_records(text, origin, keep_blank)
+    first = next((record for record in records if record[1]), None)
     if first is None:
         raise ConfigError(f"{origin}: empty file (no header line)")
     header = [name.strip() for name in first[1]]
@@ -216,7 +223,7 @@ def read_tsv_column(path: Path, column: str | None) -> list[ImportedText]:
 
     A ``sample_id`` column, when present, keys the rows by id instead of position.
     """
-    header, rows = read_tsv_table(read_import_text(path), f"import: {path}")
+    header, rows = read_tsv_table(read_import_text(path), f"import: {path}", keep_blank=True)
     texts = [c for c in header if c != "sample_id"]
     if column is None:
         if len(texts) != 1:

@@ -6,6 +6,7 @@ theirs through the ``frontier.commands`` entry-point group, so this module names
 
 from __future__ import annotations
 
+import logging
 import sys
 from functools import cached_property
 from typing import NoReturn
@@ -89,3 +90,7 @@ def main(argv: list[str] | None = None) -> object:
     except KeyboardInterrupt:
         click.echo("interrupted: what was logged is kept; rerun the same command to resume", err=True)
         sys.exit(130)
+    except Exception as exc:  # a bug, not an input: one line for the user, the traceback in the debug log
+        logging.getLogger("harness.cli").debug("unexpected error", exc_info=True)
+        click.echo(f"error: unexpected {type(exc).__name__}: {str(exc)[:500]} (frontier -vv shows where)", err=True)
+        sys.exit(1)

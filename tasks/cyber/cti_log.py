@@ -15,13 +15,17 @@ from harness.import_formats import ImportedText, ImportFormatSpec, read_import_t
 
 MARKER = r"^#####(\d{1,9})#####$"
 _MARKER = re.compile(MARKER)
+_LOOKS_LIKE_MARKER = re.compile(r"^\s*(?:#####[^#]+#####|#{4,}\s*[-+]?\s*\d[\d\s.,_]*#{4,})\s*$")
+"""A line a reader takes for a marker: ``#####`` around anything, or four or more ``#`` around a number;
+one that is not a valid marker is an error, never text glued onto the answer before it."""
 
 
 def read_cti_log(path: Path) -> list[ImportedText]:
     """Entries of a CTI-Bench raw log: ``#####<row, from 1>#####`` lines, each followed by its text.
 
     The upstream writer puts two newlines after each text; they are removed. Text before
-    the first marker is an error, and so is a marker given twice.
+    the first marker is an error, and so are a marker given twice and a line that looks like a
+    marker but is not a valid one (``#####-1#####``, a 5,000-digit row), naming its line.
     """
     entries: list[ImportedText] = []
     current: tuple[int, int] | None = None
@@ -42,6 +46,13 @@ def read_cti_log(path: Path) -> list[ImportedText]:
             if row < 1:
                 raise ConfigError(f"import: {path}:{number}: rows are counted from 1, got #####{row}#####")
             current, body = (row, number), []
+        elif _LOOKS_LIKE_MARKER.match(line):
+            shown = line.strip()
+            shown = shown if len(shown) <= 40 else f"{shown[:20]}...{shown[-12:]} ({len(shown)} characters)"
+            raise ConfigError(
+                f"import: {path}:{number}: malformed marker {shown!r}; a marker is #####<row>##### "
+                "with the row a number from 1 (at most 9 digits) and nothing else on the line"
+            )
         elif current is None:
             if line.strip():
                 raise ConfigError(f"import: {path}:{number}: text before the first #####1##### marker")

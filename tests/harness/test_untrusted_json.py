@@ -129,3 +129,16 @@ def test_serve_answers_400_to_a_huge_integer_and_serves_a_lone_surrogate() -> No
         assert status == 400 and "number too long" in json.loads(body)["error"]["message"]
         status, body = _post(url, b'{"messages": [{"role": "user", "content": "x\\ud800"}]}')
         assert status == 200 and json.loads(body)["choices"][0]["message"]["content"] == "x\\ud800"
+
+
+def test_an_unexpected_error_is_one_line_not_a_traceback(
+    run_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from harness.runformat import RunFiles
+
+    def broken(self: RunFiles) -> dict:
+        raise RuntimeError("a bug somewhere")
+
+    monkeypatch.setattr(RunFiles, "read_config", broken)
+    status, err = _cli(capsys, "show", str(run_dir))
+    assert status == 1 and err.strip() == "error: unexpected RuntimeError: a bug somewhere (frontier -vv shows where)"
