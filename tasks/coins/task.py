@@ -12,16 +12,17 @@ import re
 import threading
 import weakref
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from harness.task import Metric, Task, TaskArgs
+from harness.task import Metric, SolveContext, Task, TaskArgs
 from harness.types import GenerateRequest, Output, Sample, SampleResult, Score
 
 if TYPE_CHECKING:
     from coins_rocq.backends.coqtop import CoqtopPool
     from coins_rocq.curated import CuratedSpec
+    from coins_rocq.obligations import Case
     from coins_rocq.rtypes import Signature
 
 _FENCE = re.compile(r"```[ \t]*(?:coq|rocq|v)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
@@ -36,6 +37,10 @@ class SpecGenArgs(TaskArgs):
     mutants: int = Field(5, ge=1, le=20, description="wrong outputs per test case")
     goal_timeout_s: int = Field(5, ge=1, le=120, description="per-goal prover timeout in seconds")
     workers: int | None = Field(None, ge=1, le=64, description="coqtop workers (default: one per core)")
+    prover: str | None = Field(
+        None, description="model spec that writes proofs of the obligations the ladder leaves undecided"
+    )
+    prover_tries: int = Field(1, ge=1, le=5, description="answers the prover model may give per obligation")
 
 
 def extract_spec(text: str) -> str | None:
@@ -122,36 +127,54 @@ class SpecGenTask(Task[SpecGenArgs]):
                 weakref.finalize(self, self._pool.close)
             return self._pool
 
+    async def solve(self, sample: Sample, ctx: SolveContext) -> Output:
+        """One generation; with ``prover`` set, the spec is also checked here, where the prover model can be
+        called (the ladder in a thread), and the report is kept for ``score``."""
+        generation = await ctx.generate(sample.messages())
+        args = self.args
+        source = _source(generation.text or "")
+        if args.prover is None or isinstance(source, Score):
+            return Output(text=generation.text)
+        from coins_rocq.backends import Limits
+        from coins_rocq.prover import ProverOptions, check_specs_with_prover
+
+        item = self._item(sample, source)
+        options = ProverOptions(args.prover, args.prover_tries)
+        limits = Limits(goal_timeout_s=args.goal_timeout_s)
+        report = (await check_specs_with_prover([item], self._backend(), options, limits, args.mutants))[0]
+        return Output(text=generation.text, data={"coins": report.to_dict()})
+
+    def _item(self, sample: Sample, source: str) -> tuple[str, Signature, list[Case]]:
+        """What the checker judges for ``sample``: the spec, the problem's signature and its cases."""
+        from coins_rocq.humaneval import humaneval_cases
+        from coins_rocq.rtypes import parse_signature
+
+        signature = parse_signature(sample.metadata["signature"])
+        return source, signature, humaneval_cases(sample.id, max_cases=self.args.max_cases)
+
     def score(self, sample: Sample, output: Output) -> Score:
-        """Check the model's spec on the problem's cases; 1 when the verdict is ``correct``."""
-        text = output.text or ""
-        if len(text) > MAX_ANSWER_CHARS:
-            return Score.unscored(f"answer longer than {MAX_ANSWER_CHARS} characters")
-        source = extract_spec(text)
-        if source is None:
-            return Score.unscored("no Rocq code block in the answer")
+        """Check the model's spec on the problem's cases (or read the check ``solve`` made with the prover);
+        1 when the verdict is ``correct``."""
+        stored = output.data.get("coins")
+        if stored is not None:
+            try:
+                return _scored(stored)
+            except (KeyError, TypeError) as exc:
+                return Score.error(f"the stored check report is malformed: {type(exc).__name__}: {exc}")
+        source = _source(output.text or "")
+        if isinstance(source, Score):
+            return source
         try:
             from coins_rocq.backends import Limits
             from coins_rocq.checker import check_spec
-            from coins_rocq.humaneval import humaneval_cases
-            from coins_rocq.rtypes import parse_signature
 
             args = self.args
-            signature = parse_signature(sample.metadata["signature"])
-            cases = humaneval_cases(sample.id, max_cases=args.max_cases)
-            report = check_spec(
-                source, signature, cases, self._backend(), Limits(goal_timeout_s=args.goal_timeout_s), args.mutants
-            )
+            text, signature, cases = self._item(sample, source)
+            limits = Limits(goal_timeout_s=args.goal_timeout_s)
+            report = check_spec(text, signature, cases, self._backend(), limits, args.mutants)
         except Exception as exc:
             return Score.error(f"checker failed: {type(exc).__name__}: {exc}")
-        counts = report.counts()
-        return Score.of(
-            report.verdict == "correct",
-            answer=report.verdict,
-            explanation=report.reason or report.verdict,
-            verdict=report.verdict,
-            counts=counts,
-        )
+        return _scored(report.to_dict())
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The curated spec in a fenced block."""
@@ -174,7 +197,36 @@ class SpecGenTask(Task[SpecGenArgs]):
             Metric("soundness_rate", _rate("soundness"), "share of wrong outputs proved rejected"),
             Metric("undecided_rate", _verdict_is("undecided"), "share of specs the prover could not decide"),
             Metric("invalid_rate", _verdict_is("invalid"), "share of specs rejected, ill-typed or unparseable"),
+            Metric("prover_decided", _prover_decided, "with -T prover: share of verdicts that rest on its proofs"),
         )
+
+
+def _source(text: str) -> str | Score:
+    """The spec in the model's answer, or the ``unscored`` score saying why there is none."""
+    if len(text) > MAX_ANSWER_CHARS:
+        return Score.unscored(f"answer longer than {MAX_ANSWER_CHARS} characters")
+    source = extract_spec(text)
+    return Score.unscored("no Rocq code block in the answer") if source is None else source
+
+
+def _scored(report: dict[str, Any]) -> Score:
+    """The score of a checker report (``SpecReport.to_dict``): 1 when the verdict is ``correct``."""
+    verdict = report["verdict"]
+    extra = {"prover": report["prover"]} if "prover" in report else {}
+    return Score.of(
+        verdict == "correct",
+        answer=verdict,
+        explanation=report["reason"] or verdict,
+        verdict=verdict,
+        counts=report["counts"],
+        **extra,
+    )
+
+
+def _prover_decided(result: SampleResult) -> float | None:
+    if result.score.outcome != "scored" or "prover" not in result.score.details:
+        return None
+    return 1.0 if result.score.details["prover"].get("decides_verdict") else 0.0
 
 
 def _correct(result: SampleResult) -> float | None:

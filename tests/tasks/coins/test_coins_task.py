@@ -62,3 +62,38 @@ def test_a_problem_on_python_values_shows_the_pyvalue_type_and_its_oracle_scores
     assert "a: object -> pyvalue" in sample.input
     oracle = asyncio.run(evaluate(task, resolve_adapter("builtin/oracle"), concurrency=1))
     assert [r.score.value for r in oracle] == [1.0]
+
+
+def test_a_prover_model_decides_the_obligations_the_ladder_leaves_and_its_calls_are_logged() -> None:
+    """One loopback server answers as the spec writer and as the prover (role ``prover`` in the call log)."""
+    from harness.adapters import resolve_adapter
+    from harness.runner import evaluate
+    from harness.testing.openai_server import OpenAIServer, Reply
+
+    needs_lemma = "Definition add_spec (x y r : Z) : Prop := r = (x + y)%Z /\\ forall l : list nat, rev (rev l) = l."
+    proof = "Proves: goal\n```coq\nsplit.\n- reflexivity.\n- intros l. apply rev_involutive.\n```"
+
+    def answer(body: dict) -> Reply:
+        prompt = body["messages"][-1]["content"]
+        return Reply(text=proof if "You write Rocq" in prompt else f"```coq\n{needs_lemma}\n```")
+
+    with OpenAIServer(answer) as server:
+        url = server.base_url
+        task = FAMILY.resolve("coins/spec-gen").create(
+            problems="HumanEval/53", max_cases=2, mutants=2, goal_timeout_s=1, prover=f"openai-compatible/p@{url}"
+        )
+        [result] = asyncio.run(evaluate(task, resolve_adapter(f"openai-compatible/m@{url}"), concurrency=1))
+        without = FAMILY.resolve("coins/spec-gen").create(problems="HumanEval/53", max_cases=2, mutants=2)
+        [alone] = asyncio.run(evaluate(without, resolve_adapter(f"openai-compatible/m@{url}"), concurrency=1))
+    assert result.score.value == 1.0 and result.score.details["prover"]["decides_verdict"] is True
+    assert result.score.details["prover"]["counts"]["proved"] == 2
+    assert [call.role for call in result.calls] == ["model", "prover", "prover"]
+    assert task.aggregate([result])["prover_decided"].value == 1.0
+    assert alone.score.value == 0.0 and alone.score.details["verdict"] == "undecided"
+    assert "prover" not in alone.score.details and [call.role for call in alone.calls] == ["model"]
+
+
+def test_a_stored_report_that_is_malformed_is_an_error_not_a_crash() -> None:
+    task = _task()
+    sample = next(iter(task.samples()))
+    assert task.score(sample, Output(text="x", data={"coins": {"verdict": "correct"}})).outcome == "error"
