@@ -11,11 +11,16 @@ import threading
 import time
 from pathlib import Path
 
+from harness.errors import ConfigError
 from harness.types import GenerateRequest, Generation, record_json
 
 log = logging.getLogger(__name__)
 
 CACHE_ENV = "FRONTIER_CACHE_DIR"
+
+
+class CacheError(ConfigError):
+    """The response cache file cannot be used (corrupt, or not an SQLite database)."""
 
 
 def request_key(request: GenerateRequest) -> str:
@@ -50,20 +55,33 @@ class ResponseCache:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS responses (adapter TEXT NOT NULL, key TEXT NOT NULL, "
-            "generation TEXT NOT NULL, created REAL NOT NULL, PRIMARY KEY (adapter, key))"
+        try:
+            self._db = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS responses (adapter TEXT NOT NULL, key TEXT NOT NULL, "
+                "generation TEXT NOT NULL, created REAL NOT NULL, PRIMARY KEY (adapter, key))"
+            )
+        except sqlite3.DatabaseError as exc:
+            raise self.unreadable(exc) from None
+
+    def unreadable(self, exc: sqlite3.Error) -> CacheError:
+        """The one-line error of a cache file SQLite cannot use: its name, the cause, and the two ways out."""
+        return CacheError(
+            f"response cache {self.path} cannot be used ({exc}); run with --no-cache, or delete "
+            f"{self.path} (and any {self.path.name}-wal and {self.path.name}-shm beside it) to start an empty cache"
         )
 
     def get(self, adapter: str, key: str) -> Generation | None:
         """The cached generation, or None: an unreadable or unusable entry counts as a miss and is dropped."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT generation FROM responses WHERE adapter = ? AND key = ?", (adapter, key)
-            ).fetchone()
+        try:
+            with self._lock:
+                row = self._db.execute(
+                    "SELECT generation FROM responses WHERE adapter = ? AND key = ?", (adapter, key)
+                ).fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise self.unreadable(exc) from None
         if row is None:
             return None
         try:
