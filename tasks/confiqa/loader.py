@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,9 +90,9 @@ def _looks_like_path(source: str) -> bool:
 
 
 def _hub_file(hub_id: str, subset: Subset) -> Path:
-    offline = os.environ.get("HF_HUB_OFFLINE", "") in ("1", "true", "True") or os.environ.get(
-        "HF_DATASETS_OFFLINE", ""
-    ) in ("1", "true", "True")
+    from harness.hub import hub_unavailable
+
+    unavailable = hub_unavailable()  # offline or unreachable: only a cached copy can be used, at once
     hint = (
         "pass -T data=/path/to/ConFiQA-files (a file or a folder holding "
         f"{file_name(subset)}), or use the offline generator task confiqa-gen/{subset}"
@@ -104,9 +103,12 @@ def _hub_file(hub_id: str, subset: Subset) -> Path:
     except ImportError:
         raise ConfigError(f"loading {hub_id} needs huggingface_hub (installed with datasets); {hint}") from None
     try:
-        return Path(hf_hub_download(hub_id, file_name(subset), repo_type="dataset", local_files_only=offline))
+        return Path(
+            hf_hub_download(hub_id, file_name(subset), repo_type="dataset", local_files_only=unavailable is not None)
+        )
     except LocalEntryNotFoundError:
-        raise ConfigError(f"ConFiQA data {hub_id} is not available offline (no cached copy); {hint}") from None
+        why = unavailable or "the hub is unavailable"
+        raise ConfigError(f"ConFiQA data {hub_id} cannot be fetched: {why}, and no copy is cached; {hint}") from None
     except Exception as exc:
         raise ConfigError(
             f"cannot fetch {file_name(subset)} from the hub dataset {hub_id}: "

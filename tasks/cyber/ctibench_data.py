@@ -51,12 +51,6 @@ def hub_id(data: str | None) -> str | None:
     return None
 
 
-def _offline() -> bool:
-    """True when the Hugging Face libraries are told not to use the network."""
-    flags = (os.environ.get("HF_DATASETS_OFFLINE", ""), os.environ.get("HF_HUB_OFFLINE", ""))
-    return any(flag.strip().lower() in ("1", "true", "yes", "on") for flag in flags)
-
-
 def _file_in(folder: Path, name: str) -> Path | None:
     """``name``.tsv in ``folder`` or in the places an upstream checkout (or its copies) keep it."""
     for candidate in (
@@ -129,9 +123,12 @@ def _checked(rows: list[dict], columns: Sequence[str], required: Sequence[str], 
 
 def read_hub(name: str, required: Sequence[str], dataset: str = HUB_ID) -> list[Row]:
     """Rows of subset ``name`` from the hub dataset (test split); ConfigError when offline or failing."""
-    if _offline():
+    from harness.hub import hub_unavailable
+
+    unavailable = hub_unavailable()
+    if unavailable:
         raise ConfigError(
-            f"CTI-Bench: no local data for {name} and the hub ({dataset}) is unavailable offline; {_hint()}"
+            f"CTI-Bench: no local data for {name} and {dataset} cannot be fetched: {unavailable}; {_hint()}"
         )
     import datasets
 

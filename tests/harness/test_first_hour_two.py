@@ -126,3 +126,27 @@ def test_sigterm_stops_a_run_like_ctrl_c_and_says_how_to_resume(tmp_path: Path) 
     assert "stopped by SIGTERM; interrupted: " in err and f"frontier run --resume --out {out}" in err
     assert "Traceback" not in err and stopped_after < 10
     assert json.loads((out / "summary.json").read_text())["complete"] is False
+
+
+@pytest.mark.parametrize("task", ["confiqa/qa", "cyber/cti-mcq"])
+def test_hub_data_fails_at_once_when_the_hub_host_does_not_answer(
+    task: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Offline mode unset but no network: the hub clients retried for ~25 s before their error."""
+    import socket
+    import time
+
+    from harness.registry import resolve_task
+
+    with socket.socket() as closed:  # a port nothing listens on: the connection is refused at once
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    for name in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "FRONTIER_CTIBENCH_DATA"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty-cache"))
+    monkeypatch.chdir(tmp_path)  # no ../shared/data to find CTI-Bench in
+    started = time.monotonic()
+    with pytest.raises(ConfigError, match=rf"cannot be fetched: the hub host 127.0.0.1:{port} does not answer"):
+        list(resolve_task(task).create().samples())
+    assert time.monotonic() - started < 5

@@ -120,5 +120,5 @@ def test_hub_id_offline_without_cache_gives_a_clear_error(monkeypatch: pytest.Mo
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty-cache"))
     task = ConFiQAFileTask("confiqa/mc")
-    with pytest.raises(ConfigError, match=r"(not available offline|cannot fetch).*-T data=.*confiqa-gen/mc"):
+    with pytest.raises(ConfigError, match=r"cannot be fetched: the hub is offline.*-T data=.*confiqa-gen/mc"):
         list(task.samples())
