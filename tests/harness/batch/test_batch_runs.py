@@ -90,3 +90,27 @@ def test_the_state_file_survives_a_line_cut_by_a_kill(tmp_path: Path, batch_serv
     with path.open("a") as handle:
         handle.write(json.dumps({"event": "submitted", "batch": "x"})[:20])
     assert list(read_batches(tmp_path / "batched")) == ["batch_2"]
+
+
+def test_model_option_batch_batches_the_runs_model(tmp_path: Path, batch_server: BatchServer) -> None:
+    """-M batch=true without --batch: the run's model answers through one batch; config.json keeps the option."""
+    run_arith(tmp_path / "batched", openai_model(batch_server), batch=False, model_options={"batch": True})
+    assert len(batch_server.batches) == 1 and not batch_server.requests
+    config = json.loads((tmp_path / "batched" / "config.json").read_text())
+    assert config["model_options"] == {"batch": True}
+
+
+def test_batch_mode_refuses_the_ray_executor(tmp_path: Path) -> None:
+    """--batch --executor ray: one line saying batch mode runs locally, exit status 2, no traceback."""
+    import subprocess
+    import sys
+
+    args = ["--task", "demo/arith", "--model", "builtin/oracle", "--batch", "--executor", "ray", "--no-progress"]
+    done = subprocess.run(
+        [sys.executable, "-m", "harness", "run", *args, "--out", str(tmp_path / "run")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "batch mode (--batch, -M batch=true) runs with --executor local" in done.stderr
