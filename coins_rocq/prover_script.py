@@ -218,7 +218,9 @@ def _screen_tactic(body: str, line: int) -> None:
         raise RefusedScript(f"line {line}: a sentence with no tactic")
     if head[0].isupper():
         word = re.split(r"[^A-Za-z0-9_']", head)[0]
-        reason = FORBIDDEN.get(word, "is a command, not a tactic")
+        reason = FORBIDDEN.get(word, "")
+        if not reason or "spec" in reason:  # the spec screen's reasons for proof commands speak of specs
+            reason = "is a command, not a tactic"
         raise RefusedScript(f"line {line}: '{word}' {reason}")
     if not (head[0].islower() or head[0] in "(_"):
         raise RefusedScript(f"line {line}: {head[:20]!r} does not start a tactic (only tactics, bullets, braces)")

@@ -59,6 +59,8 @@ def test_comments_are_dropped_so_a_hidden_period_cannot_end_a_sentence() -> None
         ('Load "x".', "'Load' loads and runs another file"),
         ("Timeout 100 exact I.", "'Timeout' is a control command"),
         ("Show.", "'Show' is a command, not a tactic"),
+        ("Proof using. exact I.", "'Proof' is a command, not a tactic"),
+        ("exact I. Lemma x : False.", "'Lemma' is a command, not a tactic"),
         ('idtac "hello".', "'idtac' prints a message"),
         ("repeat (idtac).", "'idtac' prints a message"),
         ("time auto.", "'time' prints timings"),
