@@ -23,7 +23,7 @@ def export_lm_eval(out_dir: Path, tasks: tuple[str, ...], task_args: tuple[str, 
     Run them with: lm_eval --include_path OUT_DIR --tasks frontier_<task> --apply_chat_template ...
     """
     from harness.errors import ConfigError
-    from harness.interop.lm_eval_export import export_tasks
+    from harness.interop.lm_eval_export import Exported, export_tasks
     from harness.registry import task_entries
 
     args: dict[str, str] = {}
@@ -33,12 +33,17 @@ def export_lm_eval(out_dir: Path, tasks: tuple[str, ...], task_args: tuple[str, 
             raise ConfigError(f"-T expects key=value, got {item!r}")
         args[key] = value
     names = list(tasks) or sorted(task_entries())
-    exported = export_tasks(((name, dict(args)) for name in names), out_dir, limit=limit)
-    for record in exported:
+    click.echo(f"exporting {len(names)} task(s) to {out_dir} (each task's data is loaded first)", err=True)
+    done = iter(range(1, len(names) + 1))
+
+    def report(record: Exported) -> None:
+        step = f"[{next(done)}/{len(names)}]"
         if record.reason:
-            click.echo(f"skipped {record.task}: {record.reason}", err=True)
+            click.echo(f"{step} skipped {record.task}: {record.reason}", err=True)
         else:
-            click.echo(f"{record.lm_eval_name}: {record.samples} samples, {len(record.metrics)} metrics")
+            click.echo(f"{step} {record.lm_eval_name}: {record.samples} samples, {len(record.metrics)} metrics")
+
+    exported = export_tasks(((name, dict(args)) for name in names), out_dir, limit=limit, on_done=report)
     written = sum(1 for r in exported if not r.reason)
     click.echo(
         f"wrote {written} task(s) to {out_dir}; run: lm_eval --include_path {out_dir} "

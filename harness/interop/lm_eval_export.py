@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -152,7 +152,10 @@ def export_task(
     data_file.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
     call = f"{json.dumps(task.name)}, {json.dumps(args, sort_keys=True)}"
     keys = [metric if part == "value" else f"{metric}_{part}" for metric in metrics for part in PARTS]
-    lines = [f"process_results_{name} = process_results({call}, {json.dumps(keys)})"]
+    lines = [
+        f"dataset_{name} = dataset_from(HERE / {json.dumps(data_file.name)})",
+        f"process_results_{name} = process_results({call}, {json.dumps(keys)})",
+    ]
     metric_list = []
     for index, metric in enumerate(metrics):
         for part in PARTS:
@@ -168,7 +171,7 @@ def export_task(
     config: dict[str, Any] = {
         "task": name,
         "dataset_path": "json",
-        "dataset_kwargs": {"data_files": {"test": str(data_file.resolve())}},
+        "custom_dataset": FunctionRef(f"utils.dataset_{name}"),
         "test_split": "test",
         "output_type": "generate_until",
         "doc_to_text": "prompt",
@@ -205,15 +208,24 @@ reports one part (value, ci_low, ci_high, n) of one metric of the task's aggrega
 rather than edit.
 """
 
-from harness.interop.lm_eval_runtime import aggregation, process_results
+from pathlib import Path
 
+from harness.interop.lm_eval_runtime import aggregation, dataset_from, process_results
+
+HERE = Path(__file__).resolve().parent  # the data files are named relative to this folder, so it can be moved
 '''
 
 
 def export_tasks(
-    tasks: Iterable[tuple[str, dict[str, Any]]], out_dir: Path, limit: int | None = None
+    tasks: Iterable[tuple[str, dict[str, Any]]],
+    out_dir: Path,
+    limit: int | None = None,
+    on_done: Callable[[Exported], None] | None = None,
 ) -> list[Exported]:
-    """Export ``(task name, args)`` pairs into ``out_dir``; tasks that cannot be exported are reported, not fatal."""
+    """Export ``(task name, args)`` pairs into ``out_dir``; tasks that cannot be exported are reported, not fatal.
+
+    ``on_done`` hears of each task as soon as it is written or skipped (the command's progress).
+    """
     from harness.registry import resolve_task
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -227,6 +239,8 @@ def export_tasks(
             record, task_lines = Exported(task_name, lm_eval_name(task_name), reason=f"{type(exc).__name__}: {exc}"), []
         exported.append(record)
         lines.extend(task_lines)
+        if on_done is not None:
+            on_done(record)
     if not any(not e.reason for e in exported):
         raise ConfigError("no task could be exported: " + "; ".join(f"{e.task}: {e.reason}" for e in exported))
     (out_dir / "utils.py").write_text(UTILS_HEADER + "\n".join(lines) + "\n", encoding="utf-8")

@@ -12,6 +12,7 @@ import json
 import math
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from harness.executors.scoring import scorer_failure
@@ -87,3 +88,18 @@ def aggregation(name: str, args: dict[str, Any], metric: str, part: str) -> Call
         return math.nan if value is None else float(value)
 
     return aggregate
+
+
+def dataset_from(path: str | Path) -> Callable[..., Any]:
+    """lm-eval's ``custom_dataset`` for an exported task: its JSONL file (named relative to the export
+    folder by ``utils.py``, so the folder can be moved) as a ``test`` split."""
+    file = Path(path)
+
+    def load(**_metadata: Any) -> Any:
+        import datasets
+
+        with file.open(encoding="utf-8") as handle:
+            rows = [json.loads(line) for line in handle if line.strip()]
+        return datasets.DatasetDict({"test": datasets.Dataset.from_list(rows)})
+
+    return load

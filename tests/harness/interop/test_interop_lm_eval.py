@@ -78,6 +78,10 @@ def test_runtime_scores_adversarial_outputs_without_raising() -> None:
 def test_lm_eval_cli_scores_equal_frontier_scores(tmp_path: Path) -> None:
     result = CliRunner().invoke(export_group, ["lm-eval", str(tmp_path / "out"), "--task", "demo/arith", "-T", "n=16"])
     assert result.exit_code == 0, result.output
+    assert "[1/1] frontier_demo_arith: 16 samples" in result.output  # progress as each task is written
+    written = "".join(p.read_text() for p in (tmp_path / "out").iterdir())
+    assert str(tmp_path) not in written  # no absolute path: the folder can be moved (issue 38 item 8)
+    (tmp_path / "out").rename(tmp_path / "moved")
     task = resolve_task("demo/arith").create(n=16)
     with OpenAIServer(mixed_arith_responder()) as server:
         env = {
@@ -91,7 +95,7 @@ def test_lm_eval_cli_scores_equal_frontier_scores(tmp_path: Path) -> None:
             "-m",
             "lm_eval",
             "--include_path",
-            str(tmp_path / "out"),
+            str(tmp_path / "moved"),
             "--tasks",
             "frontier_demo_arith",
             "--model",
