@@ -141,9 +141,9 @@ class BatchCollector:
         lines = [line for _, line in group]
         try:
             batch_id = await self._retrying(lambda: self.backend.submit(lines), "submitting a batch")
-        except AdapterError as exc:
+        except Exception as exc:  # whatever went wrong, its callers fail with it instead of waiting for ever
             for custom_id, _ in group:
-                self._fail(custom_id, AdapterError(f"batch not submitted: {exc}"))
+                self._fail(custom_id, AdapterError(f"batch not submitted: {_reason(exc)}"))
             return
         requests = {cid: self.waiters[cid].who if cid in self.waiters else ["?", "?", "?"] for cid, _ in group}
         self.state.submitted(batch_id, self.adapter, requests)
@@ -172,10 +172,11 @@ class BatchCollector:
             results = await self._retrying(
                 lambda: self.backend.results(status, members), f"reading the results of batch {batch_id}"
             )
-        except AdapterError as exc:
+        except Exception as exc:  # whatever went wrong, its callers fail with it instead of waiting for ever
             self._pollers.pop(batch_id, None)
             for custom_id in members:
-                self._fail(custom_id, AdapterError(f"{exc} (frontier run --resume --retry-errors polls it again)"))
+                message = f"batch {batch_id}: {_reason(exc)} (frontier run --resume --retry-errors polls it again)"
+                self._fail(custom_id, AdapterError(message))
             return
         self._record_end(batch_id, status, results, members)
         self._finished[batch_id] = (status, results)
@@ -206,8 +207,8 @@ class BatchCollector:
             latency = time.perf_counter() - waiter.started
             try:
                 waiter.future.set_result(self.backend.generation(waiter.request, outcome.body, latency))
-            except AdapterError as exc:
-                waiter.future.set_exception(AdapterError(f"batch {batch_id}: {exc}"))
+            except Exception as exc:  # a body the records cannot hold fails its request, never the batch
+                waiter.future.set_exception(AdapterError(f"batch {batch_id}: {_reason(exc)}"))
         elif isinstance(outcome, Failure):
             kind = TransientError if outcome.transient else AdapterError
             waiter.future.set_exception(kind(f"batch {batch_id}: {outcome.message}"))
@@ -238,3 +239,8 @@ class BatchCollector:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.backend.aclose()
+
+
+def _reason(exc: Exception) -> str:
+    """An exception as one line: the harness's own message, else its type and message."""
+    return str(exc) if isinstance(exc, AdapterError) else f"{type(exc).__name__}: {exc}"

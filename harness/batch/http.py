@@ -50,7 +50,7 @@ class BatchHTTP:
         _raise_for_status(status, method, url, text)
         try:
             decoded = json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):
             raise TransientError(f"{method} {url}: malformed JSON: {text[:120]!r}") from None
         if not isinstance(decoded, dict):
             raise AdapterError(f"{method} {url}: expected a JSON object, got {type(decoded).__name__}")

@@ -81,7 +81,7 @@ class Results:
         """Read one line into the outcomes (see the module docstring for what is counted instead)."""
         try:
             record = json.loads(line) if line is not None else None
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        except (ValueError, RecursionError):  # not JSON, not UTF-8, an integer too long to read, nested too deep
             record = None
         custom_id = record.get("custom_id") if isinstance(record, dict) else None
         if not isinstance(record, dict) or not isinstance(custom_id, str):

@@ -29,6 +29,7 @@ class BatchBehaviour:
     ``error_every``-th request is answered with HTTP 400 and every ``transient_every``-th with 500.
     ``hostile``: results files also hold a malformed line, a line for a custom_id nobody sent and
     a second copy of the first answer. ``paused``: batches stay in progress while True.
+    ``status_error``: an HTTP status that every status poll is answered with instead (0: none).
     """
 
     polls: int = 2
@@ -38,6 +39,7 @@ class BatchBehaviour:
     transient_every: int = 0
     hostile: bool = False
     paused: bool = False
+    status_error: int = 0
 
 
 def _text_of(content: object) -> str:
@@ -207,6 +209,8 @@ class BatchServer(OpenAIServer):
         batch_id = request.match_info["id"]
         if self._state.get(batch_id, {}).get("kind") != "openai":
             return web.json_response({"error": {"message": "no such batch"}}, status=404)
+        if self.behaviour.status_error:
+            return web.json_response({"error": {"message": "status unavailable"}}, status=self.behaviour.status_error)
         self._advance(batch_id)
         return web.json_response(self._openai_view(batch_id))
 

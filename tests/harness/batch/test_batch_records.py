@@ -38,6 +38,7 @@ def test_each_line_is_attributed_to_its_request_or_counted() -> None:
         None,  # a line over the size cap
         json.dumps(["a"]).encode(),
         openai_line(7),
+        b'{"custom_id": "a", "n": ' + b"9" * 5000 + b"}",  # an integer too long for Python to read
     ]
     for line in lines:
         results.add(line, openai_batch.parse_record)
@@ -47,7 +48,7 @@ def test_each_line_is_attributed_to_its_request_or_counted() -> None:
     assert outcomes["c"] == Failure("HTTP 503: busy", transient=True)
     assert outcomes["d"] == Unanswered("batch_expired")
     assert isinstance(outcomes["e"], Failure) and "more than one result" in outcomes["e"].message
-    assert results.anomalies.as_dict() == {"malformed": 4, "unknown": 1, "duplicated": 1}
+    assert results.anomalies.as_dict() == {"malformed": 5, "unknown": 1, "duplicated": 1}
 
 
 @pytest.mark.parametrize(

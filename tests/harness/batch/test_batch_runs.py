@@ -114,3 +114,24 @@ def test_batch_mode_refuses_the_ray_executor(tmp_path: Path) -> None:
     )
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "batch mode (--batch, -M batch=true) runs with --executor local" in done.stderr
+
+
+def test_a_batch_whose_status_cannot_be_read_is_polled_again_by_retry_errors(
+    tmp_path: Path, batch_server: BatchServer
+) -> None:
+    """Status polls failing with 503 past the retries end the samples in error (no hang); the batch stays
+    recorded as waiting, and --resume --retry-errors polls it again instead of resubmitting."""
+    from harness.batch.state import waiting_requests
+
+    batch_server.behaviour.status_error = 503
+    model = openai_model(batch_server)
+    run_arith(tmp_path / "batched", model, batch=True, n=5)
+    logged = _results(tmp_path / "batched")
+    assert [r.score.outcome for r in logged] == ["error"] * 5
+    assert all("gave up after 3 retries" in r.score.explanation for r in logged)
+    assert [(batch, count) for batch, _, count, _ in waiting_requests(tmp_path / "batched")] == [("batch_2", 5)]
+    batch_server.behaviour.status_error = 0
+    run_arith(tmp_path / "batched", model, batch=True, n=5, retry_errors=True)
+    assert list(batch_server.batches) == ["batch_2"]
+    assert {outcome for outcome, _ in scores(tmp_path / "batched").values()} == {"scored"}
+    assert waiting_requests(tmp_path / "batched") == []
