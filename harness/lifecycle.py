@@ -88,7 +88,10 @@ class LoadedRun:
 
 def load_run(plan: RunPlan) -> LoadedRun:
     """Build the plan's tasks, load each task's samples once and make the run's config from them."""
-    prepared = [build_task(task_plan) for task_plan in plan.tasks]
+    from harness.registry import output_cap
+
+    cap = output_cap(plan.model)
+    prepared = [build_task(task_plan, cap) for task_plan in plan.tasks]
     samples: dict[str, list[Sample]] = {}
     digests: dict[str, str] = {}
     for entry in prepared:

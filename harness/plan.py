@@ -7,8 +7,10 @@ resumes it and a different plan is refused.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -18,6 +20,8 @@ from pydantic import ValidationError
 from harness import __version__
 from harness.errors import ConfigError
 from harness.task import GenerationSettings, Task
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -56,19 +60,32 @@ class PreparedTask:
     settings: GenerationSettings
 
 
-def build_task(plan: TaskPlan) -> PreparedTask:
-    """Resolve and construct the task and merge its settings with the plan's overrides."""
+def build_task(plan: TaskPlan, output_cap: int | None = None) -> PreparedTask:
+    """Resolve and construct the task and merge its settings with the plan's overrides.
+
+    ``output_cap`` (the model adapter's, :func:`harness.registry.output_cap`) lowers a ``max_tokens``
+    that neither the suite nor the command line set; the effective value is what config.json records.
+    """
     from harness.registry import resolve_task
 
     task = resolve_task(plan.name).create(**plan.args)
     merged = task.settings.model_dump()
     merged.update(plan.settings)
+    asked = merged.get("max_tokens")
+    if output_cap is not None and "max_tokens" not in plan.settings and (asked is None or asked > output_cap):
+        merged["max_tokens"] = output_cap
+        _note_cap(output_cap)
     try:
         settings = GenerationSettings.model_validate(merged)
     except ValidationError as exc:
         fields = ", ".join(".".join(map(str, e["loc"])) + f": {e['msg']}" for e in exc.errors())
         raise ConfigError(f"task {plan.name}: bad generation settings ({fields})") from None
     return PreparedTask(task, plan, settings)
+
+
+@functools.cache
+def _note_cap(cap: int) -> None:
+    log.warning("this model's replies are capped at %d tokens where the task asks more; --max-tokens N changes it", cap)
 
 
 def missing_library(name: str) -> str | None:

@@ -38,11 +38,16 @@ class Registered:
     name: str
     description: str
     target: str
+    output_cap: int | None = None  # an adapter's: the max_tokens a run uses unless a suite or --max-tokens sets it
 
     def load(self) -> Any:
         """Import the target (``module:attribute``)."""
         return load_target(self.target)
 
+
+LOCAL_OUTPUT_CAP = 256
+"""Output tokens a local model generates unless told otherwise: a small CPU model that does not stop
+would otherwise run every sample to the task's 1,024 (minutes each)."""
 
 BUILTIN_ADAPTERS = {
     "builtin": Registered(
@@ -60,6 +65,7 @@ BUILTIN_ADAPTERS = {
         "local",
         "a GGUF model run in process by llama.cpp (extra 'local'): local/gemma-3-270m, local/<path.gguf>",
         "harness.adapters.local:create",
+        output_cap=LOCAL_OUTPUT_CAP,
     ),
     "inspect": Registered(
         "inspect",
@@ -123,6 +129,12 @@ def _plugins(group: str) -> dict[str, Registered]:
     for point in entry_points(group=group):
         found[point.name] = Registered(point.name, "", point.value)
     return found
+
+
+def output_cap(model: str) -> int | None:
+    """The output cap the adapter of model spec ``model`` declares (None: the task's max_tokens stands)."""
+    entry = BUILTIN_ADAPTERS.get(model.split("/", 1)[0])
+    return entry.output_cap if entry is not None else None
 
 
 def adapter_entries() -> dict[str, Registered]:

@@ -36,8 +36,9 @@ class SampleWorker:
         scoring_cpus: float = 1.0,
     ) -> None:
         from harness.executors.ray_scoring import RayScoring
+        from harness.registry import output_cap
 
-        self.prepared = [build_task(task_plan) for task_plan in plan.tasks]
+        self.prepared = [build_task(task_plan, output_cap(plan.model)) for task_plan in plan.tasks]
         self.samples = samples
         self.concurrency = max(1, concurrency)
         worker_options = replace(options, progress=False, concurrency=self.concurrency)

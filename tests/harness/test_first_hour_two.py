@@ -150,3 +150,21 @@ def test_hub_data_fails_at_once_when_the_hub_host_does_not_answer(
     with pytest.raises(ConfigError, match=rf"cannot be fetched: the hub host 127.0.0.1:{port} does not answer"):
         list(resolve_task(task).create().samples())
     assert time.monotonic() - started < 5
+
+
+def test_a_local_model_gets_an_output_cap_unless_the_suite_or_command_line_sets_max_tokens() -> None:
+    """The 270M model ran every sample to the task's 1,024 tokens (5-9 minutes a sample on a loaded CPU)."""
+    from harness.cli.run import build_plan
+    from harness.lifecycle import load_run
+    from harness.registry import LOCAL_OUTPUT_CAP
+
+    def max_tokens(model: str, overrides: dict[str, object], suite: str | None = None) -> dict[str, object]:
+        tasks = () if suite else ("demo/arith",)
+        plan = build_plan(suite, tasks, model, (), {}, 1, 0, overrides)
+        return {entry.task.name: entry.settings.max_tokens for entry in load_run(plan).prepared}
+
+    assert max_tokens("local/gemma-3-270m", {}) == {"demo/arith": LOCAL_OUTPUT_CAP} and LOCAL_OUTPUT_CAP < 1024
+    assert max_tokens("local/gemma-3-270m", {"max_tokens": 1024}) == {"demo/arith": 1024}  # --max-tokens wins
+    assert max_tokens("builtin/oracle", {}) == {"demo/arith": 1024}  # other adapters: the task's own
+    quick = max_tokens("local/gemma-3-270m", {}, suite="quickstart")
+    assert quick["demo/arith"] == 64 and max(quick.values()) <= LOCAL_OUTPUT_CAP  # the suite's caps stand
