@@ -1,10 +1,10 @@
 """Build the static leaderboard site from validated submissions (and optionally their runs).
 
 The site is plain files that work opened from ``file://``: ``index.html`` (sortable tables
-per suite), ``tasks/*.html``, ``models/*.html``, ``samples/*.html`` (when runs are given),
-``plots/*.png|svg``, ``static/`` (CSS and the sorting script, no CDN) and a JSON export
-``leaderboard.json``. Templates autoescape everything; pages carry a Content Security Policy
-that allows only the site's own script, styles and images.
+per suite), ``tasks/*.html``, ``models/*.html``, ``vs/*.html`` (two submissions head to head),
+``samples/*.html`` (when runs are given), ``plots/*.png|svg``, ``static/`` (CSS and the sorting
+script, no CDN) and a JSON export ``leaderboard.json``. Templates autoescape everything; pages
+carry a Content Security Policy that allows only the site's own script, styles and images.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from leaderboard.samples_pages import PAGE_SIZE, write_sample_pages
 from leaderboard.site_env import PACKAGE, environment, package_version
 from leaderboard.site_plots import Plotter, suite_plot_jobs, task_plot_jobs
 from leaderboard.views import model_sections, records, slug, suite_sections, task_points, task_sections
+from leaderboard.vs_pages import write_vs_pages
 
 GENERATOR_VERSION = "1"
 
@@ -160,6 +161,12 @@ def _build_into(
         sections = suite_sections(submissions, overall, families)
         plotter.submit(suite_plot_jobs(sections))
         models = model_sections(submissions, overall)
+        vs_template = env.get_template("vs.html")
+        vs_links = write_vs_pages(
+            out, submissions, samples_links, lambda ctx: vs_template.render(root="../", **common, **ctx)
+        )
+        for section in sections:
+            section["vs"] = vs_links.get(section["suite"], [])
         _write_pages(env, out, common, sections, task_pages, models)
         (out / "leaderboard.json").write_text(
             json.dumps(

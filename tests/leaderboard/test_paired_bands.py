@@ -63,3 +63,23 @@ def test_the_task_page_ranks_by_paired_tests_and_says_so(make_run: Callable[...,
     assert "Rank bands from paired tests" in page
     ranks = re.findall(r'<td data-sort="[^"]*">(\d[–\d]*)</td>\s*<td class="model"><a href="[^"]*">([^<]+)</a>', page)
     assert ranks == [("1", "openai/better"), ("2", "openai/base")]
+
+
+def test_a_vs_page_shows_the_forest_plot_and_the_discordant_items(
+    make_run: Callable[..., Path], tmp_path: Path
+) -> None:
+    tasks_a = {"demo/arith": binary(100, 200), "cyber/mcq": binary(5, 10)}
+    runs = [
+        make_run("base", model="openai/base", tasks=tasks_a),
+        make_run("better", model="openai/better", tasks={"demo/arith": binary(120, 200), "cyber/mcq": binary(5, 10)}),
+    ]
+    site = build_site([build_submission([r]) for r in runs], tmp_path / "site", [load_run(r) for r in runs])
+    index = (site.out_dir / "index.html").read_text()
+    link = re.search(r'href="(vs/[^"]+\.html)">openai/base vs openai/better<', index)
+    assert link is not None
+    page = (site.out_dir / link.group(1)).read_text()
+    plot = re.search(r'src="\.\./(plots/vs-[^"]+)\.svg"', page)
+    assert plot is not None and (site.out_dir / f"{plot.group(1)}.png").stat().st_size > 1000
+    assert "+0.1000" in page and "mcnemar-exact" in page and "+0.0000" in page
+    assert "demo/arith: items scored differently (20)" in page
+    assert page.count("demo/arith-1") >= 10 and page.count('href="../samples/') == 40
