@@ -30,6 +30,7 @@ from types import TracebackType
 from typing import Any
 
 from coins_rocq import CoqtopPool, Limits, check_specs
+from coins_rocq.backends.base import LIMIT_REACHED, NO_RUNG
 from coins_rocq.backends.clock import clock_kind
 from coins_rocq.checker import SpecReport
 from coins_rocq.humaneval import CaseError, humaneval_cases
@@ -81,6 +82,7 @@ class Run:
     """One pass over the specs: each spec's verdict and why, the rung counts, and the load figures."""
 
     verdicts: dict[str, tuple[str, str]] = field(default_factory=dict)
+    reasons: dict[str, str] = field(default_factory=dict)
     rungs: Counter[str] = field(default_factory=Counter)
     undecided: Counter[str] = field(default_factory=Counter)
     figures: dict[str, Any] = field(default_factory=dict)
@@ -91,10 +93,12 @@ class Run:
 
     def kind(self, task_id: str) -> str:
         """The spec's verdict, ``undecided`` split by why."""
-        verdict, why = self.verdicts[task_id]
+        verdict = self.verdicts[task_id][0]
         if verdict != "undecided":
             return verdict
-        return "undecided: limit reached" if "limit reached" in why else "undecided: no rung decides it"
+        reason = self.reasons.get(task_id, "")
+        why = next((w for w in (LIMIT_REACHED, NO_RUNG) if reason.endswith(w)), "")
+        return f"undecided: {why}" if why else "undecided"
 
 
 def read_specs(folder: Path, only: str) -> tuple[list[tuple[str, Signature, list[Case]]], list[str], dict[str, str]]:
@@ -138,6 +142,7 @@ def judge(
     for task_id, report in zip(names, reports, strict=True):
         skipped = f" ({len(report.skipped)} cases skipped)" if report.skipped else ""
         run.verdicts[task_id] = (report.verdict, first_problem(report) + skipped)
+        run.reasons[task_id] = report.reason
         run.rungs.update(report.rungs())
         run.undecided.update(r.undecided for r in report.results if r.undecided is not None)
     run.figures = {
