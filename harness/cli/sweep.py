@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import UTC, datetime
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +26,9 @@ Examples:
 
 \b
 Each point is an ordinary run directory (<out>/<method>_B<budget>); <out>/sweep.json
-lists the points with their accuracy, tokens and cost, for accuracy-versus-tokens curves.
+lists the points with their accuracy, tokens and cost, for accuracy-versus-tokens curves,
+and each step between neighbouring budgets compared item by item as 'frontier compare' does
+(difference, 95% CI, Holm-adjusted p over all steps), so a curve shows which steps are real.
 Rerunning the same sweep into the same --out resumes every point.
 """
 
@@ -69,6 +72,42 @@ def point_summary(spec: str, budget: int, run_dir: Path, summary: RunSummary) ->
             "cost_usd": task.cost_usd,
         }
     return {"method": spec, "budget": budget, "run_dir": str(run_dir), "complete": summary.complete, "tasks": tasks}
+
+
+def step_comparisons(points: list[dict[str, Any]], seed: int) -> list[dict[str, Any]]:
+    """Each method's neighbouring budgets compared item by item (``frontier compare``), Holm over every step.
+
+    A step that cannot be compared (no item scored by both, say) says why instead of failing the sweep.
+    """
+    from harness.compare import CompareError, adjust, compare_runs
+
+    steps: list[dict[str, Any]] = []
+    for low, high in pairwise(points):
+        if low["method"] != high["method"]:
+            continue
+        step: dict[str, Any] = {"method": low["method"], "from": low["budget"], "to": high["budget"]}
+        try:
+            pair = compare_runs([Path(low["run_dir"]), Path(high["run_dir"])], seed=seed)["pairs"][0]
+            step["tasks"] = pair["tasks"]
+        except CompareError as exc:
+            step["not_compared"] = str(exc)
+        steps.append(step)
+    adjust([step for step in steps if "tasks" in step], "holm")
+    return steps
+
+
+def step_line(step: dict[str, Any]) -> str:
+    """One step of the sweep in words: each task's change with its CI and Holm-adjusted p-value."""
+    head = f"{step['method']} B={step['from']} -> B={step['to']}:"
+    if "tasks" not in step:
+        return f"{head} not compared ({step['not_compared']})"
+    parts = [
+        f"{name} {row['diff']:+.4f} [{row['ci'][0]:+.4f}, {row['ci'][1]:+.4f}] p={row['p_adjusted']:.3g} (Holm)"
+        if "diff" in row
+        else f"{name}: no item scored by both"
+        for name, row in step["tasks"].items()
+    ]
+    return f"{head} " + "; ".join(parts)
 
 
 @click.command("sweep", epilog=EPILOG)
@@ -131,8 +170,10 @@ def sweep_command(
         first_task: dict[str, Any] = next(iter(index[-1]["tasks"].values()), {})
         accuracy = first_task.get("accuracy")
         click.echo(f"{spec} B={budget}: accuracy {accuracy if accuracy is not None else 'n/a'} -> {run_dir}")
+    steps = step_comparisons(index, seed)
+    for step in steps:
+        click.echo(step_line(step))
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "sweep.json").write_text(
-        json.dumps({"model": model, "tasks": list(tasks), "budget_param": budget_param, "points": index}, indent=1)
-    )
+    document = {"model": model, "tasks": list(tasks), "budget_param": budget_param, "points": index, "steps": steps}
+    (out_dir / "sweep.json").write_text(json.dumps(document, indent=1))
     click.echo(f"sweep index: {out_dir / 'sweep.json'}")

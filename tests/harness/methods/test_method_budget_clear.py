@@ -218,6 +218,11 @@ def test_sweep_writes_one_run_per_budget_and_an_index(tmp_path: Path, monkeypatc
     assert high["accuracy"] > low["accuracy"] and low["output_tokens"] <= 30 * 6
     config = json.loads((Path(points[0]["run_dir"]) / "config.json").read_text())
     assert config["methods"] == ["budget:answer_tokens=8,tokens=30"]
+    (step,) = index["steps"]  # the neighbouring budgets compared item by item (issue 39 item 5)
+    row = step["tasks"]["demo/arith"]
+    assert (step["from"], step["to"], row["n_paired"]) == (30, 300, 6)
+    assert row["diff"] == pytest.approx(high["accuracy"] - low["accuracy"]) and 0 < row["p_adjusted"] <= 1
+    assert "B=30 -> B=300: demo/arith" in outcome.output
 
 
 def test_sweep_rejects_bad_budgets() -> None:
