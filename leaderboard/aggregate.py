@@ -37,12 +37,13 @@ def submission_id(data: dict[str, Any]) -> str:
 
 
 def cost_and_score(entry: dict[str, Any]) -> dict[str, Any]:
-    """A task entry's place on the cost-versus-score plots: total tokens (input + output), the cost
-    in USD (None unless known) and the primary metric on the 0..1 scale (None without a finite range)."""
+    """A task entry's place on the cost-versus-score plots: total tokens (input + output; None when some
+    call's usage was not believed), the cost in USD (None unless known) and the primary metric on the
+    0..1 scale (None without a finite range)."""
     metric = entry["metrics"][entry["primary_metric"]]
     usage = entry["usage"]
     return {
-        "tokens": usage["input_tokens"] + usage["output_tokens"],
+        "tokens": None if usage.get("unknown") else usage["input_tokens"] + usage["output_tokens"],
         "cost_usd": entry["cost_usd"] if entry["cost_known"] else None,
         "score": normalised(metric["value"], entry["primary_metric"], metric["method"]),
     }
@@ -206,7 +207,7 @@ def overall_rows(
         overall_rows_, columns=["submission", "score", "ci_low", "ci_high", "ci_method", "families", "tasks"]
     )
     totals = tasks.groupby("submission", sort=False).agg(
-        tokens=("tokens", "sum"),
+        tokens=("tokens", lambda s: float(s.sum()) if s.notna().all() else math.nan),
         all_tasks=("task", "count"),
         cost_usd=("cost_usd", lambda s: float(s.sum()) if s.notna().all() else math.nan),
     )

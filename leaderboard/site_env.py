@@ -17,7 +17,7 @@ def _num(value: Any, digits: int = 3) -> str:
 
 
 def _tokens(value: Any) -> str:
-    if value is None:
+    if value is None or value != value:  # None or NaN: not known (a call's usage was not believed)
         return "–"
     value = float(value)
     for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):

@@ -49,10 +49,11 @@ def sweep_key(data: dict[str, Any]) -> str | None:
 
 
 def _add_points(row: dict[str, Any], data: dict[str, Any], token_points: list[Point], usd_points: list[Point]) -> None:
-    """Place one leaderboard row on the cost-versus-score plots (tokens always, USD when known)."""
+    """Place one leaderboard row on the cost-versus-score plots (tokens and USD, each when known)."""
     label = point_label(data["model"], data["method"]["label"])
     meta = {"sweep": sweep_key(data)}
-    token_points.append(Point(float(row["tokens"]), row["score"], label, data["model"], meta))
+    if row["tokens"] is not None and not math.isnan(row["tokens"]):
+        token_points.append(Point(float(row["tokens"]), row["score"], label, data["model"], meta))
     if row["cost_usd"] is not None:
         usd_points.append(Point(row["cost_usd"], row["score"], label, data["model"], meta))
 

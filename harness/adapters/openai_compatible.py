@@ -90,7 +90,8 @@ def continuation_logprobs(body: object, prefix_length: int) -> tuple[tuple[Token
             if not isinstance(value, (int, float)):
                 raise AdapterError(f"prompt-logprobs response has no logprob for continuation token {token!r}")
             scored.append(TokenLogprob(token=str(token), logprob=float(value)))
-    return tuple(scored), Usage(input_tokens=int(usage.get("prompt_tokens") or 0))
+    reported = usage.get("prompt_tokens") if isinstance(usage, dict) else None
+    return tuple(scored), Usage.model_validate({"input_tokens": reported})
 
 
 class OpenAICompatibleAdapter:

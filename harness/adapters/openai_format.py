@@ -52,15 +52,24 @@ def request_to_openai(request: GenerateRequest) -> dict[str, Any]:
     return payload
 
 
-def _usage(raw: dict[str, Any] | None) -> Usage:
-    raw = raw or {}
+def _usage(raw: object) -> Usage:
+    """The reported usage as sent: a count that is not a whole number in range (``-100000000``, ``1e300``)
+    makes the call's usage unknown (:class:`~harness.types.Usage`), never a count."""
+    if raw is None:
+        return Usage()
+    if not isinstance(raw, dict):
+        return Usage(unknown=True)
     completion_details = raw.get("completion_tokens_details") or {}
     prompt_details = raw.get("prompt_tokens_details") or {}
-    return Usage(
-        input_tokens=int(raw.get("prompt_tokens") or 0),
-        output_tokens=int(raw.get("completion_tokens") or 0),
-        reasoning_tokens=int(completion_details.get("reasoning_tokens") or 0),
-        cached_tokens=int(prompt_details.get("cached_tokens") or 0),
+    if not isinstance(completion_details, dict) or not isinstance(prompt_details, dict):
+        return Usage(unknown=True)
+    return Usage.model_validate(
+        {
+            "input_tokens": raw.get("prompt_tokens"),
+            "output_tokens": raw.get("completion_tokens"),
+            "reasoning_tokens": completion_details.get("reasoning_tokens"),
+            "cached_tokens": prompt_details.get("cached_tokens"),
+        }
     )
 
 

@@ -74,3 +74,81 @@ def test_import_keeps_a_lone_surrogate_escaped(tmp_path: Path) -> None:
         [sys.executable, "-m", "harness", "show", str(tmp_path / "run")], capture_output=True, text=True, timeout=120
     )
     assert shown.returncode == 0 and "Traceback" not in shown.stderr
+
+
+class _UsageServer(OpenAIServer):
+    """Answers every chat request correctly, with the ``usage`` object it was given."""
+
+    def __init__(self, usage: object) -> None:
+        super().__init__()
+        self.usage = usage
+
+    def build_app(self) -> Any:
+        from aiohttp import web
+
+        async def chat(request: web.Request) -> web.Response:
+            body = await request.json()
+            text = f"ANSWER: {solve_arith(str(body['messages'][-1]['content']))}"
+            choice = {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+            return web.json_response({"choices": [choice], "model": "m", "usage": self.usage})
+
+        app = web.Application()
+        app.router.add_post("/v1/chat/completions", chat)
+        return app
+
+
+@pytest.mark.parametrize(
+    "usage",
+    [
+        {"prompt_tokens": -100000000, "completion_tokens": 5},
+        {"prompt_tokens": 10, "completion_tokens": 1e300},
+        {"prompt_tokens": 10, "completion_tokens": 12.5},
+        {"prompt_tokens": "10", "completion_tokens": 5},
+        {"prompt_tokens": 10, "completion_tokens": 5, "completion_tokens_details": {"reasoning_tokens": -1}},
+        [1, 2],
+    ],
+)
+def test_absurd_usage_is_unknown_and_stays_out_of_totals_and_plots(tmp_path: Path, usage: object) -> None:
+    from leaderboard.aggregate import cost_and_score
+    from leaderboard.submission import build_submission
+
+    with _UsageServer(usage) as server:
+        plan = RunPlan(model=f"openai-compatible/m@{server.base_url}", tasks=(ARITH,))
+        summary = asyncio.run(execute(plan, tmp_path / "run", _options(tmp_path, cache=False)))
+    task = summary.tasks["demo/arith"]
+    assert task.calls == 4 and task.metrics["accuracy"].value == 1.0
+    assert task.usage.unknown and task.usage.total_tokens == 0
+    results = list(RunStore(tmp_path / "run").results())
+    assert all(r.calls[0].generation.usage.unknown and r.output.text.startswith("ANSWER:") for r in results)
+    entry = build_submission([tmp_path / "run"])["tasks"]["demo/arith"]
+    assert entry["usage"]["unknown"] is True and cost_and_score(entry)["tokens"] is None
+
+
+def test_believable_usage_is_kept_as_reported(tmp_path: Path) -> None:
+    usage = {"prompt_tokens": 10, "completion_tokens": 5.0, "prompt_tokens_details": {"cached_tokens": 2}}
+    with _UsageServer(usage) as server:
+        plan = RunPlan(model=f"openai-compatible/m@{server.base_url}", tasks=(ARITH,))
+        summary = asyncio.run(execute(plan, tmp_path / "run", _options(tmp_path, cache=False)))
+    task = summary.tasks["demo/arith"]
+    assert (task.usage.input_tokens, task.usage.output_tokens, task.usage.cached_tokens) == (40, 20, 8)
+    assert not task.usage.unknown and "unknown" not in (tmp_path / "run" / "summary.json").read_text()
+
+
+def test_a_report_places_a_run_of_unknown_usage_on_no_token_plot(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from leaderboard.cli import report_command
+
+    for name, usage in (
+        ("bad", {"prompt_tokens": -100000000}),
+        ("good", {"prompt_tokens": 10, "completion_tokens": 5}),
+    ):
+        with _UsageServer(usage) as server:
+            plan = RunPlan(model=f"openai-compatible/{name}@{server.base_url}", tasks=(ARITH,))
+            asyncio.run(execute(plan, tmp_path / name, _options(tmp_path, cache=False)))
+    built = CliRunner().invoke(
+        report_command, [str(tmp_path / "bad"), str(tmp_path / "good"), "-o", str(tmp_path / "site")]
+    )
+    assert built.exit_code == 0, built.output
+    page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert '<td data-sort="60.0">60</td>' in page and ">nan<" not in page.lower()
