@@ -50,7 +50,11 @@ def test_a_missing_last_line_is_named_as_the_last_sample(tmp_path: Path) -> None
         import_outputs(ARITH, tsv, tmp_path / "run")
 
 
-@pytest.mark.parametrize("marker", ["#####-1#####", "#####" + "7" * 5000 + "#####", "##### 2 #####", "#####2a#####"])
+@pytest.mark.parametrize(
+    "marker",
+    ["#####-1#####", "#####" + "7" * 5000 + "#####", "##### 2 #####", "#####2a#####"],
+    ids=["negative", "5000-digit", "spaced", "letters"],
+)
 def test_a_malformed_cti_marker_is_an_error_naming_its_line(tmp_path: Path, marker: str) -> None:
     log = tmp_path / "cti-x.txt"
     log.write_text(f"#####1#####\nCWE-79\n\n{marker}\nCWE-1\n\n", encoding="utf-8")
