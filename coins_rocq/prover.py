@@ -41,6 +41,8 @@ PROVER_RUNG = "prover"
 MAX_TRIES = 5
 MAX_ANSWER_CHARS = 100_000
 """The longest answer read; a longer one is refused unread."""
+MAX_REASON_CHARS = 2000
+"""The longest reason kept for an obligation the prover did not decide."""
 CLI_REQUESTS = 4
 """The most prover calls in flight at once from the command line."""
 ANSWER_TOKENS = 4096
@@ -245,14 +247,14 @@ class _SpecState:
             attempt = self.attempts[index]
             result = found.get(index)
             if run.load_error is not None or result is None:
-                attempt.outcome, attempt.reason = "not proved", f"the spec did not load again: {run.load_error}"
+                attempt.outcome, attempt.reason = "not proved", _short(f"the spec did not load again: {run.load_error}")
             elif result.outcome in ("proved", "refuted"):
                 attempt.outcome, attempt.reason = result.outcome, ""
                 self._replace(result)
             elif result.outcome == "error":
-                attempt.outcome, attempt.reason = "refused", f"refused by the axiom audit: {result.detail}"
+                attempt.outcome, attempt.reason = "refused", _short(f"refused by the axiom audit: {result.detail}")
             else:
-                attempt.outcome, attempt.reason = "not proved", result.detail
+                attempt.outcome, attempt.reason = "not proved", _short(result.detail)
 
     def _replace(self, decided: ObligationResult) -> None:
         index = decided.obligation.index
@@ -263,6 +265,11 @@ class _SpecState:
         ladder_verdict = verdict_of(self.ladder).verdict
         attempts = [self.attempts[i] for i in sorted(self.attempts)]
         return ProverSummary(model, ladder_verdict, attempts, ladder_verdict != verdict)
+
+
+def _short(reason: str) -> str:
+    """``reason`` cut to ``MAX_REASON_CHARS`` (Rocq's errors print whole terms, which can be huge)."""
+    return reason if len(reason) <= MAX_REASON_CHARS else reason[: MAX_REASON_CHARS - 3] + "..."
 
 
 def prover_prompt(source: str, job: SpecJob, obligation: Obligation) -> str:

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from coins_rocq import Case, CoqcBackend, CoqtopPool, Limits, parse_signature
 from coins_rocq.checker import check_spec
-from coins_rocq.prover import ProverOptions, check_specs_with_prover
+from coins_rocq.prover import MAX_REASON_CHARS, ProverOptions, check_specs_with_prover
 from harness.calls import CallSettings, RetryPolicy, using_call_settings
 from harness.errors import AdapterError
 from harness.testing.openai_server import FaultPlan, OpenAIServer, Reply
@@ -98,6 +98,10 @@ HOSTILE = {
     "prints": ('```coq\nrepeat idtac "coins_rung_out 1".\n```', "'idtac' prints"),
     "no-check": ("```coq\nexact_no_check (conj (eq_refl 3) (fun l : list nat => eq_refl l)).\n```", "Error"),
     "wrong-side": ("Proves: negation\n```coq\nsplit. reflexivity.\n```", "Error"),
+    "huge-error": (
+        "```coq\nlet x := eval vm_compute in (List.repeat 0 3000) in exact (eq_refl x).\n```",
+        "...",  # Rocq's error prints the whole list; the reason kept is cut
+    ),
     "prose": ("I am not sure how to prove this.", "is a command, not a tactic"),
 }
 
@@ -119,6 +123,8 @@ def test_hostile_answers_never_make_a_false_spec_correct_and_each_says_why(pool:
         assert report.prover is not None and report.prover.counts()["sent"] == 2, name
         for attempt in report.prover.attempts:
             assert attempt.outcome in ("refused", "not proved") and HOSTILE[name][1] in attempt.reason, (name, attempt)
+            assert len(attempt.reason) <= MAX_REASON_CHARS, name
+    assert all(len(a.reason) == MAX_REASON_CHARS for a in reports[list(HOSTILE).index("huge-error")].prover.attempts)
     assert elapsed < 240, f"the hostile batch took {elapsed:.0f} s"
 
 
