@@ -190,11 +190,7 @@ def compare_task(name: str, how: Compared, a: Run, b: Run, seed: int) -> dict[st
 
     left, right = a.tasks[name].items, b.tasks[name].items
     both = set(left) & set(right)
-    items = [
-        Item(key, left[key].cluster, _mean(left[key].values), _mean(right[key].values))
-        for key in sorted(both)
-        if left[key].values and right[key].values
-    ]
+    items = paired_items(left, right)
     row: dict[str, Any] = {
         "metric": how.metric.name,
         "metric_rule": how.metric.description,
@@ -265,16 +261,18 @@ def compare_pair(a: Run, b: Run, built: dict[str, Compared], seed: int) -> dict[
     }
     in_suite = [n for n in shared if tasks[n]["n_paired"] and higher_is_better(built[n].metric.name)]
     if len(in_suite) > 1:
-        strata = [_stratum(built[name], a.tasks[name], b.tasks[name]) for name in in_suite]
+        strata = [Stratum(paired_items(a.tasks[name].items, b.tasks[name].items)) for name in in_suite]
         pair["suite"] = {"tasks": in_suite, "n_paired": sum(s.n for s in strata), **statistics(strata, seed)}
     return pair
 
 
-def _stratum(how: Compared, left: RunTask, right: RunTask) -> Stratum:
-    keys = sorted(k for k in set(left.items) & set(right.items) if left.items[k].values and right.items[k].values)
-    return Stratum(
-        [Item(k, left.items[k].cluster, _mean(left.items[k].values), _mean(right.items[k].values)) for k in keys]
-    )
+def paired_items(left: dict[str, ItemLog], right: dict[str, ItemLog]) -> list[Item]:
+    """The items both runs logged with a value, each at its mean over trials, with its cluster (either run's)."""
+    return [
+        Item(key, left[key].cluster or right[key].cluster, _mean(left[key].values), _mean(right[key].values))
+        for key in sorted(set(left) & set(right))
+        if left[key].values and right[key].values
+    ]
 
 
 def adjust(pairs: list[dict[str, Any]], method: Adjustment) -> None:

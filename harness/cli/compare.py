@@ -62,11 +62,11 @@ def print_pair(pair: dict[str, Any], adjustment: str) -> None:
         )
     Console(width=None if sys.stdout.isatty() else 200).print(table)
     for name, row in pair["tasks"].items():
-        notes = []
+        notes = [f"{row['metric']}: {row['metric_rule']}" if row["metric_rule"] else row["metric"]]
         if row["only_a"] or row["only_b"] or row["no_value"]:
             notes.append(
                 f"left out: {row['only_a']} item(s) only in A, {row['only_b']} only in B, "
-                f"{row['no_value']} without a value on a side ({row['metric']}: {row['metric_rule']})"
+                f"{row['no_value']} without a value on a side"
             )
         if row.get("items_needed"):
             notes.append(f"not significant; about {row['items_needed']:,} items would detect a difference this size")
@@ -77,8 +77,7 @@ def print_pair(pair: dict[str, Any], adjustment: str) -> None:
             )
         if _trials(row):
             notes.append(_trials(row))
-        if notes:
-            click.echo(f"{name}: " + "; ".join(notes))
+        click.echo(f"{name}: " + "; ".join(notes))
     for side, names in (("A", pair["only_in_a"]), ("B", pair["only_in_b"])):
         if names:
             click.echo(f"tasks only in {side}, not compared: {', '.join(names)}")
