@@ -49,6 +49,7 @@ QUIET_TACTICS: dict[str, str] = {
     "infoH": "prints the hypotheses it introduces",
     "ltac": "controls Ltac profiling, which prints",
     "psatz": "runs an external program",
+    "native_cast_no_check": "runs the native compiler",
     "optimize_heap": "compacts the prover's memory",
 }
 """Tactics a proof never needs whose effect is output, timing or another program: refused,

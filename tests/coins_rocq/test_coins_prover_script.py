@@ -70,6 +70,7 @@ def test_comments_are_dropped_so_a_hidden_period_cannot_end_a_sentence() -> None
         ("exact ltac:(exact I).", "'ltac:' runs tactics inside a term"),
         ("#[bypass_check(guard)] exact I.", "uses attributes"),
         ("native_compute.", "compiles native code"),
+        ("native_cast_no_check I.", "runs the native compiler"),
         ("exact I)). Definition x := ((I.", "unbalanced ')'"),
         ("exact (I.", "unclosed '('"),
         ("}", "'}' closes no '{'"),
