@@ -56,11 +56,13 @@ class _Watchdog:
         clock = time.pthread_getcpuclockid(ident)
         guard = _Guard(ident, clock, time.clock_gettime(clock) + limit_s)
         with self._lock:
+            idle = not self._guards
             self._guards[ident] = guard
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._watch, name="scoring-time-limit", daemon=True)
                 self._thread.start()
-            self._wake.notify()
+            elif idle:  # the watchdog sleeps until there is something to watch; otherwise it is polling
+                self._wake.notify()
         try:
             yield guard
         finally:
