@@ -227,3 +227,19 @@ def test_a_suite_is_compared_on_the_mean_of_its_tasks_differences(tmp_path: Path
     assert pair["suite"]["tasks"] == ["demo/arith", "cyber-gen/cwe"] and pair["suite"]["n_paired"] == 40
     assert pair["suite"]["diff"] == pytest.approx((rows["demo/arith"]["diff"] + rows["cyber-gen/cwe"]["diff"]) / 2)
     assert pair["suite"]["test"] == "sign-flip" and pair["suite"]["p_value"] < 0.01
+
+
+@pytest.mark.parametrize(
+    "tasks, message",
+    [
+        ("demo/arith", "'tasks' is not a list of tasks with names"),
+        ([{"name": "no/such-task", "version": "1", "args": {}}], "no/such-task"),
+        ([{"name": "demo/arith", "version": "1", "args": {"n": "many"}}], "-T n"),
+    ],
+)
+def test_a_hostile_config_is_refused_in_one_line(runs, tmp_path: Path, tasks: object, message: str) -> None:
+    changed = shutil.copytree(runs["base"], tmp_path / "hostile")
+    config = json.loads((changed / "config.json").read_text())
+    config["tasks"] = tasks
+    (changed / "config.json").write_text(json.dumps(config))
+    assert message in _refused(changed, runs["base"])
