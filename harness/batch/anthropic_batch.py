@@ -131,10 +131,14 @@ class AnthropicBatchBackend:
         params["model"] = self.model
         return {"custom_id": custom_id, "params": params}
 
-    async def submit(self, lines: list[dict[str, Any]]) -> str:
-        """``POST /v1/messages/batches`` with every request."""
+    async def submit(self, lines: list[dict[str, Any]], token: str) -> str:
+        """``POST /v1/messages/batches`` with every request (a message batch takes no metadata for ``token``)."""
         created = await self.http.json("POST", "v1/messages/batches", {"requests": lines})
         return path_id(created.get("id"), "the batch id")
+
+    async def find(self, token: str) -> str | None:
+        """None: message batches carry no metadata, so a submission without a recorded id cannot be found."""
+        return None
 
     async def status(self, batch_id: str) -> BatchStatus:
         """``GET /v1/messages/batches/{id}``: ``in_progress``/``canceling`` run; ``ended`` is cancelled, expired

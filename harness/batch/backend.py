@@ -46,8 +46,11 @@ class BatchBackend(Protocol):
     def line(self, custom_id: str, request: GenerateRequest) -> dict[str, Any]:
         """The request as one entry of the provider's batch input."""
 
-    async def submit(self, lines: list[dict[str, Any]]) -> str:
-        """Create a batch of ``lines`` and return its id."""
+    async def submit(self, lines: list[dict[str, Any]], token: str) -> str:
+        """Create a batch of ``lines``, tagged with submission ``token`` where the provider allows; its id."""
+
+    async def find(self, token: str) -> str | None:
+        """The id of the batch tagged with submission ``token``; None when the provider holds none or cannot tell."""
 
     async def status(self, batch_id: str) -> BatchStatus:
         """The batch's status now."""

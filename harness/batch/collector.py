@@ -7,7 +7,8 @@ results are matched back by ``custom_id`` (:mod:`harness.batch.records`): an ans
 caller, a provider error fails it (a transient one as :class:`TransientError`, which the calling
 layer retries in a later batch), and a request the batch never worked on (it expired) is sent
 again in a new batch, at most ``max_resubmits`` times. A request the state file already places in
-a batch (a resumed run) follows that batch instead of being submitted again.
+a batch (a resumed run) follows that batch instead of being submitted again; one in a submission
+that a killed process left without its batch id is looked up by the submission's token first.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import asyncio
 import logging
 import random
 import time
+import uuid
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -64,6 +66,7 @@ class BatchCollector:
         self._finished: dict[str, tuple[BatchStatus, Results]] = {}
         self._submitted_here: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._recovering: dict[str, list[str]] = {}
         self._rng = random.Random(0)
 
     async def answer(self, custom_id: str, who: list[str], request: GenerateRequest) -> Generation:
@@ -71,11 +74,13 @@ class BatchCollector:
         future: asyncio.Future[Generation] = asyncio.get_running_loop().create_future()
         self.waiters[custom_id] = Waiter(request, who, future, time.perf_counter())
         try:
-            record = self.state.batch_of(self.adapter, custom_id)
-            if record is None:
+            submission = self.state.submission_of(self.adapter, custom_id)
+            if submission is None:
                 self._enqueue(custom_id)
+            elif submission.batch_id is not None:
+                self._follow(submission.batch_id, custom_id)
             else:
-                self._follow(record.batch_id, custom_id)
+                self._recover(submission.token, custom_id)
             return await future
         finally:
             self.waiters.pop(custom_id, None)
@@ -139,17 +144,49 @@ class BatchCollector:
 
     async def _submit(self, group: list[tuple[str, dict[str, Any]]]) -> None:
         lines = [line for _, line in group]
+        token = uuid.uuid4().hex
+        requests = {cid: self.waiters[cid].who if cid in self.waiters else ["?", "?", "?"] for cid, _ in group}
+        self.state.submitting(token, self.adapter, requests)
         try:
-            batch_id = await self._retrying(lambda: self.backend.submit(lines), "submitting a batch")
+            batch_id = await self._retrying(lambda: self.backend.submit(lines, token), "submitting a batch")
         except Exception as exc:  # whatever went wrong, its callers fail with it instead of waiting for ever
+            self.state.abandoned(token)
             for custom_id, _ in group:
                 self._fail(custom_id, AdapterError(f"batch not submitted: {_reason(exc)}"))
             return
-        requests = {cid: self.waiters[cid].who if cid in self.waiters else ["?", "?", "?"] for cid, _ in group}
-        self.state.submitted(batch_id, self.adapter, requests)
+        self.state.submitted(token, batch_id)
         self._submitted_here.add(batch_id)
         log.info("batch %s: %d request(s) to %s submitted; polling", batch_id, len(group), self.adapter)
         self._follow(batch_id, None)
+
+    def _recover(self, token: str, custom_id: str) -> None:
+        """Settle ``custom_id`` of a submission a killed process left without a batch id, once it is looked up."""
+        if token in self._recovering:
+            self._recovering[token].append(custom_id)
+        else:
+            self._recovering[token] = [custom_id]
+            self._spawn(self._look_up(token))
+
+    async def _look_up(self, token: str) -> None:
+        """Ask the provider for the batch of submission ``token``: follow it, or submit its requests anew."""
+        try:
+            batch_id = await self._retrying(lambda: self.backend.find(token), f"looking up submission {token}")
+        except Exception as exc:  # whatever went wrong, its callers fail with it instead of waiting for ever
+            for custom_id in self._recovering.pop(token, []):
+                self._fail(custom_id, AdapterError(f"submission {token}: {_reason(exc)}"))
+            return
+        waiting = self._recovering.pop(token, [])
+        if batch_id is None:
+            self.state.abandoned(token)
+            log.info("submission %s: the provider holds no batch of it; its requests are submitted again", token)
+            for custom_id in waiting:
+                if custom_id in self.waiters:
+                    self._enqueue(custom_id)
+            return
+        self.state.submitted(token, batch_id)
+        log.info("submission %s: found as batch %s", token, batch_id)
+        for custom_id in waiting:
+            self._follow(batch_id, custom_id)
 
     def _follow(self, batch_id: str, custom_id: str | None) -> None:
         """Settle ``custom_id`` from ``batch_id``'s results once it has ended, polling it if nobody does yet."""
@@ -160,7 +197,7 @@ class BatchCollector:
             self._pollers[batch_id] = self._spawn(self._poll(batch_id))
 
     async def _poll(self, batch_id: str) -> None:
-        members = set(self.state.batches[batch_id].requests)
+        members = self.state.members(batch_id)
         delay = self.config.poll_s
         try:
             while True:

@@ -31,6 +31,8 @@ STATES = {
     "failed": "failed",
 }
 UNANSWERED_CODES = frozenset({"batch_expired", "batch_cancelled"})
+METADATA_KEY = "frontier_submission"
+FIND_PAGES = 10
 
 
 def parse_record(record: dict[str, Any]) -> Outcome:
@@ -80,15 +82,37 @@ class OpenAIBatchBackend:
         body["model"] = self.model
         return {"custom_id": custom_id, "method": "POST", "url": ENDPOINT, "body": body}
 
-    async def submit(self, lines: list[dict[str, Any]]) -> str:
-        """Upload the JSONL input file, then create the batch on it."""
+    async def submit(self, lines: list[dict[str, Any]], token: str) -> str:
+        """Upload the JSONL input file, then create the batch on it, ``token`` in its metadata."""
         content = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines).encode()
         uploaded = await self.http.upload("files", {"purpose": "batch"}, "batch-input.jsonl", content)
         file_id = path_id(uploaded.get("id"), "the uploaded file's id")
-        created = await self.http.json(
-            "POST", "batches", {"input_file_id": file_id, "endpoint": ENDPOINT, "completion_window": "24h"}
-        )
+        body = {
+            "input_file_id": file_id,
+            "endpoint": ENDPOINT,
+            "completion_window": "24h",
+            "metadata": {METADATA_KEY: token},
+        }
+        created = await self.http.json("POST", "batches", body)
         return path_id(created.get("id"), "the batch id")
+
+    async def find(self, token: str) -> str | None:
+        """The batch whose metadata holds ``token``, among the newest ``FIND_PAGES`` pages of ``GET /batches``."""
+        after: str | None = None
+        for _ in range(FIND_PAGES):
+            page = await self.http.json("GET", "batches?limit=100" + (f"&after={after}" if after else ""))
+            data = page.get("data")
+            if not isinstance(data, list) or not data:
+                return None
+            for batch in data:
+                metadata = batch.get("metadata") if isinstance(batch, dict) else None
+                if isinstance(metadata, dict) and metadata.get(METADATA_KEY) == token:
+                    return path_id(batch.get("id"), "the batch id")
+            if page.get("has_more") is not True:
+                return None
+            last = data[-1]
+            after = path_id(last.get("id") if isinstance(last, dict) else None, "the last batch id")
+        return None
 
     async def status(self, batch_id: str) -> BatchStatus:
         """``GET /batches/{id}``; an unknown status word counts as failed (never polled for ever)."""

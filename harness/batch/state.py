@@ -1,9 +1,12 @@
 """The batches of a run, in its directory: ``batches.jsonl``, appended and synced as batches are made and end.
 
-One line per event: ``submitted`` (the batch id, the adapter, and for each ``custom_id`` the task,
-sample and role of its request) and ``ended`` (the final status and what its results held). A
-resumed run reads it to find the batch that holds a request; ``frontier show`` reads it to say how
-many requests wait in which batch. A line cut by a killed process is ignored.
+One line per event. ``submitting``: a submission token, the adapter, and for each ``custom_id``
+the task, sample and role of its request, written before the provider is asked to make the batch;
+``submitted``: the batch id the provider gave that submission; ``abandoned``: the provider holds
+no batch for a submission a killed process left without an id; ``ended``: a batch's final status
+and what its results held. A resumed run reads it to find the batch that holds a request (or the
+submission whose batch it must look up); ``frontier show`` reads it to say how many requests wait
+in which batch. A line cut by a killed process is ignored.
 """
 
 from __future__ import annotations
@@ -23,13 +26,15 @@ STATE_FILE = "batches.jsonl"
 
 
 @dataclass
-class BatchRecord:
-    """One batch as the state file knows it."""
+class Submission:
+    """Requests handed to the provider as one batch; ``batch_id`` once the provider's answer was recorded."""
 
-    batch_id: str
+    token: str
     adapter: str
     submitted_at: str
     requests: dict[str, list[str]] = field(default_factory=dict)
+    batch_id: str | None = None
+    abandoned: bool = False
     ended: dict[str, Any] | None = None
 
 
@@ -37,35 +42,55 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def read_batches(run_dir: Path) -> dict[str, BatchRecord]:
-    """The batches recorded in ``run_dir`` by id, in the order submitted (none when there is no state file)."""
+def _apply(submissions: dict[str, Submission], by_batch: dict[str, Submission], event: dict[str, Any]) -> None:
+    """Fold one event into the submissions (KeyError, TypeError or ValueError when it is not an event)."""
+    kind = event["event"]
+    if kind == "submitting":
+        requests = {str(k): [str(part) for part in v] for k, v in dict(event["requests"]).items()}
+        token = str(event["submission"])
+        submissions[token] = Submission(token, str(event["adapter"]), str(event["at"]), requests)
+    elif kind == "submitted":
+        submission = submissions[str(event["submission"])]
+        submission.batch_id = str(event["batch"])
+        by_batch[submission.batch_id] = submission
+    elif kind == "abandoned":
+        submissions[str(event["submission"])].abandoned = True
+    elif kind == "ended":
+        by_batch[str(event["batch"])].ended = dict(event)
+    else:
+        raise ValueError(f"unknown event {kind!r}")
+
+
+def read_submissions(run_dir: Path) -> dict[str, Submission]:
+    """The submissions recorded in ``run_dir`` by token, in order (none when there is no state file)."""
     path = run_dir / STATE_FILE
-    batches: dict[str, BatchRecord] = {}
+    submissions: dict[str, Submission] = {}
+    by_batch: dict[str, Submission] = {}
     try:
         lines = path.read_bytes().splitlines()
     except FileNotFoundError:
-        return batches
+        return submissions
     for number, line in enumerate(lines, 1):
         try:
-            event = json.loads(line)
-            kind, batch_id = event["event"], str(event["batch"])
-            if kind == "submitted":
-                requests = {str(k): [str(part) for part in v] for k, v in dict(event["requests"]).items()}
-                batches[batch_id] = BatchRecord(batch_id, str(event["adapter"]), str(event.get("at")), requests)
-            elif kind == "ended" and batch_id in batches:
-                batches[batch_id].ended = dict(event)
+            _apply(submissions, by_batch, json.loads(line))
         except (ValueError, KeyError, TypeError, RecursionError):
             if number < len(lines):  # the last line may be cut by a killed process; any other is damage
                 log.warning("%s: line %d is not a batch event; ignored", path, number)
-    return batches
+    return submissions
+
+
+def read_batches(run_dir: Path) -> dict[str, Submission]:
+    """The submissions of ``run_dir`` that the provider made a batch of, by batch id."""
+    return {s.batch_id: s for s in read_submissions(run_dir).values() if s.batch_id is not None}
 
 
 def waiting_requests(run_dir: Path) -> list[tuple[str, str, int, str]]:
-    """``(batch id, adapter, requests, submitted at)`` of each batch not known to have ended."""
+    """``(batch id, adapter, requests, submitted at)`` of each batch not known to have ended; a submission
+    a killed process left without its batch id shows as ``submission <token>``."""
     return [
-        (record.batch_id, record.adapter, len(record.requests), record.submitted_at)
-        for record in read_batches(run_dir).values()
-        if record.ended is None
+        (s.batch_id or f"submission {s.token}", s.adapter, len(s.requests), s.submitted_at)
+        for s in read_submissions(run_dir).values()
+        if s.ended is None and not s.abandoned
     ]
 
 
@@ -74,39 +99,60 @@ class BatchState:
 
     def __init__(self, run_dir: Path) -> None:
         self.path = run_dir / STATE_FILE
-        self.batches = read_batches(run_dir)
-        self._latest: dict[tuple[str, str], str] = {}
-        for record in self.batches.values():
-            for custom_id in record.requests:
-                self._latest[(record.adapter, custom_id)] = record.batch_id
+        self.submissions = read_submissions(run_dir)
+        self._latest: dict[tuple[str, str], Submission] = {}
+        for submission in self.submissions.values():
+            if not submission.abandoned:
+                self._index(submission)
         self._lock = threading.Lock()
 
-    def batch_of(self, adapter: str, custom_id: str) -> BatchRecord | None:
-        """The batch ``custom_id`` of ``adapter`` was last submitted in, or None."""
-        batch_id = self._latest.get((adapter, custom_id))
-        return self.batches.get(batch_id) if batch_id is not None else None
+    def _index(self, submission: Submission) -> None:
+        for custom_id in submission.requests:
+            self._latest[(submission.adapter, custom_id)] = submission
 
-    def submitted(self, batch_id: str, adapter: str, requests: dict[str, list[str]]) -> None:
-        """Record a new batch and which request (task, sample, role) each of its custom ids is."""
-        record = BatchRecord(batch_id, adapter, _now(), dict(requests))
-        self.batches[batch_id] = record
-        for custom_id in requests:
-            self._latest[(adapter, custom_id)] = batch_id
+    def submission_of(self, adapter: str, custom_id: str) -> Submission | None:
+        """The submission ``custom_id`` of ``adapter`` was last handed over in (not abandoned), or None."""
+        return self._latest.get((adapter, custom_id))
+
+    def members(self, batch_id: str) -> set[str]:
+        """The custom ids of batch ``batch_id``."""
+        return next(set(s.requests) for s in self.submissions.values() if s.batch_id == batch_id)
+
+    def submitting(self, token: str, adapter: str, requests: dict[str, list[str]]) -> None:
+        """Record, before asking the provider, which request (task, sample, role) each custom id is."""
+        submission = Submission(token, adapter, _now(), dict(requests))
+        self.submissions[token] = submission
+        self._index(submission)
         self._append(
             {
-                "event": "submitted",
-                "batch": batch_id,
+                "event": "submitting",
+                "submission": token,
                 "adapter": adapter,
-                "at": record.submitted_at,
+                "at": submission.submitted_at,
                 "requests": requests,
             }
         )
 
+    def submitted(self, token: str, batch_id: str) -> None:
+        """Record the batch id the provider gave submission ``token``."""
+        self.submissions[token].batch_id = batch_id
+        self._append({"event": "submitted", "submission": token, "batch": batch_id, "at": _now()})
+
+    def abandoned(self, token: str) -> None:
+        """Record that the provider holds no batch for submission ``token`` (its requests are submitted anew)."""
+        submission = self.submissions[token]
+        submission.abandoned = True
+        for custom_id in submission.requests:
+            if self._latest.get((submission.adapter, custom_id)) is submission:
+                del self._latest[(submission.adapter, custom_id)]
+        self._append({"event": "abandoned", "submission": token, "at": _now()})
+
     def ended(self, batch_id: str, status: str, counts: dict[str, int], anomalies: dict[str, int]) -> None:
         """Record that a batch ended with ``status``: answers, errors, unanswered, and lines not attributed."""
         event = {"event": "ended", "batch": batch_id, "at": _now(), "status": status, **counts, "anomalies": anomalies}
-        if batch_id in self.batches:
-            self.batches[batch_id].ended = event
+        for submission in self.submissions.values():
+            if submission.batch_id == batch_id:
+                submission.ended = event
         self._append(event)
 
     def _append(self, event: dict[str, Any]) -> None:

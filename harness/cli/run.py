@@ -142,10 +142,10 @@ def with_batch(batch: bool | None, plan: RunPlan, out_dir: Path, executor: str, 
     adapter that can; ``-M batch=true`` the run's model alone."""
     import logging
 
-    from harness.batch.state import read_batches
+    from harness.batch.state import read_submissions
     from harness.logs import show_from
 
-    if batch is None and read_batches(out_dir):
+    if batch is None and read_submissions(out_dir):
         click.echo(f"{out_dir} has batches: resuming in batch mode (--no-batch sends requests one at a time)", err=True)
         batch = True
     if not (batch or plan.model_options.get("batch") is True):

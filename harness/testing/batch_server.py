@@ -9,6 +9,7 @@ as, and which of its requests fail, is a :class:`BatchBehaviour`.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ class BatchBehaviour:
     ``hostile``: results files also hold a malformed line, a line for a custom_id nobody sent and
     a second copy of the first answer. ``paused``: batches stay in progress while True.
     ``status_error``: an HTTP status that every status poll is answered with instead (0: none).
+    ``hang_after_create``: ``POST /v1/batches`` makes the batch, then never answers.
     """
 
     polls: int = 2
@@ -40,6 +42,7 @@ class BatchBehaviour:
     hostile: bool = False
     paused: bool = False
     status_error: int = 0
+    hang_after_create: bool = False
 
 
 def _text_of(content: object) -> str:
@@ -66,6 +69,7 @@ class BatchServer(OpenAIServer):
         app.router.add_post("/v1/files", self._upload)
         app.router.add_get("/v1/files/{id}/content", self._file_content)
         app.router.add_post("/v1/batches", self._create_openai)
+        app.router.add_get("/v1/batches", self._list_openai)
         app.router.add_get("/v1/batches/{id}", self._status_openai)
         app.router.add_post("/v1/messages/batches", self._create_anthropic)
         app.router.add_get("/v1/messages/batches/{id}", self._status_anthropic)
@@ -113,7 +117,22 @@ class BatchServer(OpenAIServer):
         if any(line.get("method") != "POST" or line.get("url") != "/v1/chat/completions" for line in lines):
             return web.json_response({"error": {"message": "every line must POST /v1/chat/completions"}}, status=400)
         batch_id = self._new_batch("openai", lines)
+        self._state[batch_id]["metadata"] = body.get("metadata")
+        if self.behaviour.hang_after_create:
+            await asyncio.sleep(3600)
         return web.json_response(self._openai_view(batch_id))
+
+    async def _list_openai(self, request: Any) -> Any:
+        """``GET /v1/batches?limit=&after=``: the OpenAI batches, newest first."""
+        from aiohttp import web
+
+        ids = [batch_id for batch_id in reversed(self.batches) if self._state[batch_id]["kind"] == "openai"]
+        after = request.query.get("after")
+        if after in ids:
+            ids = ids[ids.index(after) + 1 :]
+        limit = int(request.query.get("limit", "20"))
+        page = [self._openai_view(batch_id) for batch_id in ids[:limit]]
+        return web.json_response({"object": "list", "data": page, "has_more": len(ids) > limit})
 
     def _advance(self, batch_id: str) -> dict[str, Any]:
         state = self._state[batch_id]
@@ -198,6 +217,7 @@ class BatchServer(OpenAIServer):
             "output_file_id": state.get("output_file_id"),
             "error_file_id": state.get("error_file_id"),
             "request_counts": {"total": len(self.batches[batch_id])},
+            "metadata": state.get("metadata"),
         }
         if status == "failed":
             view["errors"] = {"data": [{"code": "invalid_file", "message": "the input file failed validation"}]}

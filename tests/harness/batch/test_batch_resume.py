@@ -60,3 +60,36 @@ def test_killed_while_waiting_then_resumed_polls_the_same_batch(tmp_path: Path, 
     assert scores(out) == scores(tmp_path / "direct")
     shown = frontier("show", str(out))
     assert shown.returncode == 0 and "waiting" not in shown.stdout
+
+
+def test_killed_between_the_provider_making_the_batch_and_recording_it(
+    tmp_path: Path, batch_server: BatchServer
+) -> None:
+    """The provider made the batch but the process died before writing its id: --resume finds it by the
+    submission token in its metadata and polls it, sending nothing twice."""
+    from harness.batch.state import read_submissions
+
+    model = f"openai-compatible/test-model@{batch_server.base_url}"
+    out = tmp_path / "batched"
+    batch_server.behaviour.hang_after_create = True
+    args = ["--task", "demo/arith", "-T", "n=6", "--model", model, "--no-cache", "--no-progress", "--out", str(out)]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "harness", "run", *args, "--batch"],
+        env=ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for(lambda: bool(batch_server.batches))
+    finally:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(30)
+    (submission,) = read_submissions(out).values()
+    assert submission.batch_id is None and len(submission.requests) == 6
+    assert f"submission {submission.token}" in frontier("show", str(out)).stdout
+    batch_server.behaviour.hang_after_create = False
+    resumed = frontier("run", "--resume", "--out", str(out), "--no-progress")
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert list(batch_server.batches) == ["batch_2"]
+    assert f"submission {submission.token}: found as batch batch_2" in resumed.stderr
+    assert read_submissions(out)[submission.token].batch_id == "batch_2"
