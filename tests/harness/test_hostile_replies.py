@@ -79,16 +79,17 @@ def test_import_keeps_a_lone_surrogate_escaped(tmp_path: Path) -> None:
 class _UsageServer(OpenAIServer):
     """Answers every chat request correctly, with the ``usage`` object it was given."""
 
-    def __init__(self, usage: object) -> None:
+    def __init__(self, usage: object, prefix: str = "") -> None:
         super().__init__()
         self.usage = usage
+        self.prefix = prefix
 
     def build_app(self) -> Any:
         from aiohttp import web
 
         async def chat(request: web.Request) -> web.Response:
             body = await request.json()
-            text = f"ANSWER: {solve_arith(str(body['messages'][-1]['content']))}"
+            text = f"{self.prefix}ANSWER: {solve_arith(str(body['messages'][-1]['content']))}"
             choice = {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
             return web.json_response({"choices": [choice], "model": "m", "usage": self.usage})
 
@@ -152,3 +153,22 @@ def test_a_report_places_a_run_of_unknown_usage_on_no_token_plot(tmp_path: Path)
     assert built.exit_code == 0, built.output
     page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert '<td data-sort="60.0">60</td>' in page and ">nan<" not in page.lower()
+
+
+@pytest.mark.parametrize("cache", ["--cache", "--no-cache"])
+def test_frontier_run_and_show_on_hostile_replies_print_no_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], cache: str
+) -> None:
+    from harness.cli.main import main
+
+    monkeypatch.setenv("FRONTIER_CACHE_DIR", str(tmp_path / "cache"))
+    with _UsageServer({"prompt_tokens": -100000000, "completion_tokens": 1e300}, prefix="\ud800\n") as server:
+        model = f"openai-compatible/m@{server.base_url}"
+        args = ["run", "--task", "demo/arith", "-T", "n=3", "--model", model, cache, "--no-progress"]
+        main([*args, "--out", str(tmp_path / "run")])
+    main(["show", str(tmp_path / "run")])
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err
+    results = list(RunStore(tmp_path / "run").results())
+    assert [r.score.correct for r in results] == [True] * 3
+    assert all(r.output.text.startswith("\\ud800\n") and r.usage.unknown for r in results)

@@ -72,3 +72,15 @@ def test_cli_import_of_a_bad_cti_marker_is_one_line(tmp_path: Path, capsys: pyte
         )
     err = capsys.readouterr().err
     assert exited.value.code == 2 and f"{log}:4: malformed marker '#####-1#####'" in err and "Traceback" not in err
+
+
+def test_cli_import_of_a_one_column_tsv_with_an_empty_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = [f"ANSWER: {t}" for t in _targets()]
+    lines[2] = ""
+    tsv = tmp_path / "one.tsv"
+    tsv.write_text("text\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    main(["import", "--task", "demo/arith", "-T", "n=5", "--from", str(tsv), "--out", str(tmp_path / "run")])
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err and "imported 5 sample(s)" in captured.out
+    counts = RunStore(tmp_path / "run").read_summary().tasks["demo/arith"].counts
+    assert counts == {"scored": 4, "unscored": 1, "error": 0}
