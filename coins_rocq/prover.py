@@ -13,7 +13,8 @@ still unknown are sent again with the last answer and why it failed.
 
 The model is waited for outside the prover, so its latency spends no spec budget. The report
 counts the prover's decisions apart (``ProverSummary``, and the rung ``prover``) and says
-whether the verdict rests on them.
+whether the verdict rests on them. This is the one part of ``coins_rocq`` that uses the harness,
+imported only when a prover is asked for.
 """
 
 from __future__ import annotations
@@ -236,8 +237,7 @@ class _SpecState:
         if not self.pending:
             return None
         obligations = [ob for ob in self.job.obligations if ob.index in self.pending]
-        job = self.job
-        return SpecJob(job.prelude, job.setup, job.ladder, obligations, job.limits, dict(self.pending))
+        return dataclasses.replace(self.job, obligations=obligations, given=dict(self.pending))
 
     def merge(self, run: JobResult) -> None:
         """Take the results of the pending proofs' job: a kernel-checked, audited proof decides its obligation."""
