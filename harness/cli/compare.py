@@ -48,7 +48,7 @@ def print_pair(pair: dict[str, Any], adjustment: str) -> None:
         clusters = f" ({row['clusters']} clusters)" if row.get("clusters") else ""
         table.add_row(
             escape(name),
-            escape(row.get("metric", "")),
+            escape(row.get("metric", "") + ("" if row.get("higher_is_better", True) else " (lower is better)")),
             _num(row["a"]),
             _num(row["b"]),
             f"{row['diff']:+.4f}",

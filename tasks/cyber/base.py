@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterable
 from typing import ClassVar
 
-from harness.task import ArgsT, GenerationSettings, Task
+from harness.task import ArgsT, GenerationSettings, Metric, Task, accuracy_over_answered
 from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
 from scorers.choice import extract_choice
 from scorers.cti_ids import extract_cwe
@@ -137,6 +137,19 @@ class CvssVectorTask(Task[ArgsT]):
         """A uniformly random valid CVSS 3.1 base vector."""
         return random_vector(rng)
 
+    def metrics(self) -> tuple[Metric, ...]:
+        """The per-sample readings of ``mad`` and ``exact_vector`` (what ``frontier compare`` pairs)."""
+        return (
+            Metric("mad", _abs_deviation, "absolute base-score deviation over valid vectors", kind="mean"),
+            Metric("exact_vector", accuracy_over_answered, "all eight base metrics right; invalid counts 0"),
+        )
+
     def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
         """MAD of base scores, exact vector match and the invalid-vector rate."""
         return vector_metrics(results, seed=seed)
+
+
+def _abs_deviation(result: SampleResult) -> float | None:
+    """A scored vector's absolute base-score deviation; None for an invalid vector or a failed evaluation."""
+    deviation = result.score.details.get("abs_deviation")
+    return float(deviation) if result.score.outcome == "scored" and isinstance(deviation, (int, float)) else None

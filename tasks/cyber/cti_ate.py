@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from harness.task import Metric, accuracy_over_answered, accuracy_over_scored
 from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
 from scorers.cti_ids import extract_techniques, technique_ids
 from scorers.set_f1 import match_sets
@@ -63,6 +64,13 @@ class CtiAteTask(CtiRows[CtiArgs]):
         """A random handful of the technique ids the prompt lists."""
         listed = technique_ids(prompt_text(sample)) or ["T1059"]
         return ", ".join(rng.sample(listed, k=min(len(listed), rng.randint(1, 6))))
+
+    def metrics(self) -> tuple[Metric, ...]:
+        """Each sample's set F1, as ``f1_macro`` averages it (what ``frontier compare`` pairs)."""
+        return (
+            Metric("f1_macro", accuracy_over_answered, "set F1; an answer naming no technique counts 0", kind="mean"),
+            Metric("f1_macro_scored", accuracy_over_scored, "set F1 over answers naming a technique", kind="mean"),
+        )
 
     def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
         """F1 averaged over samples (all rows; parsed rows), micro precision/recall/F1, exact sets."""

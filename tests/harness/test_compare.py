@@ -243,3 +243,17 @@ def test_a_hostile_config_is_refused_in_one_line(runs, tmp_path: Path, tasks: ob
     config["tasks"] = tasks
     (changed / "config.json").write_text(json.dumps(config))
     assert message in _refused(changed, runs["base"])
+
+
+def test_a_graded_lower_is_better_metric_gets_the_sign_flip_test(tmp_path: Path) -> None:
+    made = []
+    for model in ("random", "oracle"):
+        out = tmp_path / model
+        done = frontier(
+            "run", "--task", "cyber-gen/cvss", "--model", f"builtin/{model}", "--limit", "40", "--out", str(out)
+        )
+        assert done.returncode == 0, done.stderr
+        made.append(out)
+    row = compare(*made)["pairs"][0]["tasks"]["cyber-gen/cvss"]
+    assert (row["metric"], row["higher_is_better"], row["test"], row["b"]) == ("mad", False, "sign-flip", 0.0)
+    assert row["diff"] < row["ci"][1] < 0 and row["p_value"] < 0.001
