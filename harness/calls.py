@@ -184,7 +184,11 @@ class CallSettings:
             force_cache=options.force_cache,
             seed=seed,
             max_requests=options.concurrency,
-            batch=BatchSession(options.batch_dir, options.batch_all, options.retry) if options.batch_dir else None,
+            batch=(
+                BatchSession(options.batch_dir, options.batch_all, options.retry, options.retry_errors)
+                if options.batch_dir
+                else None
+            ),
         )
 
     def wrap(self, adapter: ModelAdapter) -> CallingAdapter:

@@ -46,12 +46,23 @@ class Waiter:
 
 
 class BatchCollector:
-    """The batches of one adapter (``adapter`` is its name) through ``backend``."""
+    """The batches of one adapter (``adapter`` is its name) through ``backend``.
+
+    ``resend_failures`` (``--retry-errors``): a request that failed in a batch of an earlier process
+    is sent again instead of failing again with the same answer.
+    """
 
     def __init__(
-        self, adapter: str, backend: BatchBackend, state: BatchState, config: BatchConfig, retry: RetryPolicy
+        self,
+        adapter: str,
+        backend: BatchBackend,
+        state: BatchState,
+        config: BatchConfig,
+        retry: RetryPolicy,
+        resend_failures: bool = False,
     ) -> None:
         self.adapter = adapter
+        self.resend_failures = resend_failures
         self.backend = backend
         self.state = state
         self.config = config
@@ -246,6 +257,8 @@ class BatchCollector:
                 waiter.future.set_result(self.backend.generation(waiter.request, outcome.body, latency))
             except Exception as exc:  # a body the records cannot hold fails its request, never the batch
                 waiter.future.set_exception(AdapterError(f"batch {batch_id}: {_reason(exc)}"))
+        elif isinstance(outcome, Failure) and self._resends(batch_id, waiter):
+            self._enqueue(custom_id)
         elif isinstance(outcome, Failure):
             kind = TransientError if outcome.transient else AdapterError
             waiter.future.set_exception(kind(f"batch {batch_id}: {outcome.message}"))
@@ -257,8 +270,7 @@ class BatchCollector:
                     "(frontier run --resume --retry-errors sends it again)"
                 )
             )
-        elif waiter.resubmits < self.config.max_resubmits:
-            waiter.resubmits += 1
+        elif self._resends(None, waiter):
             self._enqueue(custom_id)
         else:
             waiter.future.set_exception(
@@ -267,6 +279,16 @@ class BatchCollector:
                     f"after {waiter.resubmits} resubmission(s)"
                 )
             )
+
+    def _resends(self, failed_in: str | None, waiter: Waiter) -> bool:
+        """Whether to send a request again (counting it): one left unanswered, or (``failed_in`` a batch of an
+        earlier process) one that failed there, when this run retries errors; at most ``max_resubmits`` times."""
+        if failed_in is not None and not (self.resend_failures and failed_in not in self._submitted_here):
+            return False
+        if waiter.resubmits >= self.config.max_resubmits:
+            return False
+        waiter.resubmits += 1
+        return True
 
     async def aclose(self) -> None:
         """Stop gathering and polling (a batch in flight stays recorded for a resumed run) and close the backend."""

@@ -30,12 +30,21 @@ log = logging.getLogger(__name__)
 
 
 class BatchSession:
-    """One run's batch mode, its state in ``run_dir``; ``every_adapter``: ``--batch`` (else ``-M batch=true``)."""
+    """One run's batch mode, its state in ``run_dir``; ``every_adapter``: ``--batch`` (else ``-M batch=true``).
+
+    ``retry_errors`` (``--retry-errors``): requests that failed in an earlier process's batch are sent again.
+    """
 
     def __init__(
-        self, run_dir: Path, every_adapter: bool, retry: RetryPolicy, config: BatchConfig | None = None
+        self,
+        run_dir: Path,
+        every_adapter: bool,
+        retry: RetryPolicy,
+        retry_errors: bool = False,
+        config: BatchConfig | None = None,
     ) -> None:
         self.run_dir = run_dir
+        self.retry_errors = retry_errors
         self.every_adapter = every_adapter
         self.retry = retry
         self.config = config or BatchConfig.from_env()
@@ -76,7 +85,9 @@ class BatchSession:
                 return adapter
             if backend.price_note:
                 log.info("batch cost of %s", backend.price_note)
-            collector = BatchCollector(adapter.name, backend, self.state, self.config, self.retry)
+            collector = BatchCollector(
+                adapter.name, backend, self.state, self.config, self.retry, resend_failures=self.retry_errors
+            )
             self._collectors[adapter.name] = collector
         return BatchingAdapter(adapter, collector, self)
 

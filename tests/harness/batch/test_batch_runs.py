@@ -135,3 +135,18 @@ def test_a_batch_whose_status_cannot_be_read_is_polled_again_by_retry_errors(
     assert list(batch_server.batches) == ["batch_2"]
     assert {outcome for outcome, _ in scores(tmp_path / "batched").values()} == {"scored"}
     assert waiting_requests(tmp_path / "batched") == []
+
+
+def test_retry_errors_sends_again_a_request_that_failed_in_an_earlier_batch(
+    tmp_path: Path, batch_server: BatchServer
+) -> None:
+    """A request whose answer was unusable (duplicated) is not failed again by --retry-errors: it is sent anew."""
+    batch_server.behaviour.hostile = True
+    model = openai_model(batch_server)
+    run_arith(tmp_path / "batched", model, batch=True)
+    assert sum(outcome == "error" for outcome, _ in scores(tmp_path / "batched").values()) == 1
+    batch_server.behaviour.hostile = False
+    run_arith(tmp_path / "batched", model, batch=True, retry_errors=True)
+    assert [len(lines) for lines in batch_server.batches.values()] == [20, 1]
+    run_arith(tmp_path / "direct", model, batch=False)
+    assert scores(tmp_path / "batched") == scores(tmp_path / "direct")
