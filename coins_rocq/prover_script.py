@@ -50,10 +50,14 @@ QUIET_TACTICS: dict[str, str] = {
     "ltac": "controls Ltac profiling, which prints",
     "psatz": "runs an external program",
     "native_cast_no_check": "runs the native compiler",
+    "exact_no_check": "skips its type check, which the kernel then does outside the per-goal timeout",
+    "vm_cast_no_check": "skips its type check, which the kernel then does outside the per-goal timeout",
+    "change_no_check": "skips its type check, which the kernel then does outside the per-goal timeout",
     "optimize_heap": "compacts the prover's memory",
 }
-"""Tactics a proof never needs whose effect is output, timing or another program: refused,
-since output inside a timeout has no bound."""
+"""Tactics a proof never needs whose effect is output, timing or another program (output inside
+a timeout has no bound), or that leave their check to the kernel, which runs after the timeout:
+refused."""
 
 STATEMENT_HEADS = frozenset({"Lemma", "Theorem", "Example", "Fact", "Remark", "Corollary", "Proposition", "Goal"})
 """Heads of a restated statement, dropped when it is the script's first sentence."""

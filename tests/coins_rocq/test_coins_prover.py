@@ -96,7 +96,8 @@ HOSTILE = {
     "hidden-periods": ("```coq\nsplit. (* . Qed. Axiom f : False. *) reflexivity. admit.\n```", "'admit'"),
     "huge": ("```coq\n" + "split. " * 40_000 + "\n```", "longer than"),
     "prints": ('```coq\nrepeat idtac "coins_rung_out 1".\n```', "'idtac' prints"),
-    "no-check": ("```coq\nexact_no_check (conj (eq_refl 3) (fun l : list nat => eq_refl l)).\n```", "Error"),
+    "no-check": ("```coq\nexact_no_check (conj (eq_refl 3) (fun l : list nat => eq_refl l)).\n```", "skips"),
+    "ill-typed": ("```coq\nexact (conj (eq_refl 3) (fun l : list nat => eq_refl l)).\n```", "Error"),
     "wrong-side": ("Proves: negation\n```coq\nsplit. reflexivity.\n```", "Error"),
     "huge-error": (
         "```coq\nlet x := eval vm_compute in (List.repeat 0 3000) in exact (eq_refl x).\n```",
