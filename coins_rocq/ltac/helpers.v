@@ -1,0 +1,215 @@
+(* The Ltac of coins_rocq.ladder_ltac_helpers.HELPER_LTAC, sent with the prelude sentence by sentence. *)
+
+Ltac coins_binder_in g :=
+  match g with
+  | context [forall x : ?T, @?P x] =>
+      let s := type of T in lazymatch s with Prop => fail | _ => idtac end;
+      let t := constr:(forall x : T, P x) in let k := type of t in lazymatch k with Prop => idtac end
+  | context [@ex ?T _] => let s := type of T in lazymatch s with Prop => fail | _ => idtac end
+  end.
+
+Ltac coins_leaf := first [ exact I | reflexivity | discriminate | contradiction | congruence | lia | coins_lra ].
+
+Ltac coins_user_inductive G :=
+  lazymatch G with
+  | _ /\ _ => fail | _ \/ _ => fail | _ <-> _ => fail | _ = _ => fail | ex _ => fail
+  | (_ < _)%nat => fail | (_ <= _)%nat => fail | True => fail | False => fail | _ => idtac
+  end.
+
+Ltac coins_viable G :=
+  lazymatch G with
+  | ?A /\ ?B => coins_viable A; coins_viable B
+  | ?x = ?y => assert_fails (assert (x <> y) by discriminate)
+  | _ => idtac
+  end.
+
+Ltac coins_hopeful := assert_succeeds (idtac; simpl; lazymatch goal with |- ?G => coins_viable G end).
+
+Ltac coins_closed A := assert_fails (idtac; match A with context [?x] => is_var x end).
+
+Ltac coins_clear_all := repeat match goal with H : _ |- _ => clear H end.
+
+Ltac coins_first_prefix l k tac :=
+  let p := eval vm_compute in (firstn k l) in
+  let more := eval vm_compute in (Nat.ltb k (length l)) in
+  first [ tac p | lazymatch more with true => coins_first_prefix l (S k) tac end ].
+
+Ltac coins_first_slice l tac :=
+  lazymatch l with _ :: ?t => first [ coins_first_prefix l (S O) tac | coins_first_slice t tac ] end.
+
+Ltac coins_each_prefix l k tac :=
+  let p := eval vm_compute in (firstn k l) in
+  let more := eval vm_compute in (Nat.ltb k (length l)) in
+  try tac p; lazymatch more with true => coins_each_prefix l (S k) tac | false => idtac end.
+
+Ltac coins_each_slice l tac :=
+  lazymatch l with nil => idtac | _ :: ?t => coins_each_prefix l (S O) tac; coins_each_slice t tac end.
+
+Ltac coins_evar_heads l :=
+  match goal with
+  | |- context [@eq _ l (@app _ ?e _)] => is_evar e
+  | |- context [@eq _ (@app _ ?e _) l] => is_evar e
+  end.
+
+Ltac coins_exists_slice l tac :=
+  lazymatch l with
+  | _ :: ?t => assert_fails (idtac; eexists; coins_evar_heads l); coins_first_slice t tac
+  end.
+
+Ltac coins_list_literal l := lazymatch l with nil => idtac | _ :: _ => idtac end.
+
+Ltac coins_each_below k tac := lazymatch k with O => idtac | S ?j => try tac j; coins_each_below j tac end.
+
+Ltac coins_cons_count l :=
+  lazymatch l with _ :: ?t => let n := coins_cons_count t in constr:(S n) | _ => constr:(O) end.
+
+Ltac coins_smaller t s :=
+  let b := eval vm_compute in (Nat.ltb t s) in lazymatch b with true => idtac end.
+
+Ltac coins_cons_size G :=
+  lazymatch G with
+  | ?f ?a => let n := coins_cons_size f in let k := coins_cons_count a in constr:((n + k)%nat)
+  | _ => constr:(O)
+  end.
+
+Ltac coins_split_app p H := first [ coins_list_literal p | is_var p; destruct p ]; simpl in H.
+
+Ltac coins_positive p :=
+  lazymatch p with xH => idtac | xO ?q => coins_positive q | xI ?q => coins_positive q end.
+
+Ltac coins_numeral x :=
+  lazymatch x with
+  | O => idtac | S ?m => coins_numeral m
+  | Z0 => idtac | Zpos ?p => coins_positive p | Zneg ?p => coins_positive p
+  end.
+
+Ltac coins_lt_cases :=
+  match goal with
+  | H : (?i < ?n)%nat |- _ =>
+      is_var i; simpl in H; lazymatch type of H with (_ < ?k)%nat => coins_numeral k end;
+      first [ exfalso; apply (Nat.nlt_0_r _ H)
+            | destruct i as [|i]; [ clear H | apply Nat.succ_lt_mono in H; coins_lt_cases ] ]
+  | H : (?i <= ?n)%nat |- _ => is_var i; apply Nat.lt_succ_r in H; coins_lt_cases
+  | H : (?i + ?e <= ?n)%nat |- _ => is_var i; simpl in H; apply Nat.le_add_le_sub_r in H; coins_lt_cases
+  | H : (?i > ?n)%nat |- _ => fail
+  end.
+
+Ltac coins_literal_arg G :=
+  lazymatch G with
+  | ?f ?a => first [ coins_numeral a | coins_list_literal a | coins_literal_arg f ]
+  end.
+
+Ltac coins_not_library G :=
+  lazymatch G with
+  | Forall _ _ => fail | Forall2 _ _ _ => fail | Exists _ _ => fail | NoDup _ => fail
+  | Sorted _ _ => fail | StronglySorted _ _ => fail | HdRel _ _ _ => fail | _ => idtac
+  end.
+
+Ltac coins_invert_literal :=
+  match goal with
+  | H : ?P ?x |- _ =>
+      lazymatch type of (P x) with Prop => idtac end; coins_user_inductive (P x); coins_not_library (P x);
+      tryif coins_numeral x
+      then (coins_literal_arg P;
+            let Hx := fresh "Hx" in let r := fresh "r" in let Hr := fresh "Hr" in let H2 := fresh "H" in
+            pose proof (ex_intro (fun r => P r /\ r = x) x (conj H eq_refl)) as Hx; clear H;
+            destruct Hx as [r [H2 Hr]]; inversion H2; clear H2; subst)
+      else (coins_literal_arg (P x); inversion H; clear H; subst)
+  end.
+
+Ltac coins_bool b := lazymatch b with true => idtac | false => idtac end.
+
+Ltac coins_ascii_literal c :=
+  lazymatch c with
+  | Ascii ?b0 ?b1 ?b2 ?b3 ?b4 ?b5 ?b6 ?b7 =>
+      coins_bool b0; coins_bool b1; coins_bool b2; coins_bool b3; coins_bool b4; coins_bool b5; coins_bool b6; coins_bool b7
+  end.
+
+Ltac coins_z_enum z lo d :=
+  lazymatch d with
+  | O => assert (z = lo) by lia; subst z
+  | S ?e => destruct (Z.eq_dec z lo); [ subst z
+                                      | let lo' := eval vm_compute in (lo + 1)%Z in coins_z_enum z lo' e ]
+  end.
+
+Ltac coins_solve_linear c t :=
+  match t with
+  | context C [?e] =>
+      is_evar e;
+      let t0 := context C [0%Z] in let t1 := context C [1%Z] in
+      let a := eval vm_compute in (t1 - t0)%Z in
+      let b := eval vm_compute in t0 in
+      let x := eval vm_compute in ((c - b) / a)%Z in
+      let ok := eval vm_compute in (negb (Z.eqb a 0) && Z.eqb (a * x + b) c)%bool in
+      lazymatch ok with true => unify e x end
+  end.
+
+Ltac coins_pin_evar :=
+  match goal with
+  | |- context [@eq Z ?c ?t] => has_evar t; assert_fails (has_evar c); coins_solve_linear c t
+  | |- context [@eq Z ?t ?c] => has_evar t; assert_fails (has_evar c); coins_solve_linear c t
+  end.
+
+Ltac coins_literal_term x := first [ coins_numeral x | coins_ascii_literal x | coins_bool x ].
+
+Ltac coins_literal_prop A :=
+  lazymatch A with
+  | ?a \/ ?b => coins_literal_prop a; coins_literal_prop b
+  | ?a /\ ?b => coins_literal_prop a; coins_literal_prop b
+  | ~ ?a => coins_literal_prop a
+  | True => idtac
+  | False => idtac
+  | ?x = ?y => coins_literal_term x; coins_literal_term y
+  end.
+
+Ltac coins_literal_prove :=
+  lazymatch goal with
+  | |- _ \/ _ => first [ left; coins_literal_prove | right; coins_literal_prove ]
+  | |- _ /\ _ => split; coins_literal_prove
+  | |- True => exact I
+  | |- ~ _ => let H := fresh "H" in intro H; coins_literal_refute H
+  | |- _ = _ => reflexivity
+  end
+with coins_literal_refute H :=
+  lazymatch type of H with
+  | _ \/ _ => destruct H as [H|H]; coins_literal_refute H
+  | _ /\ _ => let H2 := fresh "H" in
+              destruct H as [H H2]; first [ coins_literal_refute H | coins_literal_refute H2 ]
+  | False => destruct H
+  | ~ _ => destruct (H ltac:(coins_literal_prove))
+  | _ = _ => discriminate H
+  end.
+
+Ltac coins_literal_fact H A :=
+  tryif assert_succeeds (assert A by coins_literal_prove) then clear H else coins_literal_refute H.
+
+Ltac coins_literal_premise H := first [ specialize (H ltac:(coins_literal_prove)) | clear H ].
+
+Ltac coins_inst_each H l :=
+  lazymatch l with
+  | nil => idtac
+  | ?a :: ?t => let Hk := fresh "Hk" in
+                pose proof (H a ltac:(simpl; repeat first [left; reflexivity | right])) as Hk;
+                coins_inst_each H t
+  end.
+
+Ltac coins_member a l := lazymatch l with a :: _ => idtac | _ :: ?t => coins_member a t end.
+
+Ltac coins_reversed l acc := lazymatch l with nil => acc | ?a :: ?t => coins_reversed t (a :: acc) end.
+
+Ltac coins_conclusion t := lazymatch t with ?A -> ?B => coins_conclusion B | _ => t end.
+
+Ltac coins_add_instance H a :=
+  let t := type of (H a) in assert_fails (idtac; match goal with _ : t |- _ => idtac end); pose proof (H a).
+
+Ltac coins_add_refuting H a :=
+  let c := let t := type of (H a) in coins_conclusion t in
+  assert_succeeds (assert (~ c) by (let Hc := fresh "Hc" in intro Hc; simpl in Hc; coins_leaf));
+  coins_add_instance H a.
+
+Ltac coins_new_instance H T :=
+  match type of H with
+  | context [@eq T ?a _] => coins_add_instance H a
+  | context [@eq T _ ?a] => coins_add_instance H a
+  | context [@cons T ?a _] => coins_add_instance H a
+  end.
