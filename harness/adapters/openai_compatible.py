@@ -186,10 +186,10 @@ class OpenAICompatibleAdapter:
         if status >= 400:
             raise AdapterError(f"HTTP {status} from {self.base_url}: {text[:500]}")
         try:
-            body = parse_json(text, f"the response from {self.base_url}")
+            body = parse_json(text, f"malformed JSON from {self.base_url}")
         except JsonInputError as exc:  # a body cut short is worth another try; a too deep one is not
             failure = TransientError if exc.syntax else AdapterError
-            raise failure(f"malformed response: {str(exc)[:300]}") from None
+            raise failure(str(exc)[:400]) from None
         return body, latency
 
     async def aclose(self) -> None:
