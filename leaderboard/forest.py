@@ -15,7 +15,7 @@ LABEL_CHARS = 40
 def forest_plot(rows: Sequence[dict[str, Any]], title: str, base: Path) -> None:
     """One line per task: the difference (``diff``) as a dot and its 95 % CI (``ci``) as a bar, 0 dashed.
 
-    Written to ``base`` + ``.svg`` and ``.png``; a task is labelled by its name and metric.
+    Written to ``base`` + ``.svg`` (the page shows it) and ``.png``; a task is labelled by its name and metric.
     """
     import matplotlib
 

@@ -162,8 +162,9 @@ def _build_into(
         plotter.submit(suite_plot_jobs(sections))
         models = model_sections(submissions, overall)
         vs_template = env.get_template("vs.html")
+        ranking = {section["suite"]: [row["submission"] for row in section["rows"]] for section in sections}
         vs_links = write_vs_pages(
-            out, submissions, samples_links, lambda ctx: vs_template.render(root="../", **common, **ctx)
+            out, submissions, ranking, samples_links, lambda ctx: vs_template.render(root="../", **common, **ctx)
         )
         for section in sections:
             section["vs"] = vs_links.get(section["suite"], [])

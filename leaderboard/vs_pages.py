@@ -11,7 +11,7 @@ A task without per-sample results on both sides shows the two marginal values on
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,17 @@ from leaderboard.views import point_label, slug
 
 MAX_DISCORDANT = 200
 """Discordant items listed per task (the count is always given)."""
+MAX_ALL_PAIRS = 10
+"""Up to this many submissions in a suite, every pair gets a page; beyond, each submission is paired
+with the suite's leader and with its neighbours in the ranking (a page costs a plot)."""
+
+
+def pairs_of(ranked: list[str]) -> list[tuple[str, str]]:
+    """The pairs of submission ids (best-ranked first) that get a head-to-head page."""
+    if len(ranked) <= MAX_ALL_PAIRS:
+        return list(combinations(ranked, 2))
+    chosen = [(ranked[0], other) for other in ranked[1:]] + list(pairwise(ranked[1:]))
+    return chosen
 
 
 def task_row(task: str, a: dict[str, Any], b: dict[str, Any], seed: int = 0) -> dict[str, Any]:
@@ -70,19 +81,18 @@ def head_to_head(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
 def write_vs_pages(
     out: Path,
     submissions: list[dict[str, Any]],
+    ranking: dict[str, list[str]],
     samples_links: dict[tuple[str, str], str],
     render: Callable[[dict[str, Any]], str],
 ) -> dict[str, list[dict[str, str]]]:
-    """Write a page (and forest plot) per pair of submissions of each suite; returns each suite's links."""
+    """Write a page (and forest plot) per chosen pair of each suite's submissions, ``ranking`` giving
+    each suite's submission ids best first (:func:`pairs_of`); returns each suite's links."""
     (out / "vs").mkdir(exist_ok=True)
-    by_suite: dict[str, list[dict[str, Any]]] = {}
-    for data in submissions:
-        by_suite.setdefault(data["suite"]["name"], []).append(data)
+    by_id = {submission_id(data): data for data in submissions}
     links: dict[str, list[dict[str, str]]] = {}
-    for suite, members in sorted(by_suite.items()):
-        members = sorted(members, key=submission_id)
-        for a, b in combinations(members, 2):
-            id_a, id_b = submission_id(a), submission_id(b)
+    for suite, ranked in sorted(ranking.items()):
+        for id_a, id_b in pairs_of([sid for sid in ranked if sid in by_id]):
+            a, b = by_id[id_a], by_id[id_b]
             name = slug(id_a, id_b)
             label_a, label_b = (
                 point_label(a["model"], a["method"]["label"]),

@@ -75,11 +75,21 @@ def test_a_vs_page_shows_the_forest_plot_and_the_discordant_items(
     ]
     site = build_site([build_submission([r]) for r in runs], tmp_path / "site", [load_run(r) for r in runs])
     index = (site.out_dir / "index.html").read_text()
-    link = re.search(r'href="(vs/[^"]+\.html)">openai/base vs openai/better<', index)
+    link = re.search(r'href="(vs/[^"]+\.html)">openai/better vs openai/base<', index)  # the leader is A
     assert link is not None
     page = (site.out_dir / link.group(1)).read_text()
     plot = re.search(r'src="\.\./(plots/vs-[^"]+)\.svg"', page)
     assert plot is not None and (site.out_dir / f"{plot.group(1)}.png").stat().st_size > 1000
-    assert "+0.1000" in page and "mcnemar-exact" in page and "+0.0000" in page
+    assert "-0.1000" in page and "mcnemar-exact" in page and "+0.0000" in page
     assert "demo/arith: items scored differently (20)" in page
     assert page.count("demo/arith-1") >= 10 and page.count('href="../samples/') == 40
+
+
+def test_head_to_head_pages_cover_every_pair_of_a_small_suite_and_leader_and_neighbours_beyond() -> None:
+    from leaderboard.vs_pages import pairs_of
+
+    assert pairs_of(["a", "b", "c"]) == [("a", "b"), ("a", "c"), ("b", "c")]
+    ranked = [f"s{i:02d}" for i in range(12)]
+    chosen = pairs_of(ranked)
+    assert len(chosen) == 11 + 10 and ("s00", "s11") in chosen and ("s05", "s06") in chosen
+    assert ("s03", "s07") not in chosen
