@@ -1,14 +1,15 @@
 """Gather one adapter's requests into batches, submit them, poll them, and hand each answer to its caller.
 
-A request waits in the pending group until no request joined for ``gather_s`` or the group is at
-the batch's request or byte limit; the group is then submitted as one batch, recorded in the run's
-:class:`~harness.batch.state.BatchState`, and polled with a growing interval until it ends. Its
-results are matched back by ``custom_id`` (:mod:`harness.batch.records`): an answer resolves its
-caller, a provider error fails it (a transient one as :class:`TransientError`, which the calling
-layer retries in a later batch), and a request the batch never worked on (it expired) is sent
-again in a new batch, at most ``max_resubmits`` times. A request the state file already places in
-a batch (a resumed run) follows that batch instead of being submitted again; one in a submission
-that a killed process left without its batch id is looked up by the submission's token first.
+A request waits in the pending group until no request joined for ``gather_s`` (or the first has
+waited ``max_gather_s``) or the group is at the batch's request or byte limit; the group is then
+submitted as one batch, recorded in the run's :class:`~harness.batch.state.BatchState`, and
+polled with a growing interval until it ends. Its results are matched back by ``custom_id``
+(:mod:`harness.batch.records`): an answer resolves its caller, a provider error fails it (a
+transient one as :class:`TransientError`, which the calling layer retries in a later batch), and
+a request the batch never worked on (it expired) is sent again in a new batch, at most
+``max_resubmits`` times. A request the state file already places in a batch (a resumed run)
+follows that batch instead of being submitted again; one in a submission that a killed process
+left without its batch id is looked up by the submission's token first.
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ class BatchCollector:
         self.waiters: dict[str, Waiter] = {}
         self._pending: list[tuple[str, dict[str, Any]]] = []
         self._pending_bytes = 0
+        self._pending_since = 0.0
         self._timer: asyncio.TimerHandle | None = None
         self._pollers: dict[str, asyncio.Task[None]] = {}
         self._finished: dict[str, tuple[BatchStatus, Results]] = {}
@@ -106,8 +108,8 @@ class BatchCollector:
         waiter = self.waiters[custom_id]
         try:
             line = self.backend.line(custom_id, waiter.request)
-        except AdapterError as exc:
-            self._fail(custom_id, exc)
+        except Exception as exc:  # a request the provider's format cannot express fails alone
+            self._fail(custom_id, AdapterError(_reason(exc)))
             return
         size = input_size(line)
         if size > self.max_bytes:
@@ -117,6 +119,9 @@ class BatchCollector:
             return
         if self._pending and self._pending_bytes + size > self.max_bytes:
             self._flush()
+        loop = asyncio.get_running_loop()
+        if not self._pending:
+            self._pending_since = loop.time()
         self._pending.append((custom_id, line))
         self._pending_bytes += size
         if len(self._pending) >= self.max_requests:
@@ -124,7 +129,8 @@ class BatchCollector:
             return
         if self._timer is not None:
             self._timer.cancel()
-        self._timer = asyncio.get_running_loop().call_later(self.config.gather_s, self._flush)
+        deadline = self._pending_since + max(self.config.gather_s, self.config.max_gather_s)
+        self._timer = loop.call_at(min(loop.time() + self.config.gather_s, deadline), self._flush)
 
     def _flush(self) -> None:
         """Submit the pending group as one batch (in a task of its own)."""

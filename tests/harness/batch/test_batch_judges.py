@@ -51,3 +51,35 @@ def text_is_wrong(start: int) -> bool:
     import zlib
 
     return zlib.crc32(f"Start with {start}. Add 2.".encode()) % 3 == 0
+
+
+def test_a_steady_trickle_of_requests_is_submitted_after_max_gather(
+    tmp_path: Path, batch_server: BatchServer, monkeypatch
+) -> None:
+    """Requests arriving faster than the gather window still go out once the first has waited max_gather_s."""
+    monkeypatch.setenv("FRONTIER_BATCH_GATHER_S", "0.3")
+    monkeypatch.setenv("FRONTIER_BATCH_MAX_GATHER_S", "0.4")
+    session = BatchSession(tmp_path, every_adapter=True, retry=RetryPolicy())
+    settings = CallSettings(batch=session)
+    spec = f"openai-compatible/judge@{batch_server.base_url}"
+
+    async def one(start: int) -> Generation:
+        await asyncio.sleep(0.1 * start)
+        adapter = auxiliary_model(spec, "judge")
+        try:
+            return await adapter.generate(
+                GenerateRequest(messages=(Message(role="user", content=f"Start with {start}."),))
+            )
+        finally:
+            await adapter.aclose()
+
+    async def trickle() -> list[Generation]:
+        with using_call_settings(settings):
+            try:
+                return await asyncio.gather(*(one(start) for start in range(15)))
+            finally:
+                await session.aclose()
+
+    answers = asyncio.run(trickle())
+    assert len(answers) == 15 and len(batch_server.batches) >= 2
+    assert sum(len(lines) for lines in batch_server.batches.values()) == 15
