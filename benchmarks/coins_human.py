@@ -3,7 +3,7 @@
 Reads every ``<N>.v`` in ``--dir`` (e.g. the 52 upstream specs in the reference data),
 reads each file's signature from its own ``Spec`` definition, checks it on
 HumanEval/<N>'s test cases with the coqtop pool, and prints the verdict table, the
-obligations each rung of the ladder decided, then each non-correct spec with its first
+obligations each rung of the ladder decided (and in how many specs), then each non-correct spec with its first
 undecided or failing obligation (an undecided one says whether a limit stopped it or no
 rung decides it), then one line of JSON.
 
@@ -84,6 +84,7 @@ class Run:
     verdicts: dict[str, tuple[str, str]] = field(default_factory=dict)
     reasons: dict[str, str] = field(default_factory=dict)
     rungs: Counter[str] = field(default_factory=Counter)
+    rung_specs: Counter[str] = field(default_factory=Counter)
     undecided: Counter[str] = field(default_factory=Counter)
     figures: dict[str, Any] = field(default_factory=dict)
 
@@ -144,6 +145,7 @@ def judge(
         run.verdicts[task_id] = (report.verdict, first_problem(report) + skipped)
         run.reasons[task_id] = report.reason
         run.rungs.update(report.rungs())
+        run.rung_specs.update(report.rungs().keys())
         run.undecided.update(r.undecided for r in report.results if r.undecided is not None)
     run.figures = {
         "busy_processes": load,
@@ -165,11 +167,11 @@ def show(run: Run, title: str) -> None:
     print("| verdict | specs |\n|---|---|")
     for verdict, count in sorted(run.table().items()):
         print(f"| {verdict} | {count} |")
-    print("\n| rung | obligations decided |\n|---|---|")
+    print("\n| rung | obligations decided | specs |\n|---|---|---|")
     for name, _ in LADDER:
-        print(f"| {name} | {run.rungs[name]} |")
+        print(f"| {name} | {run.rungs[name]} | {run.rung_specs[name]} |")
     for why, count in sorted(run.undecided.items()):
-        print(f"| (unknown: {why}) | {count} |")
+        print(f"| (unknown: {why}) | {count} | |")
     for task_id in sorted(run.verdicts, key=lambda t: int(t.rsplit("/", 1)[1])):
         verdict, why = run.verdicts[task_id]
         if verdict != "correct":
@@ -185,6 +187,7 @@ def summary(run: Run) -> dict[str, Any]:
         "correct_share": round(table["correct"] / max(1, len(run.verdicts)), 3),
         "verdicts": dict(table),
         "rungs": {name: run.rungs[name] for name, _ in LADDER if run.rungs[name]},
+        "rung_specs": {name: run.rung_specs[name] for name, _ in LADDER if run.rung_specs[name]},
         "unknown_obligations": dict(run.undecided),
         **run.figures,
     }
