@@ -26,6 +26,12 @@ FORCE_PROMPT = (
 )
 
 
+def _charged(generation: Generation, asked: int) -> int:
+    """The output tokens a call costs the budget: as reported, or all it was allowed (``asked``) when its
+    reported usage was not believed (:class:`~harness.types.Usage` ``unknown``)."""
+    return asked if generation.usage.unknown else generation.usage.output_tokens
+
+
 class BudgetEnforcer:
     """Spends at most ``tokens`` output tokens per sample on ``inner``, forcing an answer when cut off."""
 
@@ -53,7 +59,7 @@ class BudgetEnforcer:
             update={"max_tokens": left - reserve, **control.updates, "extra": {**request.extra, **control.extra}}
         )
         generation = await self.inner.generate(first)
-        used = generation.usage.output_tokens
+        used = _charged(generation, left - reserve)
         forced = False
         if generation.finish_reason == "length" and reserve > 0 and not generation.tool_calls:
             forced = True
@@ -72,7 +78,7 @@ class BudgetEnforcer:
             )
             with labelled_calls("budget_force"):
                 answer = await self.inner.generate(follow_up)
-            used += answer.usage.output_tokens
+            used += _charged(answer, reserve)
             generation = generation.model_copy(
                 update={
                     "text": f"{generation.text}\n{answer.text}".strip(),

@@ -172,3 +172,25 @@ def test_frontier_run_and_show_on_hostile_replies_print_no_traceback(
     results = list(RunStore(tmp_path / "run").results())
     assert [r.score.correct for r in results] == [True] * 3
     assert all(r.output.text.startswith("\\ud800\n") and r.usage.unknown for r in results)
+
+
+def test_a_token_budget_charges_a_call_of_unknown_usage_all_it_was_allowed() -> None:
+    from harness.adapters import resolve_adapter
+    from harness.methods.budget import TokenBudget
+    from harness.runner import run_items
+
+    task = resolve_task("demo/arith").create(n=2)
+    results: list[Any] = []
+
+    async def run(method: Any) -> None:
+        try:
+            await run_items(((task, s, task.settings) for s in task.samples()), method, 0, 2, results.append)
+        finally:
+            await method.aclose()
+
+    for usage in ({"completion_tokens": -5}, {"completion_tokens": 7}):
+        with _UsageServer(usage) as server:
+            model = resolve_adapter(f"openai-compatible/m@{server.base_url}")
+            asyncio.run(run(TokenBudget(model, tokens="400", answer_tokens="32")))
+    assert [r.method_data["budget"]["used"] for r in results] == [368, 368, 7, 7]
+    assert all(r.score.correct for r in results)
