@@ -163,7 +163,7 @@ class BatchCollector:
         lines = [line for _, line in group]
         token = uuid.uuid4().hex
         requests = {cid: self.waiters[cid].who if cid in self.waiters else ["?", "?", "?"] for cid, _ in group}
-        self.state.submitting(token, self.adapter, requests)
+        self.state.submitting(token, self.adapter, requests, self.backend.price_note)
         try:
             batch_id = await self._retrying(lambda: self.backend.submit(lines, token), "submitting a batch")
         except Exception as exc:  # whatever went wrong, its callers fail with it instead of waiting for ever

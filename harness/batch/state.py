@@ -33,6 +33,7 @@ class Submission:
     adapter: str
     submitted_at: str
     requests: dict[str, list[str]] = field(default_factory=dict)
+    price_note: str | None = None
     batch_id: str | None = None
     abandoned: bool = False
     ended: dict[str, Any] | None = None
@@ -48,7 +49,11 @@ def _apply(submissions: dict[str, Submission], by_batch: dict[str, Submission], 
     if kind == "submitting":
         requests = {str(k): [str(part) for part in v] for k, v in dict(event["requests"]).items()}
         token = str(event["submission"])
-        submissions[token] = Submission(token, str(event["adapter"]), str(event["at"]), requests)
+        note = event.get("price")
+        submission = Submission(
+            token, str(event["adapter"]), str(event["at"]), requests, note if isinstance(note, str) else None
+        )
+        submissions[token] = submission
     elif kind == "submitted":
         submission = submissions[str(event["submission"])]
         submission.batch_id = str(event["batch"])
@@ -82,6 +87,11 @@ def read_submissions(run_dir: Path) -> dict[str, Submission]:
 def read_batches(run_dir: Path) -> dict[str, Submission]:
     """The submissions of ``run_dir`` that the provider made a batch of, by batch id."""
     return {s.batch_id: s for s in read_submissions(run_dir).values() if s.batch_id is not None}
+
+
+def price_notes(run_dir: Path) -> list[str]:
+    """How the run's batched calls were priced, one note per adapter (litellm's batch prices or the discount)."""
+    return list(dict.fromkeys(s.price_note for s in read_submissions(run_dir).values() if s.price_note))
 
 
 def waiting_requests(run_dir: Path) -> list[tuple[str, str, int, str]]:
@@ -118,9 +128,12 @@ class BatchState:
         """The custom ids of batch ``batch_id``."""
         return next(set(s.requests) for s in self.submissions.values() if s.batch_id == batch_id)
 
-    def submitting(self, token: str, adapter: str, requests: dict[str, list[str]]) -> None:
-        """Record, before asking the provider, which request (task, sample, role) each custom id is."""
-        submission = Submission(token, adapter, _now(), dict(requests))
+    def submitting(
+        self, token: str, adapter: str, requests: dict[str, list[str]], price_note: str | None = None
+    ) -> None:
+        """Record, before asking the provider, which request (task, sample, role) each custom id is, and
+        how the batch is priced (``price_note``)."""
+        submission = Submission(token, adapter, _now(), dict(requests), price_note)
         self.submissions[token] = submission
         self._index(submission)
         self._append(
@@ -129,6 +142,7 @@ class BatchState:
                 "submission": token,
                 "adapter": adapter,
                 "at": submission.submitted_at,
+                "price": price_note,
                 "requests": requests,
             }
         )

@@ -30,11 +30,14 @@ def _left_out(run_dir: Path | None) -> list[tuple[str, str]]:
 
 
 def print_waiting_batches(run_dir: Path | None) -> None:
-    """One line per batch of the run that has not ended: its id, adapter and how many requests wait in it."""
-    from harness.batch.state import waiting_requests
+    """How the run's batched calls were priced, and one line per batch that has not ended: its id,
+    adapter and how many requests wait in it."""
+    from harness.batch.state import price_notes, waiting_requests
 
     if run_dir is None:
         return
+    for note in price_notes(run_dir):
+        click.echo(f"batched calls cost {note}")
     for batch_id, adapter, count, submitted_at in waiting_requests(run_dir):
         click.echo(
             f"batch {batch_id} ({adapter}): {count:,} request(s) waiting since {submitted_at}; "

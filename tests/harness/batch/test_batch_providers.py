@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.batch.state import read_batches
+from harness.batch.state import price_notes, read_batches
 from harness.errors import ConfigError
 from harness.testing.batch_server import BatchServer
 
@@ -26,6 +26,20 @@ def test_openai_through_litellm_costs_half_at_the_batch_price(tmp_path: Path, ba
     assert full.cost_usd and half.cost_usd and full.cost_known and half.cost_known
     assert half.cost_usd == pytest.approx(full.cost_usd / 2, rel=1e-9)
     assert half.usage == full.usage
+    assert price_notes(tmp_path / "batched") == ["openai/gpt-4o-mini: litellm's batch prices"]
+
+
+def test_without_a_batch_price_the_documented_discount_is_used_and_stated(
+    tmp_path: Path, batch_server: BatchServer
+) -> None:
+    """gpt-4 has list prices but no batch prices in litellm's map: half the list price, said as such."""
+    model = f"openai/gpt-4@{batch_server.base_url}"
+    direct = run_arith(tmp_path / "direct", model, batch=False, n=5)
+    batched = run_arith(tmp_path / "batched", model, batch=True, n=5)
+    full, half = direct.tasks["demo/arith"].cost_usd, batched.tasks["demo/arith"].cost_usd
+    assert full and half and half == pytest.approx(full / 2, rel=1e-9)
+    (note,) = price_notes(tmp_path / "batched")
+    assert note.startswith("openai/gpt-4: 50% of litellm's list price (the providers' documented batch discount")
 
 
 def test_anthropic_message_batches_answer_and_cost_at_litellms_batch_price(
