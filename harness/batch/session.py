@@ -61,7 +61,7 @@ class BatchSession:
 
     @property
     def state(self) -> BatchState:
-        """The run directory's batch state, read when first needed (the directory exists by then)."""
+        """The run directory's batch state, read when first needed; written only once the run holds the directory."""
         if self._state is None:
             self._state = BatchState(self.run_dir)
         return self._state
