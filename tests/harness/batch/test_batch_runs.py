@@ -150,3 +150,18 @@ def test_retry_errors_sends_again_a_request_that_failed_in_an_earlier_batch(
     assert [len(lines) for lines in batch_server.batches.values()] == [20, 1]
     run_arith(tmp_path / "direct", model, batch=False)
     assert scores(tmp_path / "batched") == scores(tmp_path / "direct")
+
+
+def test_a_directory_with_batches_resumes_in_batch_mode_unless_no_batch(tmp_path: Path, capsys) -> None:
+    """No --batch flag on a run directory that has batches: batch mode, said; --no-batch: requests one at a time."""
+    from harness.batch.state import BatchState
+    from harness.cli.run import build_plan, with_batch
+    from harness.run_options import RunOptions
+
+    plan = build_plan(None, ("demo/arith",), "builtin/oracle", (), {}, None, 0, {})
+    assert with_batch(None, plan, tmp_path, "local", RunOptions()).batch_dir is None
+    BatchState(tmp_path).submitting("token", "builtin/oracle", {"fe-1": ["demo/arith", "a", "model"]})
+    resumed = with_batch(None, plan, tmp_path, "local", RunOptions())
+    assert resumed.batch_dir == tmp_path and resumed.batch_all
+    assert "resuming in batch mode" in capsys.readouterr().err
+    assert with_batch(False, plan, tmp_path, "local", RunOptions()).batch_dir is None
