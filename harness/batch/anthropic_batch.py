@@ -47,6 +47,30 @@ def _count(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
+def anthropic_usage(raw: object) -> Usage:
+    """A Messages API usage: input counts the cache reads and writes, as billed; a count that is not a
+    whole number in range makes the usage unknown (as for every adapter, :class:`~harness.types.Usage`)."""
+    if raw is None:
+        return Usage()
+    if not isinstance(raw, dict):
+        return Usage(unknown=True)
+    counted = Usage.model_validate(
+        {
+            "input_tokens": raw.get("input_tokens"),
+            "output_tokens": raw.get("output_tokens"),
+            "cached_tokens": raw.get("cache_read_input_tokens"),
+        }
+    )
+    written = Usage.model_validate({"input_tokens": raw.get("cache_creation_input_tokens")})
+    if counted.unknown or written.unknown:
+        return Usage(unknown=True)
+    return Usage(
+        input_tokens=counted.input_tokens + counted.cached_tokens + written.input_tokens,
+        output_tokens=counted.output_tokens,
+        cached_tokens=counted.cached_tokens,
+    )
+
+
 def generation_from_anthropic(body: dict[str, Any], latency_s: float, pricing: BatchPricing | None) -> Generation:
     """A Messages API response as a Generation: its text blocks, tool uses, stop reason and usage."""
     content = body.get("content")
@@ -64,16 +88,7 @@ def generation_from_anthropic(body: dict[str, Any], latency_s: float, pricing: B
                 raise AdapterError(f"malformed response: tool use {index} has no name")
             arguments = tool_arguments_text(block.get("input"))
             calls.append(ToolCall(id=str(block.get("id") or f"call_{index}"), name=block["name"], arguments=arguments))
-    given = body.get("usage")
-    raw_usage: dict[str, Any] = given if isinstance(given, dict) else {}
-    cached = _count(raw_usage.get("cache_read_input_tokens"))
-    usage = Usage(
-        input_tokens=_count(raw_usage.get("input_tokens"))
-        + cached
-        + _count(raw_usage.get("cache_creation_input_tokens")),
-        output_tokens=_count(raw_usage.get("output_tokens")),
-        cached_tokens=cached,
-    )
+    usage = anthropic_usage(body.get("usage"))
     stop = body.get("stop_reason")
     return Generation(
         text="".join(texts),

@@ -18,8 +18,11 @@ class BatchPricing:
     output_per_token: float
     note: str
 
-    def cost(self, usage: Usage) -> float:
-        """USD for ``usage`` (output tokens include reasoning tokens, as the providers bill them)."""
+    def cost(self, usage: Usage) -> float | None:
+        """USD for ``usage`` (output tokens include reasoning tokens, as the providers bill them); None when
+        the usage is unknown (its reported counts were not believed)."""
+        if usage.unknown:
+            return None
         return usage.input_tokens * self.input_per_token + usage.output_tokens * self.output_per_token
 
 

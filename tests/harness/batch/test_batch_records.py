@@ -11,6 +11,7 @@ import pytest
 from harness.batch import anthropic_batch, openai_batch
 from harness.batch.backend import path_id
 from harness.batch.http import _split_lines
+from harness.batch.pricing import BatchPricing
 from harness.batch.records import Answer, Failure, Results, Unanswered
 from harness.errors import AdapterError
 from harness.types import GenerateRequest, Message
@@ -89,6 +90,11 @@ def test_anthropic_results_and_messages() -> None:
     assert generation.text == "ANSWER: 4" and generation.finish_reason == "length"
     assert generation.tool_calls[0].arguments == '{"a":1}'
     assert (generation.usage.input_tokens, generation.usage.output_tokens, generation.usage.cached_tokens) == (12, 5, 2)
+    absurd = {**message, "usage": {"input_tokens": -100000000, "output_tokens": 5}}
+    pricing = BatchPricing(1e-6, 2e-6, "test prices")
+    assert anthropic_batch.generation_from_anthropic(absurd, 0.0, pricing).usage.unknown
+    assert anthropic_batch.generation_from_anthropic(absurd, 0.0, pricing).cost_usd is None
+    assert anthropic_batch.generation_from_anthropic(message, 0.0, pricing).cost_usd == pytest.approx(12e-6 + 10e-6)
     with pytest.raises(AdapterError, match="no 'content' list"):
         anthropic_batch.generation_from_anthropic({"content": "text"}, 0.0, None)
 
