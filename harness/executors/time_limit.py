@@ -66,10 +66,23 @@ class _Watchdog:
         try:
             yield guard
         finally:
-            with self._lock:
-                del self._guards[ident]
-                if guard.fired:  # a stop sent but not yet raised must not escape the guarded block
-                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)
+            self._leave(guard)
+
+    def _leave(self, guard: _Guard) -> None:
+        """Stop guarding ``guard``'s thread, clearing a stop sent but not yet raised so it cannot escape.
+
+        The one stop a guard can be sent may arrive while this runs: the lock is released by its
+        ``with``, and the removal is simply done again.
+        """
+        for _ in range(2):
+            try:
+                with self._lock:
+                    self._guards.pop(guard.ident, None)
+                    if guard.fired:
+                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(guard.ident), None)
+                return
+            except ScoringTimeLimit:
+                continue
 
     def guarding(self) -> bool:
         """Whether the calling thread is inside a guarded block."""

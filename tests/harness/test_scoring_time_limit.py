@@ -75,3 +75,22 @@ def test_waiting_is_not_spending_and_a_fast_scorer_keeps_its_score() -> None:
 
     assert score_within(0.2, sleeper) == Score.of(False)
     assert score_within(5, lambda: Score.of(True)) == Score.of(True)
+
+
+def test_stops_arriving_at_any_moment_never_escape_or_leave_a_guard_behind() -> None:
+    """Scorers that finish just before, at and after a tiny limit: every stop lands inside the guard."""
+    from harness.executors import time_limit
+
+    def busy(seconds: float) -> Score:
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
+            pass
+        return Score.of(True)
+
+    outcomes = set()
+    for index in range(300):
+        result = score_within(0.02, lambda index=index: busy((index % 7) * 0.006))
+        outcomes.add(result.outcome)
+        assert result == Score.of(True) or result.explanation == "scoring time limit 0.02 s"
+    assert outcomes == {"scored", "unscored"}
+    assert not time_limit._WATCHDOG._guards and not time_limit._WATCHDOG.guarding()
