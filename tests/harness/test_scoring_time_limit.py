@@ -4,6 +4,7 @@ reason, the run goes on, in every scoring path (inline, a thread, a pool process
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 
 import pytest
@@ -89,7 +90,7 @@ def test_stops_arriving_at_any_moment_never_escape_or_leave_a_guard_behind() -> 
 
     outcomes = set()
     for index in range(300):
-        result = score_within(0.02, lambda index=index: busy((index % 7) * 0.006))
+        result = score_within(0.02, functools.partial(busy, (index % 7) * 0.006))
         outcomes.add(result.outcome)
         assert result == Score.of(True) or result.explanation == "scoring time limit 0.02 s"
     assert outcomes == {"scored", "unscored"}
