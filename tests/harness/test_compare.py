@@ -67,9 +67,14 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
 
 
 def compare(*runs: Path, options: tuple[str, ...] = ()) -> dict[str, Any]:
-    done = frontier("compare", *map(str, runs), "--json", *options)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    """``frontier compare RUNS --json`` in this process (the refusals below go through the real command line)."""
+    from click.testing import CliRunner
+
+    from harness.cli.compare import compare_command
+
+    done = CliRunner().invoke(compare_command, [*map(str, runs), "--json", *options])
+    assert done.exit_code == 0, done.output
+    return json.loads(done.output)
 
 
 def test_runs_that_differ_on_no_item_give_diff_0_and_p_1(runs) -> None:
