@@ -15,8 +15,11 @@ end state hashed once per task.
 
 - ``no_inaction``: where the gold actions change no state, an episode with no successful
   agent tool call fails (tau2-bench #384: refusals and hand-offs pass on an unchanged DB);
-- ``no_unrelated_write``: the agent database must end as the gold actions leave it, even
-  where DB is not in the basis (#459: a telecom run that suspends an uninvolved line);
+- ``db_differs_from_gold``: the agent database must end as the gold actions leave it, even
+  where DB is not in the basis (#459: a telecom run that suspends an uninvolved line). The
+  gold actions are replayed as an agent's calls are (τ²'s ``get_response``: ``sync_tools``
+  after each call that succeeds), so a bill the user pays is paid in the gold state too;
+  τ²'s DB check replays them without it, and the official reward keeps that;
 - ``communicate_commas``: a COMMUNICATE string is matched with commas removed on both sides
   (τ² removes them only from the message, so ``"1,628"`` can never match);
 - NL assertions, when judged, count even where NL_ASSERTION is not in the basis.
@@ -60,13 +63,23 @@ class GoldState:
     fast_initial: Hashes
     fast_gold: Hashes
     exact: Callable[[], tuple[Hashes, Hashes]]
+    synced: Callable[[], Hashes] | None = None
     _exact: tuple[Hashes, Hashes] | None = None
+    _synced: Hashes | None = None
 
     def exact_hashes(self) -> tuple[Hashes, Hashes]:
         """τ²'s (initial, gold) hashes, computed once."""
         if self._exact is None:
             self._exact = self.exact()
         return self._exact
+
+    def synced_hashes(self) -> Hashes:
+        """τ²'s hashes of the gold end state with ``sync_tools`` after each gold call, computed once."""
+        if self.synced is None:
+            return self.exact_hashes()[1]
+        if self._synced is None:
+            self._synced = self.synced()
+        return self._synced
 
     @property
     def changes_state(self) -> bool:
@@ -131,14 +144,21 @@ class Evaluator:
         if key not in self._gold:
             digest = fast_hashes if self.domain.name in FAST_HASH_DOMAINS else _hashes
             initial, gold = self._gold_run(task, digest)
-            self._gold[key] = GoldState(initial, gold, lambda: self._gold_run(task, _hashes))
+            synced = (lambda: self._gold_run(task, _hashes, sync=True)[1]) if self.domain.user_tools_class else None
+            self._gold[key] = GoldState(initial, gold, lambda: self._gold_run(task, _hashes), synced)
         return self._gold[key]
 
-    def _gold_run(self, task: Tau2Task, digest: Callable[[Environment], Hashes]) -> tuple[Hashes, Hashes]:
+    def _gold_run(
+        self, task: Tau2Task, digest: Callable[[Environment], Hashes], sync: bool = False
+    ) -> tuple[Hashes, Hashes]:
         """``digest`` of the task's initial state and of its state after the gold actions (failures skipped).
 
+        ``sync``: each gold action is made as an agent's call is replayed (τ²'s ``get_response``,
+        which runs ``sync_tools`` after a call that succeeds); else as τ²'s DB check makes them.
         Tasks without an initial state share one initial digest; no gold actions leave it as it is.
         """
+        from tau2.data_model.message import ToolCall
+
         env = self.domain.environment()
         history = (task.initial_state.message_history if task.initial_state else None) or []
         env.set_state(message_history=history, **_initial_kwargs(task))
@@ -149,7 +169,13 @@ class Evaluator:
             if shared:
                 self._bare[digest] = initial
         actions = gold_actions_of(task)
-        for action in actions:
+        for index, action in enumerate(actions):
+            if sync:
+                call = ToolCall(
+                    id=f"gold-{index}", name=action.name, arguments=action.arguments, requestor=action.requestor
+                )
+                env.get_response(call)
+                continue
             try:
                 env.make_tool_call(tool_name=action.name, requestor=action.requestor, **action.arguments)
             except Exception:
@@ -177,6 +203,15 @@ class Evaluator:
             cached = (matches[0], matches[1])
             env._frontier_matches = cached
         return cached
+
+    def matches_synced_gold(self, env: Environment, gold: GoldState) -> bool:
+        """Whether the agent database equals the gold one with ``sync_tools`` semantics (the strict rule's state).
+
+        Without a user side ``sync_tools`` changes nothing, and this is the official comparison's answer.
+        """
+        if gold.synced is None:
+            return self.end_matches(env, gold)[0]
+        return env.get_db_hash() == gold.synced_hashes()[0]
 
     def environment_reward(self, task: Tau2Task, env: Environment | None, gold: GoldState) -> RewardInfo:
         """τ²'s ``EnvironmentEvaluator.calculate_reward`` on a replayed environment."""
@@ -305,11 +340,11 @@ def successful_agent_calls(trajectory: list) -> int:
 def strict_rules(
     evaluator: Evaluator, task: Tau2Task, trajectory: list, env: Environment | None, gold: GoldState
 ) -> tuple[str, ...]:
-    """The strict rules an episode breaks (``no_inaction``, ``no_unrelated_write``)."""
+    """The strict rules an episode breaks (``no_inaction``, ``db_differs_from_gold``)."""
     failures = []
     if successful_agent_calls(trajectory) == 0 and not gold.changes_state:
         failures.append("no_inaction")
     replayed = env if env is not None else evaluator.replay(task, trajectory)
-    if not evaluator.end_matches(replayed, gold)[0]:
-        failures.append("no_unrelated_write")
+    if not evaluator.matches_synced_gold(replayed, gold):
+        failures.append("db_differs_from_gold")
     return tuple(failures)

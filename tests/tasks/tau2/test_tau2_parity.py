@@ -89,14 +89,14 @@ def _check_strict(evaluator: Evaluator, variant: str, task, trajectory: list, re
         assert rewards.reward_strict == 0.0
     if "no_inaction" in rewards.strict_failures:
         assert not gold.changes_state and successful_agent_calls(trajectory) == 0
-    if "no_unrelated_write" in rewards.strict_failures:
-        assert end_hash != gold.exact_hashes()[1][0]
+    if "db_differs_from_gold" in rewards.strict_failures:
+        assert end_hash != gold.synced_hashes()[0]
     if rewards.reward_strict != rewards.reward and not rewards.strict_failures:
         assert "COMMUNICATE" in rewards.breakdown
         assert communicated_without_commas(task, trajectory) != bool(rewards.breakdown["COMMUNICATE"])
     if variant == "idle":
         assert rewards.reward_strict == 0.0
-    if variant == "plus_harmful_write" and end_hash != gold.exact_hashes()[1][0]:
+    if variant == "plus_harmful_write" and end_hash != gold.synced_hashes()[0]:
         assert rewards.reward_strict == 0.0
 
 
@@ -129,3 +129,67 @@ def test_variants_cover_every_kind(parity_table: dict[str, tuple[int, int]]) -> 
         "plus_harmful_write",
         "wrong_user_action",
     }, KINDS
+
+
+@pytest.fixture(scope="module")
+def every_base_task() -> dict[str, dict[str, list]]:
+    """Per domain, the gold and idle episodes of every base task (issue 37 item 12): gold scored here and by τ²
+    (whose evaluation takes most of the time), idle here only (τ² scores idle episodes in ``parity_table``)."""
+    from tasks.tau2.scripted import gold_actions
+
+    found: dict[str, dict[str, list]] = {}
+    for name in TASKS_PER_DOMAIN:
+        domain = _domain(name)
+        evaluator = Evaluator(domain)
+        found[name] = {"gold": [], "idle": []}
+        with tau2_registry_over(domain):
+            for task in domain.tasks("base"):
+                for variant, plan in (("gold", gold_actions(task)), ("idle", [])):
+                    episode = asyncio.run(scripted_episode(domain, task, plan, idle=variant == "idle"))
+                    rewards = evaluator.evaluate(task, episode.trajectory, episode.termination)
+                    if variant == "gold":
+                        theirs = tau2_reward(name, task, episode.trajectory, episode.termination)
+                        assert rewards.reward == theirs, (name, task.id, variant, rewards, theirs)
+                    _check_strict(evaluator, variant, task, episode.trajectory, rewards)
+                    found[name][variant].append((task.id, rewards, episode.trajectory))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # about 75 s of CPU, mostly τ²'s own evaluation of the airline and retail episodes
+def test_official_reward_equals_tau2_on_every_base_task(every_base_task: dict[str, dict[str, list]]) -> None:
+    """The gold episodes of all 278 base tasks (airline 50, retail 114, telecom 114) score as τ² scores them."""
+    counts = {name: len(by["gold"]) for name, by in every_base_task.items()}
+    assert counts == {"airline": 50, "retail": 114, "telecom": 114}
+    assert all(len(by["idle"]) == len(by["gold"]) for by in every_base_task.values())
+
+
+@pytest.mark.slow
+def test_gold_replay_is_strictly_right_unless_it_never_looks(every_base_task: dict[str, dict[str, list]]) -> None:
+    """The gold actions, replayed, get strict 1 on every base task, telecom's user-paid bills included (the gold
+    state follows τ²'s sync_tools); the only exception is gold that makes no successful agent call on a task it
+    leaves unchanged (airline 0, 10, 26, 28, 31, 34, 46; retail 24, 57, 105): strict wants an agent that looks
+    before it refuses."""
+    from tasks.tau2.rewards import successful_agent_calls
+
+    never_looks = {}
+    for name, by in every_base_task.items():
+        for task_id, rewards, trajectory in by["gold"]:
+            if rewards.reward_strict == 1.0:
+                continue
+            assert rewards.strict_failures == ("no_inaction",) and successful_agent_calls(trajectory) == 0
+            never_looks.setdefault(name, []).append(task_id)
+    assert never_looks == {
+        "airline": ["0", "10", "26", "28", "31", "34", "46"],
+        "retail": ["24", "57", "105"],
+    }
+
+
+@pytest.mark.slow
+def test_an_idle_agent_fails_strict_with_a_truthful_label(every_base_task: dict[str, dict[str, list]]) -> None:
+    """Idle episodes: strict 0 wherever the gold changes anything, named for what differs."""
+    labels: Counter[str] = Counter()
+    for by in every_base_task.values():
+        for _, rewards, _ in by["idle"]:
+            labels.update(rewards.strict_failures)
+    assert set(labels) == {"no_inaction", "db_differs_from_gold"} and labels["db_differs_from_gold"] >= 100
