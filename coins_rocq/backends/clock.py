@@ -157,6 +157,15 @@ class Meter:
         self.last = 0.0
         self.why = ""
 
+    def then(self) -> Meter:
+        """A meter of the same process from now on, starting at this one's last reading (no new one)."""
+        meter = Meter.__new__(Meter)
+        meter.pid, meter.cpu, meter.why = self.pid, self.cpu, ""
+        meter.wall_start = time.monotonic()
+        meter.cpu_start = None if self.cpu_start is None else self.cpu_start + self.last
+        meter.last = 0.0
+        return meter
+
     def spent(self) -> float:
         """Seconds counted so far (the last reading when the process is gone)."""
         if self.cpu_start is None:

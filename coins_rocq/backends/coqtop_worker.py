@@ -20,6 +20,7 @@ import secrets
 import selectors
 import shutil
 import tempfile
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -122,7 +123,7 @@ class CoqtopWorker:
             for mark in marks:
                 limits = [(whole, timeout_s)]
                 if each_s is not None:
-                    limits.append((Meter(self.proc.pid), each_s))
+                    limits.append((whole.then(), each_s))
                 replies.append(self._reply_to(mark, limits))
         except (WorkerDied, ProtocolAnomaly) as exc:
             exc.replies = replies
@@ -160,6 +161,7 @@ class CoqtopWorker:
         Each ``(meter, seconds)`` in ``limits`` is checked every ``POLL_S`` at most; the first
         one reached kills the worker (``WorkerDied`` naming it)."""
         assert self.proc.stdout is not None and self.proc.stdin is not None
+        checked = time.monotonic()
         while True:
             index = found()  # type: ignore[operator]
             if index >= 0:
@@ -174,7 +176,10 @@ class CoqtopWorker:
                     self.close()
                     raise WorkerDied("prover process ended (memory limit or crash)") from None
                 self._pending = pending[written:]
-            reached = next((meter for meter, seconds in limits if meter.limit_reached(seconds)), None)
+            reached = None
+            if time.monotonic() - checked >= POLL_S:
+                checked = time.monotonic()
+                reached = next((meter for meter, seconds in limits if meter.limit_reached(seconds)), None)
             if reached is not None:
                 self.close()
                 raise WorkerDied(
