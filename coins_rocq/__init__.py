@@ -10,11 +10,12 @@ Usable on its own (it does not import the harness)::
 """
 
 from coins_rocq.backends import CoqcBackend, CoqtopPool, Limits
-from coins_rocq.checker import VERDICTS, SpecReport, check_spec, check_specs
+from coins_rocq.checker import SpecReport, check_spec, check_specs
 from coins_rocq.ladder import LADDER
 from coins_rocq.obligations import Case
 from coins_rocq.rtypes import Signature, parse_signature, parse_type
 from coins_rocq.safety import UnsafeSpec, screen
+from coins_rocq.verdicts import VERDICTS
 
 __all__ = [
     "LADDER",

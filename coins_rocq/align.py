@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from coins_rocq.rtypes import OUTPUT, Layout, PreconditionViolation, RType, ValueTypeError, coerce
+from coins_rocq.rtypes import OUTPUT, Layout, PreconditionViolation, RType, ValueTypeError
+from coins_rocq.values import coerce_value
 
 MAX_BINDERS = 8
 """Definitions with more binders are not aligned (the search tries every order of the roles)."""
@@ -122,7 +123,7 @@ def _mask(test: Any, count: int) -> int:
 
 def _fits_value(value: Any, rtype: RType) -> bool:
     try:
-        coerce(value, rtype)
+        coerce_value(value, rtype)
     except PreconditionViolation:
         return True
     except ValueTypeError:

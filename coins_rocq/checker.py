@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Protocol
 
 from coins_rocq.backends.base import (
     FULL_LADDER,
@@ -46,14 +46,10 @@ from coins_rocq.obligations import (
     probe_statement,
     setup_sentences,
 )
-from coins_rocq.rtypes import PreconditionViolation, RType, Signature, ValueTypeError, coerce
+from coins_rocq.rtypes import PreconditionViolation, RType, Signature, ValueTypeError
 from coins_rocq.safety import UnsafeSpec, screen
-
-if TYPE_CHECKING:
-    from coins_rocq.prover import ProverSummary
-
-Verdict = Literal["correct", "too_strong", "too_weak", "undecided", "invalid"]
-VERDICTS: tuple[Verdict, ...] = ("correct", "too_strong", "too_weak", "undecided", "invalid")
+from coins_rocq.values import coerce_value
+from coins_rocq.verdicts import ProverSummary, Verdict
 
 
 class Backend(Protocol):
@@ -187,9 +183,10 @@ def validate_case(case: Case, signature: Signature, index: int) -> Case:
     if len(case.inputs) != len(signature.params):
         raise ValueError(f"case {index}: {len(case.inputs)} inputs for {len(signature.params)} parameters")
     inputs = tuple(
-        coerce(v, p.rtype, f"case {index} input {p.name}") for v, p in zip(case.inputs, signature.params, strict=True)
+        coerce_value(v, p.rtype, f"case {index} input {p.name}")
+        for v, p in zip(case.inputs, signature.params, strict=True)
     )
-    output = round_float_output(coerce(case.output, signature.output, f"case {index} output"), signature.output)
+    output = round_float_output(coerce_value(case.output, signature.output, f"case {index} output"), signature.output)
     mapping = signature.output.kind != "pyvalue" and (isinstance(case.output, dict) or case.mapping)
     return Case(inputs, output, mapping=mapping)
 

@@ -22,15 +22,16 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from coins_rocq.backends.base import GivenProof, JobResult, Limits, ObligationResult, SpecJob
-from coins_rocq.checker import Backend, SpecReport, Verdict, prepare_all, reports_of, verdict_of
+from coins_rocq.checker import Backend, SpecReport, prepare_all, reports_of, verdict_of
 from coins_rocq.mutate import DEFAULT_MUTANTS
 from coins_rocq.obligations import MODULE, Case, Obligation
 from coins_rocq.prover_script import RefusedScript, parse_answer
 from coins_rocq.rtypes import Signature
+from coins_rocq.verdicts import ProverAttempt, ProverSummary, Verdict
 
 if TYPE_CHECKING:
     from harness.adapters.base import ModelAdapter
@@ -49,8 +50,6 @@ CLI_REQUESTS = 4
 ANSWER_TOKENS = 4096
 """The most tokens asked of the prover model per answer."""
 
-Outcome = Literal["proved", "refuted", "not proved", "refused"]
-
 
 @dataclass(frozen=True)
 class ProverOptions:
@@ -58,57 +57,6 @@ class ProverOptions:
 
     spec: str
     tries: int = 1
-
-
-@dataclass
-class ProverAttempt:
-    """What became of one obligation sent to the prover: the outcome, after how many answers, and why."""
-
-    index: int
-    outcome: Outcome = "not proved"
-    tries: int = 0
-    reason: str = ""
-
-
-@dataclass
-class ProverSummary:
-    """The prover's part in one report: the obligations it was sent and whether the verdict rests on it."""
-
-    model: str
-    ladder_verdict: Verdict
-    attempts: list[ProverAttempt] = field(default_factory=list)
-    decides_verdict: bool = False
-
-    def counts(self) -> dict[str, int]:
-        """How many obligations were sent, and how many ended each way."""
-        table = {"sent": len(self.attempts), "proved": 0, "refuted": 0, "not proved": 0, "refused": 0}
-        for attempt in self.attempts:
-            table[attempt.outcome] += 1
-        return table
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form."""
-        return {
-            "model": self.model,
-            "counts": self.counts(),
-            "ladder_verdict": self.ladder_verdict,
-            "decides_verdict": self.decides_verdict,
-            "obligations": [
-                {"index": a.index, "outcome": a.outcome, "tries": a.tries, "reason": a.reason} for a in self.attempts
-            ],
-        }
-
-    def lines(self) -> list[str]:
-        """Plain-text lines for the report: the counts, then why each obligation left unknown stayed so."""
-        counts = self.counts()
-        head = f"prover {self.model}: " + ", ".join(f"{k} {v}" for k, v in counts.items())
-        if self.decides_verdict:
-            head += f"; the verdict rests on the prover (ladder alone: {self.ladder_verdict})"
-        lines = [head]
-        for a in self.attempts:
-            if a.outcome in ("not proved", "refused"):
-                lines.append(f"  #{a.index} {a.outcome} after {a.tries} answer(s): {a.reason[:160]}")
-        return lines
 
 
 async def check_specs_with_prover(

@@ -6,7 +6,7 @@ where ``NAME`` is a type the spec defines itself (``Inductive result := ...``, g
 and ``A + B`` is ``sum A B``. A ``sum`` or a spec's own inductive is a type of constructors
 (``coins_rocq.values``): a Python value takes the first constructor whose arguments it fits.
 
-Values are checked against types by ``coerce`` (``coins_rocq.values``): Python ``int`` maps
+Values are checked against types by ``coins_rocq.values.coerce_value``: Python ``int`` maps
 to ``Z`` (or ``nat`` where declared and non-negative; an integral ``float`` is taken as
 its ``int``), ``bool`` to ``bool``, ``str`` to ``string`` and to ``list ascii`` (its
 UTF-8 bytes), a one-character ``str`` to ``ascii``, ``list``/``tuple`` to ``list``,
@@ -229,13 +229,6 @@ def _parse_app(tokens: list[str], pos: int, text: str, named: _Named) -> tuple[R
         f"unknown type {token!r} in {text!r} (supported: {', '.join(ATOMS)}, list, option, sum, *, +, "
         "and inductive types the spec defines)"
     )
-
-
-def coerce(value: Any, rtype: RType, where: str = "value") -> Any:
-    """``value`` checked against ``rtype`` (``coins_rocq.values.coerce_value``); raises ``ValueTypeError``."""
-    from coins_rocq.values import coerce_value
-
-    return coerce_value(value, rtype, where)
 
 
 @dataclass(frozen=True)
