@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Iterator
 from contextlib import AbstractAsyncContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
@@ -22,7 +23,7 @@ from harness.context import active_sample, call_role
 from harness.errors import AdapterError, ConfigError, TransientError
 from harness.failures import is_permanent
 from harness.run_options import DEFAULT_TIMEOUT_S, RetryPolicy, RunOptions
-from harness.types import CallRecord, GenerateRequest, Generation
+from harness.types import CallRecord, GenerateRequest, Generation, Timing
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -74,9 +75,12 @@ class CallingAdapter:
         if callable(batched) and batched(request):  # waits for a batch (hours): no slot, no per-request timeout
             return await self.inner.generate(request)
         async with self._slot():
+            started = time.time()
             if self.timeout_s is None:
-                return await self.inner.generate(request)
-            return await asyncio.wait_for(self.inner.generate(request), self.timeout_s)
+                generation = await self.inner.generate(request)
+            else:
+                generation = await asyncio.wait_for(self.inner.generate(request), self.timeout_s)
+        return sent_at(generation, started)
 
     async def _call_with_retries(self, request: GenerateRequest) -> tuple[Generation, int]:
         attempt = 0
@@ -119,6 +123,12 @@ class CallingAdapter:
     async def aclose(self) -> None:
         """Close the wrapped adapter."""
         await close_adapter(self.inner)
+
+
+def sent_at(generation: Generation, started: float) -> Generation:
+    """``generation`` with the wall-clock time its request was sent (``timing.started_at``), for throughput."""
+    timing = generation.timing or Timing()
+    return generation.model_copy(update={"timing": timing.model_copy(update={"started_at": started})})
 
 
 class LabelledAdapter:

@@ -200,8 +200,36 @@ class TokenLogprob(Record):
     logprob: float
 
 
+class Timing(Record):
+    """When a call was sent and where its time went, beyond ``Generation.latency_s``; every field is optional,
+    so logs and caches written before it existed read as they are.
+
+    ``started_at``: when the request was sent (Unix seconds; the calling layer sets it, so ``started_at +
+    latency_s`` is when the answer was read); ``ttft_s``: seconds to the first content token of a streamed
+    reply; ``text_tokens``: the tokens the returned text holds after stop truncation, where the reply shows
+    them (one streamed delta or one logprobs entry a token), beside the server's count in ``usage``;
+    ``server``: numbers the server reported about the call (llama.cpp's ``timings``, usage fields beyond
+    OpenAI's, a diffusion server's steps or function evaluations), under dotted names.
+    """
+
+    started_at: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    ttft_s: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    text_tokens: int | None = Field(default=None, ge=0, le=MAX_TOKENS)
+    server: dict[str, float] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _finite_server_numbers(self) -> Timing:
+        """A server figure that is not a finite number has no place in a record."""
+        if not all(math.isfinite(value) for value in self.server.values()):
+            raise ValueError("server timings must be finite numbers")
+        return self
+
+
 class Generation(Record):
-    """What a model returned for one request (the first choice; more in ``alternatives``)."""
+    """What a model returned for one request (the first choice; more in ``alternatives``).
+
+    ``timing`` (written only when known) says when the call was sent and what the server reported of its time.
+    """
 
     text: ModelText = ""
     tool_calls: tuple[ToolCall, ...] = ()
@@ -212,6 +240,7 @@ class Generation(Record):
     logprobs: tuple[TokenLogprob, ...] | None = None
     alternatives: tuple[ModelText, ...] = ()
     model: ModelText | None = None
+    timing: Timing | None = Field(default=None, exclude_if=lambda timing: timing is None)
 
     def as_message(self) -> Message:
         """The generation as an assistant message to append to a conversation."""

@@ -2,6 +2,10 @@
 
 One HTTP session per adapter with a large connection pool; no per-call client
 construction, so thousands of concurrent requests cost little CPU.
+
+Options: ``-M stream=true`` streams each reply (its time to the first token is recorded);
+``-M extra_body='{"steps": 64}'`` adds fields to every request body (a server's own parameters,
+such as a diffusion LM's steps, block length or threshold); the request's own fields win.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any
 
 from harness.adapters.base import PROMPT_LOGPROBS_FLAG, checked_options
 from harness.adapters.openai_format import enforce_max_tokens, generation_from_openai, request_to_openai
+from harness.adapters.openai_stream import STREAM_PARAMS, StreamedReply, read_event_stream
 from harness.errors import AdapterError, ConfigError, TransientError
 from harness.json_input import JsonInputError, parse_json
 from harness.types import GenerateRequest, Generation, Message, TokenLogprob, Usage
@@ -106,8 +111,12 @@ class OpenAICompatibleAdapter:
         api_key: str | None = None,
         max_connections: int = 512,
         max_body_bytes: int | None = None,
+        stream: bool = False,
+        extra_body: dict[str, Any] | None = None,
     ) -> None:
         self.model = model
+        self.stream = stream
+        self.extra_body = dict(extra_body or {})
         self.max_body_bytes = max_body_bytes or max_response_bytes()
         self.base_url = base_url.rstrip("/")
         self.name = f"openai-compatible/{model}@{self.base_url}"
@@ -133,10 +142,17 @@ class OpenAICompatibleAdapter:
         """POST the request to ``/chat/completions`` and parse the answer (prompt-logprob requests: see below)."""
         if request.extra.get(PROMPT_LOGPROBS_FLAG):
             return await self._prompt_logprobs(request)
-        payload = request_to_openai(request)
-        payload["model"] = self.model
+        payload = {**self.extra_body, **request_to_openai(request), "model": self.model}
+        if self.stream:
+            payload.update(STREAM_PARAMS)
         body, latency = await self._post("chat/completions", payload)
-        return enforce_max_tokens(generation_from_openai(body, latency_s=latency), request.max_tokens)
+        if isinstance(body, StreamedReply):
+            generation = generation_from_openai(
+                body.body(), latency_s=latency, ttft_s=body.ttft_s, text_tokens=body.deltas
+            )
+        else:
+            generation = generation_from_openai(body, latency_s=latency)
+        return enforce_max_tokens(generation, request.max_tokens)
 
     async def _prompt_logprobs(self, request: GenerateRequest) -> Generation:
         """Score the final assistant message under the messages before it through ``/completions``.
@@ -169,14 +185,18 @@ class OpenAICompatibleAdapter:
         )
 
     async def _post(self, path: str, payload: dict[str, Any]) -> tuple[Any, float]:
-        """POST ``payload`` to ``path``; the decoded JSON body and the latency."""
+        """POST ``payload`` to ``path``; the decoded JSON body (a :class:`StreamedReply` when the server
+        streamed it) and the latency."""
         import aiohttp
 
         started = time.perf_counter()
         try:
             async with self._client().post(f"{self.base_url}/{path}", data=json.dumps(payload)) as response:
-                raw = await read_capped(response, self.max_body_bytes, self.base_url)
                 status = response.status
+                if status < 400 and response.content_type == "text/event-stream":
+                    streamed = await read_event_stream(response, self.max_body_bytes, self.base_url, started)
+                    return streamed, time.perf_counter() - started
+                raw = await read_capped(response, self.max_body_bytes, self.base_url)
         except (TimeoutError, aiohttp.ClientConnectionError, aiohttp.ClientPayloadError) as exc:
             raise TransientError(f"connection to {self.base_url} failed: {type(exc).__name__}: {exc}") from None
         latency = time.perf_counter() - started
@@ -205,13 +225,23 @@ def create(rest: str, seed: int = 0, **options: object) -> OpenAICompatibleAdapt
         raise ConfigError(
             f"openai-compatible spec must be 'openai-compatible/<model>@<http(s)://host:port/v1>', got {rest!r}"
         )
-    checked_options("openai-compatible", options, {"max_connections": int, "max_body_bytes": int, "batch": bool})
+    checked_options(
+        "openai-compatible",
+        options,
+        {"max_connections": int, "max_body_bytes": int, "batch": bool, "stream": bool, "extra_body": dict},
+    )
     limits = {name: value for name, value in options.items() if isinstance(value, int) and not isinstance(value, bool)}
     for name, value in limits.items():
         if value < 1:
             raise ConfigError(f"openai-compatible adapter option {name} must be at least 1, got {value}")
+    extra_body = options.get("extra_body")
     adapter = OpenAICompatibleAdapter(
-        model, base_url, max_connections=limits.get("max_connections", 512), max_body_bytes=limits.get("max_body_bytes")
+        model,
+        base_url,
+        max_connections=limits.get("max_connections", 512),
+        max_body_bytes=limits.get("max_body_bytes"),
+        stream=options.get("stream") is True,
+        extra_body=extra_body if isinstance(extra_body, dict) else None,
     )
     adapter.batch_requested = options.get("batch") is True
     return adapter

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from harness.adapters.server_timing import timing_of
 from harness.errors import AdapterError
 from harness.types import GenerateRequest, Generation, Message, TokenLogprob, ToolCall, Usage
 
@@ -114,8 +115,18 @@ def _logprobs(raw: dict[str, Any] | None) -> tuple[TokenLogprob, ...] | None:
     return tuple(TokenLogprob(token=str(item["token"]), logprob=float(item["logprob"])) for item in raw["content"])
 
 
-def generation_from_openai(body: Any, latency_s: float = 0.0, cost_usd: float | None = None) -> Generation:
-    """A Generation from a chat-completions response body; AdapterError when it is malformed."""
+def generation_from_openai(
+    body: Any,
+    latency_s: float = 0.0,
+    cost_usd: float | None = None,
+    ttft_s: float | None = None,
+    text_tokens: int | None = None,
+) -> Generation:
+    """A Generation from a chat-completions response body; AdapterError when it is malformed.
+
+    Its ``timing`` holds what the server reported of the call's time (:mod:`harness.adapters.server_timing`)
+    and, for a streamed reply, ``ttft_s`` and the ``text_tokens`` its content deltas counted.
+    """
     if not isinstance(body, dict):
         raise AdapterError(f"malformed response: expected a JSON object, got {type(body).__name__}")
     choices = body.get("choices")
@@ -137,6 +148,7 @@ def generation_from_openai(body: Any, latency_s: float = 0.0, cost_usd: float | 
             logprobs=_logprobs(first.get("logprobs")),
             alternatives=tuple(str((c.get("message") or {}).get("content") or "") for c in choices[1:]),
             model=body.get("model"),
+            timing=timing_of(body, ttft_s, text_tokens),
         )
     except (AttributeError, TypeError, KeyError, ValueError) as exc:
         raise AdapterError(f"malformed response: {exc}") from None
@@ -164,4 +176,9 @@ def enforce_max_tokens(generation: Generation, max_tokens: int | None) -> Genera
         keep = max_tokens * MAX_CHARS_PER_TOKEN
     else:
         return generation
-    return generation.model_copy(update={"text": text[:keep], "finish_reason": "length"})
+    update: dict[str, Any] = {"text": text[:keep], "finish_reason": "length"}
+    if generation.timing is not None and generation.timing.text_tokens is not None:
+        update["timing"] = generation.timing.model_copy(
+            update={"text_tokens": min(generation.timing.text_tokens, max_tokens)}
+        )
+    return generation.model_copy(update=update)
