@@ -1,0 +1,71 @@
+"""The one definition of throughput (``frontier-throughput/1``), computed from a task's logged calls.
+
+Counted: the model's own calls (role ``model``) that reached the model (not cached) and carry
+``timing.started_at``. Warm-up: the calls sent before the first counted call's answer came back
+(the first wave), excluded and counted; when every call is in that wave none is excluded.
+Per request: ``output_tokens / latency_s`` (median and p90). Aggregate: the calls' output tokens
+over the wall time of the generation phase, the length of the union of their in-flight intervals
+(``[started_at, started_at + latency_s]``). Prompt tokens per second are that of input tokens.
+``concurrency`` is the most counted calls in flight at once.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable
+from typing import Any
+
+from harness.types import SampleResult
+
+DEFINITION = "frontier-throughput/1"
+
+
+def _percentile(values: list[float], q: float) -> float | None:
+    """The ``q`` quantile (0..1) with linear interpolation; None for no values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    position = q * (len(ordered) - 1)
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def throughput(results: Iterable[SampleResult]) -> dict[str, Any] | None:
+    """The throughput block of ``results`` (see the module docstring), or None when no call was timed."""
+    calls = [
+        (call.generation.timing.started_at, call.generation.latency_s, call.generation.usage)
+        for result in results
+        for call in result.calls
+        if call.role == "model"
+        and not call.cached
+        and call.generation.timing is not None
+        and call.generation.timing.started_at is not None
+        and call.generation.latency_s > 0
+    ]
+    if not calls:
+        return None
+    calls.sort(key=lambda call: call[0])
+    first_end = min(start + latency for start, latency, _ in calls)
+    kept = [call for call in calls if call[0] >= first_end] or calls
+    intervals = [(start, start + latency) for start, latency, _ in kept]
+    wall, end, peak = 0.0, float("-inf"), 0
+    for start, stop in intervals:
+        wall += max(0.0, stop - max(start, end))
+        end = max(end, stop)
+        peak = max(peak, sum(1 for s, e in intervals if s <= start < e))
+    output = sum(usage.output_tokens for _, _, usage in kept)
+    prompt = sum(usage.input_tokens for _, _, usage in kept)
+    rates = [usage.output_tokens / latency for _, latency, usage in kept]
+    return {
+        "definition": DEFINITION,
+        "requests": len(kept),
+        "warmup_requests": len(calls) - len(kept),
+        "concurrency": peak,
+        "output_tokens": output,
+        "wall_s": wall,
+        "output_tok_s": output / wall if wall > 0 else None,
+        "prompt_tok_s": prompt / wall if wall > 0 else None,
+        "per_request_tok_s_median": statistics.median(rates),
+        "per_request_tok_s_p90": _percentile(rates, 0.9),
+    }
