@@ -23,6 +23,7 @@ from typing import Protocol, runtime_checkable
 
 from harness.stats import mean_metric
 from harness.task import AnyTask, Metric, Task
+from harness.throughput import TimedCall, throughput_of, timed_calls
 from harness.types import OUTCOMES, MetricValue, SampleResult, TaskSummary, Usage
 
 
@@ -185,6 +186,7 @@ class TaskTally:
         self.costs: list[float] = []
         self.cost_known = True
         self.retries = self.calls = self.cached_calls = 0
+        self.timed: list[TimedCall] = []
 
     def add(self, result: SampleResult) -> None:
         """Count ``result`` and pass it to the task's metrics."""
@@ -193,6 +195,7 @@ class TaskTally:
         self.retries += result.retries
         self.calls += len(result.calls)
         self.cached_calls += sum(1 for call in result.calls if call.cached)
+        self.timed.extend(timed_calls(result))
         if result.cost_usd is not None:
             self.costs.append(result.cost_usd)
         self.cost_known = self.cost_known and result.cost_known
@@ -211,6 +214,7 @@ class TaskTally:
             retries=self.retries,
             calls=self.calls,
             cached_calls=self.cached_calls,
+            throughput=throughput_of(self.timed),
         )
 
 

@@ -15,7 +15,7 @@ import statistics
 from collections.abc import Iterable
 from typing import Any
 
-from harness.types import SampleResult
+from harness.types import SampleResult, Usage
 
 DEFINITION = "frontier-throughput/1"
 
@@ -31,11 +31,13 @@ def _percentile(values: list[float], q: float) -> float | None:
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
-def throughput(results: Iterable[SampleResult]) -> dict[str, Any] | None:
-    """The throughput block of ``results`` (see the module docstring), or None when no call was timed."""
-    calls = [
+TimedCall = tuple[float, float, Usage]
+
+
+def timed_calls(result: SampleResult) -> list[TimedCall]:
+    """The calls of ``result`` that throughput counts (see the module docstring): start, latency, usage."""
+    return [
         (call.generation.timing.started_at, call.generation.latency_s, call.generation.usage)
-        for result in results
         for call in result.calls
         if call.role == "model"
         and not call.cached
@@ -43,6 +45,15 @@ def throughput(results: Iterable[SampleResult]) -> dict[str, Any] | None:
         and call.generation.timing.started_at is not None
         and call.generation.latency_s > 0
     ]
+
+
+def throughput(results: Iterable[SampleResult]) -> dict[str, Any] | None:
+    """The throughput block of ``results`` (see the module docstring), or None when no call was timed."""
+    return throughput_of([call for result in results for call in timed_calls(result)])
+
+
+def throughput_of(calls: list[TimedCall]) -> dict[str, Any] | None:
+    """The throughput block of the counted ``calls``, or None when there are none."""
     if not calls:
         return None
     calls.sort(key=lambda call: call[0])

@@ -373,6 +373,8 @@ class TaskSummary(Record):
     retries: int = 0
     calls: int = 0
     cached_calls: int = 0
+    throughput: JsonDict | None = Field(default=None, exclude_if=lambda block: block is None)
+    """Output tokens per second as ``harness.throughput`` defines them; absent when no call was timed."""
 
 
 class RunSummary(Record):

@@ -29,6 +29,21 @@ def _left_out(run_dir: Path | None) -> list[tuple[str, str]]:
     return [(str(e.get("task")), str(e.get("reason"))) for e in entries if isinstance(e, dict)]
 
 
+def throughput_line(block: dict[str, object]) -> str:
+    """A task's throughput block in one line: aggregate, per-request median and p90, requests and warm-up."""
+
+    def rate(key: str) -> str:
+        value = block.get(key)
+        return f"{value:,.1f}" if isinstance(value, (int, float)) else "-"
+
+    return (
+        f"{rate('output_tok_s')} output tok/s aggregate, per request median {rate('per_request_tok_s_median')} "
+        f"p90 {rate('per_request_tok_s_p90')}; prompt {rate('prompt_tok_s')} tok/s; {block.get('requests')} "
+        f"request(s) at concurrency {block.get('concurrency')}, {block.get('warmup_requests')} warm-up excluded "
+        f"({block.get('definition')})"
+    )
+
+
 def print_waiting_batches(run_dir: Path | None) -> None:
     """How the run's batched calls were priced, and one line per batch that has not ended: its id,
     adapter and how many requests wait in it."""
@@ -78,6 +93,9 @@ def print_summary(summary: RunSummary, run_dir: Path | None = None) -> None:
     calls = sum(t.calls for t in summary.tasks.values())
     cached = sum(t.cached_calls for t in summary.tasks.values())
     click.echo(f"model calls: {calls:,}, of which {cached:,} answered from the response cache")
+    for name, task in summary.tasks.items():
+        if task.throughput:
+            click.echo(f"throughput of {name}: {throughput_line(task.throughput)}")
     for left_out, reason in _left_out(run_dir):
         click.echo(f"left out of the suite: {left_out} ({reason})")
     print_waiting_batches(run_dir)

@@ -28,3 +28,29 @@ def test_measured_tok_s_is_within_ten_percent_of_the_server_s_rate(concurrency: 
     assert block["concurrency"] == concurrency
     assert block["per_request_tok_s_median"] == pytest.approx(TOKENS / DELAY, rel=0.1)
     assert block["output_tok_s"] == pytest.approx(concurrency * TOKENS / DELAY, rel=0.1)
+
+
+def test_a_summary_carries_the_throughput_block_and_one_without_timing_has_none() -> None:
+    from harness.summary import summarize_tasks
+    from harness.types import CallRecord, Generation, SampleResult, Score, Timing, Usage
+
+    task = ArithTask("demo/arith", n=2)
+    timed = Generation(latency_s=0.5, usage=Usage(output_tokens=50), timing=Timing(started_at=100.0))
+    result = SampleResult(
+        sample_id="a",
+        task=task.name,
+        input="x",
+        score=Score.of(True),
+        calls=(CallRecord(request_key="k", generation=timed),),
+    )
+    old = result.model_copy(update={"calls": (CallRecord(request_key="k", generation=Generation(latency_s=0.5)),)})
+    block = summarize_tasks([task], [result], 0)[task.name].throughput
+    assert block is not None and block["output_tok_s"] == 100.0 and block["warmup_requests"] == 0
+    assert summarize_tasks([task], [old], 0)[task.name].throughput is None
+
+
+def test_show_prints_the_throughput_line() -> None:
+    from harness.cli.show import throughput_line
+
+    line = throughput_line({"output_tok_s": 800.0, "per_request_tok_s_median": 100.0, "requests": 16, "concurrency": 8})
+    assert line.startswith("800.0 output tok/s aggregate, per request median 100.0 p90 -")
