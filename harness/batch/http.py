@@ -12,6 +12,7 @@ from typing import Any
 
 from harness.adapters.openai_compatible import TRANSIENT_STATUS, max_response_bytes, read_capped
 from harness.errors import AdapterError, TransientError
+from harness.json_input import JsonInputError, parse_json
 
 
 class BatchHTTP:
@@ -49,8 +50,8 @@ class BatchHTTP:
         text = raw.decode("utf-8", errors="replace")
         _raise_for_status(status, method, url, text)
         try:
-            decoded = json.loads(text)
-        except (ValueError, RecursionError):
+            decoded = parse_json(text, f"{method} {url}")
+        except JsonInputError:
             raise TransientError(f"{method} {url}: malformed JSON: {text[:120]!r}") from None
         if not isinstance(decoded, dict):
             raise AdapterError(f"{method} {url}: expected a JSON object, got {type(decoded).__name__}")

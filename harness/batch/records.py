@@ -13,6 +13,8 @@ from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.json_input import JsonInputError, parse_json
+
 
 @dataclass(frozen=True)
 class Answer:
@@ -80,8 +82,8 @@ class Results:
     def add(self, line: bytes | None, parse: RecordParser) -> None:
         """Read one line into the outcomes (see the module docstring for what is counted instead)."""
         try:
-            record = json.loads(line) if line is not None else None
-        except (ValueError, RecursionError):  # not JSON, not UTF-8, an integer too long to read, nested too deep
+            record = parse_json(line, "a batch result line") if line is not None else None
+        except JsonInputError:  # not JSON, not UTF-8, an integer too long to read, nested too deep
             record = None
         custom_id = record.get("custom_id") if isinstance(record, dict) else None
         if not isinstance(record, dict) or not isinstance(custom_id, str):

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.executors.scoring import scorer_failure
+from harness.json_input import parse_json
 from harness.task import Task
 from harness.types import MetricValue, Output, Sample, SampleResult, Score
 
@@ -27,7 +28,7 @@ PARTS = ("value", "ci_low", "ci_high", "n")
 def _task(name: str, args_json: str) -> Task:
     from harness.registry import resolve_task
 
-    return resolve_task(name).create(**json.loads(args_json))
+    return resolve_task(name).create(**parse_json(args_json, f"the arguments of {name}"))
 
 
 def score_text(task: Task, sample: Sample, text: str) -> Score:
@@ -99,7 +100,11 @@ def dataset_from(path: str | Path) -> Callable[..., Any]:
         import datasets
 
         with file.open(encoding="utf-8") as handle:
-            rows = [json.loads(line) for line in handle if line.strip()]
+            rows = [
+                parse_json(line, f"line {number} of {handle.name}")
+                for number, line in enumerate(handle, 1)
+                if line.strip()
+            ]
         return datasets.DatasetDict({"test": datasets.Dataset.from_list(rows)})
 
     return load

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from harness.errors import ConfigError
+from harness.json_input import parse_json
 from tasks.confiqa.records import ConFiQAItem, ItemError, parse_item
 
 Subset = Literal["qa", "mr", "mc"]
@@ -77,12 +78,10 @@ def parse_items(raw: Any, source: str) -> LoadResult:
 def read_json_file(path: Path) -> Any:
     """Decode a JSON file, with errors that name the file."""
     try:
-        with path.open(encoding="utf-8") as handle:
-            return json.load(handle)
+        raw = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"cannot read ConFiQA file {path}: {exc.strerror or exc}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: not valid JSON: {exc}") from None
+    return parse_json(raw, str(path))
 
 
 def _looks_like_path(source: str) -> bool:

@@ -6,7 +6,6 @@ CyberMetric (``CyberMetric-{80,500,2000,10000}-v1.json``):
 
 from __future__ import annotations
 
-import json
 import os
 import random
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ from typing import Any
 from pydantic import Field
 
 from harness.errors import ConfigError
+from harness.json_input import parse_json
 from harness.task import GenerationSettings, SolveContext, TaskArgs
 from harness.types import GenerateRequest, Output, Sample
 from scorers.choice import extract_choice, normalise_letters
@@ -47,10 +47,7 @@ def read_json(data: str | None, env: str, task: str) -> Any:
         raise ConfigError(f"{task}: {path} is not a file")
     if path.stat().st_size > MAX_JSON_BYTES:
         raise ConfigError(f"{task}: {path} is larger than {MAX_JSON_BYTES} bytes")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"{task}: {path} is not valid JSON ({exc})") from None
+    return parse_json(path.read_bytes(), f"{task}: {path}")
 
 
 def text_field(item: dict, key: str, where: str) -> str:

@@ -10,11 +10,11 @@ as they are. Either way the result must be a ``{str: [str, ...]}`` mapping.
 from __future__ import annotations
 
 import io
-import json
 import pickle
 from pathlib import Path
 
 from harness.errors import ConfigError
+from harness.json_input import parse_json
 
 TABLE_NAMES = ("alias_dict", "related_dict")
 MAX_TABLE_BYTES = 20_000_000
@@ -68,10 +68,7 @@ def read_table(path: Path) -> Table:
         ) as exc:
             raise ConfigError(f"CTI-TAA table {path}: not a pickle of plain data ({exc})") from None
     else:
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-            raise ConfigError(f"CTI-TAA table {path}: not valid JSON ({str(exc)[:200]})") from None
+        data = parse_json(raw, f"CTI-TAA table {path}")
     return _validated(data, path)
 
 

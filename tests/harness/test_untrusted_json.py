@@ -142,3 +142,27 @@ def test_an_unexpected_error_is_one_line_not_a_traceback(
     monkeypatch.setattr(RunFiles, "read_config", broken)
     status, err = _cli(capsys, "show", str(run_dir))
     assert status == 1 and err.strip() == "error: unexpected RuntimeError: a bug somewhere (frontier -vv shows where)"
+
+
+def test_task_data_files_and_batch_lines_go_through_the_one_reader(tmp_path: Path) -> None:
+    """The benchmarks' own data files (ConFiQA, the cyber MCQ sets, CTI-TAA's tables) and a provider's batch
+    result lines are untrusted too: a 5,000-digit integer or deep nesting is one line naming the file."""
+    from harness.batch.records import Answer, Results
+    from harness.errors import ConfigError
+    from tasks.confiqa.loader import read_json_file
+    from tasks.cyber.mcq_sets import read_json as read_mcq
+    from tasks.cyber.taa_tables import read_table
+
+    for name, text in (("huge.json", "[" + HUGE + "]"), ("deep.json", "[" * 101 + "]" * 101)):
+        path = tmp_path / name
+        path.write_text(text)
+        for read in (read_json_file, lambda p: read_mcq(str(p), "UNSET_ENV", "cyber/x"), read_table):
+            with pytest.raises(ConfigError) as caught:
+                read(path)
+            assert str(path) in str(caught.value) and "\n" not in str(caught.value)
+
+    results = Results(members={"a"})
+    results.add(('{"custom_id": "a", "n": ' + HUGE + "}").encode(), lambda record: Answer(record))
+    assert results.anomalies.malformed == 1 and not results.outcomes
+    results.add(b'{"custom_id": "a", "n": 1}', lambda record: Answer(record))
+    assert results.outcomes == {"a": Answer({"custom_id": "a", "n": 1})}
