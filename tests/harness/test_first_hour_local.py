@@ -69,6 +69,8 @@ def test_ctrl_c_stops_a_long_local_generation_and_prints_how_to_resume(tmp_path:
         "local/gemma-3-270m",
         "--limit",
         "3",
+        "--max-tokens",  # past the local model's default cap, so that a generation is long enough to interrupt
+        "65536",
         "--out",
         str(out),
     ]
@@ -77,6 +79,7 @@ def test_ctrl_c_stops_a_long_local_generation_and_prints_how_to_resume(tmp_path:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.execve(sys.executable, argv, env)
     output = bytearray()
+    exited = 0
     try:
         generating = _read_until(fd, output, lambda text: CAP_WARNING.encode() in text, timeout=180)
         assert generating, output.decode(errors="replace")[-2000:]
@@ -84,7 +87,6 @@ def test_ctrl_c_stops_a_long_local_generation_and_prints_how_to_resume(tmp_path:
         os.write(fd, b"\x03")  # Ctrl-C, as typed
         interrupted = time.monotonic()
         _read_until(fd, output, lambda text: False, timeout=1)
-        exited = 0
         while time.monotonic() - interrupted < 60:
             exited, status = os.waitpid(pid, os.WNOHANG)
             if exited:
