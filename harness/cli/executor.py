@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
+from harness.cli.stop_bound import StopBound
 from harness.errors import ConfigError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -46,18 +47,31 @@ def run_plan(
     executor: str = "local",
     ray_address: str | None = None,
     ray_workers: int | None = None,
+    on_stuck: Callable[[], None] | None = None,
 ) -> Any:
-    """Execute ``plan`` into ``out_dir`` with the chosen executor and return its RunSummary."""
-    if executor != "ray":
-        if ray_address or ray_workers:
-            raise ConfigError("--ray-address and --ray-workers need --executor ray")
-        from harness.runner import execute
+    """Execute ``plan`` into ``out_dir`` with the chosen executor and return its RunSummary.
 
-        return asyncio.run(execute(plan, out_dir, options))
+    ``on_stuck`` (which must end the process) is called when the run has not stopped within
+    :data:`~harness.cli.stop_bound.STOP_GRACE_SECONDS` of a Ctrl-C, or at a second one; without
+    it a stopping run takes as long as its cancellation does.
+    """
+    with StopBound(on_stuck) as bound:
+        if executor != "ray":
+            if ray_address or ray_workers:
+                raise ConfigError("--ray-address and --ray-workers need --executor ray")
+            from harness.runner import execute
+
+            return asyncio.run(bound.guard(execute(plan, out_dir, options)))
+        return _run_on_ray(plan, out_dir, options, bound, ray_address, ray_workers)
+
+
+def _run_on_ray(
+    plan: Any, out_dir: Path, options: Any, bound: StopBound, ray_address: str | None, ray_workers: int | None
+) -> Any:
     try:
         import ray  # noqa: F401
     except ImportError:
         raise ConfigError("--executor ray needs Ray: pip install 'frontier-evals[ray]'") from None
     from harness.executors.ray_executor import execute_on_ray
 
-    return asyncio.run(execute_on_ray(plan, out_dir, options, address=ray_address, workers=ray_workers))
+    return asyncio.run(bound.guard(execute_on_ray(plan, out_dir, options, address=ray_address, workers=ray_workers)))

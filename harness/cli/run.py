@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from collections.abc import Mapping
@@ -22,6 +23,7 @@ from harness.cli.options import (
     plan_options,
     settings_options,
 )
+from harness.cli.stop_bound import STOP_GRACE_SECONDS
 from harness.errors import ConfigError, FrontierError
 from harness.run_options import RunOptions
 
@@ -128,6 +130,24 @@ def _stop_as_interrupt(terminated: list[int], signum: int) -> None:
     re-raised as SIGINT, which asyncio turns into a cancellation of the run."""
     terminated.append(signum)
     signal.raise_signal(signal.SIGINT)
+
+
+def _end_stuck_stop(out_dir: Path, terminated: list[int]) -> None:
+    """A run still stopping :data:`STOP_GRACE_SECONDS` after Ctrl-C (or at a second one) ends at once.
+
+    Work blocking a thread (a model loading, a scorer) is abandoned; every sample it had
+    finished is already in the append-only log, which ``--resume`` rereads.
+    """
+    from harness.failures import resume_hint
+
+    click.echo(
+        f"still stopping after {STOP_GRACE_SECONDS:g} s (or Ctrl-C again): ended now; "
+        + ("stopped by SIGTERM; " if terminated else "")
+        + resume_hint(out_dir),
+        err=True,
+    )
+    sys.stderr.flush()
+    os._exit(143 if terminated else 130)
 
 
 def default_out_dir(plan: RunPlan) -> Path:
@@ -242,7 +262,9 @@ def run_command(
     terminated: list[int] = []
     previous = signal.signal(signal.SIGTERM, lambda signum, _frame: _stop_as_interrupt(terminated, signum))
     try:
-        summary = run_plan(plan, out_dir, options, executor, ray_address, ray_workers)
+        summary = run_plan(
+            plan, out_dir, options, executor, ray_address, ray_workers, lambda: _end_stuck_stop(out_dir, terminated)
+        )
     except KeyboardInterrupt:
         click.echo(("stopped by SIGTERM; " if terminated else "") + resume_hint(out_dir), err=True)
         sys.exit(143 if terminated else 130)
