@@ -6,9 +6,9 @@
   families (each family weighs the same however many tasks it has).
 * One interval method per metric kind everywhere: a task's CI is its metric's own (Wilson for a
   share, a seeded bootstrap for a mean, a paired bootstrap for a ratio of sums), the one the task
-  pages and ``frontier show`` print. A family or overall mean of one task (or one family) has
-  exactly that task's (family's) interval; a mean of several combines seeded draws that follow
-  each task's own interval (:func:`interval_draws`), so perfect small samples are never [1, 1].
+  pages and ``frontier show`` print. A family or overall mean combines its parts' own intervals by
+  MOVER (:func:`mover_interval`): a mean of one task (or one family) has exactly that interval, the
+  interval always contains the mean, and perfect small samples are never [1, 1].
 * Ranks are bands: an entry's best rank is 1 + the entries whose CI lies wholly above its own;
   its worst rank is the count of entries whose CI does not lie wholly below it. Entries with
   overlapping CIs share ranks instead of getting a false order.
@@ -25,9 +25,7 @@ if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
-RESAMPLES = 2000
-Z95 = 1.959963984540054
-AGGREGATE_CI_METHOD = "task-interval draws"
+AGGREGATE_CI_METHOD = "MOVER"
 """How family and overall intervals are made (named in the glossary's "95% CI")."""
 
 
@@ -116,44 +114,31 @@ def task_rows(submissions: list[dict[str, Any]]) -> pd.DataFrame:
     return frame
 
 
-def interval_draws(
-    score: np.ndarray, low: np.ndarray, high: np.ndarray, rng: np.random.Generator, resamples: int
-) -> np.ndarray:
-    """``resamples`` draws per task of its 0..1 score that follow the task's own 95% CI.
+def mover_interval(scores: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[float, float]:
+    """The 95% interval of the mean of ``scores`` from each part's own 95% interval, by MOVER.
 
-    A normal scaled separately on each side of the score: the draws' median is the score and
-    their 2.5th and 97.5th percentiles are the CI's ends (Wilson, bootstrap or ratio bootstrap,
-    whichever the task's metric used), so an aggregate of one task has that task's interval.
-    A task without a finite CI is held at its score.
+    The method of variance estimates recovery (Zou and Donner 2008) for a sum of independent
+    estimates with weights w (here 1/k each): lower = mean − sqrt(Σ (w·(score − low))²), upper =
+    mean + sqrt(Σ (w·(high − score))²). Each side keeps its parts' own asymmetry (a Wilson interval
+    at 1.0 reaches down, not up), the interval always contains the mean, and a mean of one part has
+    exactly that part's interval. A part without a finite interval adds no width. Clipped to [0, 1].
     """
     import numpy as np
 
-    below = np.where(np.isfinite(low), np.maximum(score - low, 0.0), 0.0) / Z95
-    above = np.where(np.isfinite(high), np.maximum(high - score, 0.0), 0.0) / Z95
-    z = rng.standard_normal((score.size, resamples))
-    draws = score[:, None] + z * np.where(z < 0, below[:, None], above[:, None])
-    return np.clip(draws, 0.0, 1.0)
+    weight = 1.0 / scores.size
+    below = np.where(np.isfinite(lows), np.maximum(scores - lows, 0.0), 0.0) * weight
+    above = np.where(np.isfinite(highs), np.maximum(highs - scores, 0.0), 0.0) * weight
+    mean = float(scores.mean())
+    return max(0.0, mean - float(np.sqrt(np.sum(below**2)))), min(1.0, mean + float(np.sqrt(np.sum(above**2))))
 
 
-def _interval(draws: np.ndarray, single: tuple[float, float] | None) -> tuple[float, float]:
-    """The 95% interval of a mean: ``single`` (its one part's own CI, exactly) or the draws' percentiles."""
-    import numpy as np
-
-    if single is not None and all(math.isfinite(end) for end in single):
-        return single
-    low, high = np.percentile(draws, [2.5, 97.5])
-    return float(low), float(high)
-
-
-def overall_rows(
-    submissions: list[dict[str, Any]], tasks: pd.DataFrame, seed: int = 0, resamples: int = RESAMPLES
-) -> tuple[pd.DataFrame, pd.DataFrame]:
+def overall_rows(submissions: list[dict[str, Any]], tasks: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per submission: family scores and the overall macro mean, each with a 95% CI.
 
     Returns (families, overall): ``families`` has one row per (submission, family),
-    ``overall`` one row per submission with tokens, cost, task count and CI method.
-    Each submission's draws come from its own generator (seeded by ``seed`` and its identity),
-    so adding a submission to the board never moves another's interval.
+    ``overall`` one row per submission with tokens, cost, task count and CI method. A
+    submission's intervals depend on its own tasks only: adding a submission to the board never
+    moves another's.
     """
     import numpy as np
     import pandas as pd
@@ -167,30 +152,26 @@ def overall_rows(
     family_rows, overall_rows_ = [], []
     for sid in scored["submission"].unique():
         rows = {name: column[positions[sid]] for name, column in columns.items()}
-        rng = np.random.default_rng([seed, hash_text(sid)])
-        draws = interval_draws(rows["score"], rows["score_low"], rows["score_high"], rng, resamples)
         families = rows["family"]
         scores = rows["score"]
         names = sorted(set(families))
         masks = [families == family for family in names]
-        family_draws = np.stack([draws[mask].mean(axis=0) for mask in masks])
-        family_scores = [float(scores[mask].mean()) for mask in masks]
-        family_cis = [
-            _interval(fam_draws, _only(rows["score_low"][mask], rows["score_high"][mask]))
-            for fam_draws, mask in zip(family_draws, masks, strict=True)
-        ]
+        family_scores = np.array([scores[mask].mean() for mask in masks])
+        family_cis = [mover_interval(scores[mask], rows["score_low"][mask], rows["score_high"][mask]) for mask in masks]
         for family, mask, score, (low, high) in zip(names, masks, family_scores, family_cis, strict=True):
             family_rows.append(
                 {
                     "submission": sid,
                     "family": family,
-                    "score": score,
+                    "score": float(score),
                     "ci_low": low,
                     "ci_high": high,
                     "tasks": int(mask.sum()),
                 }
             )
-        low, high = _interval(family_draws.mean(axis=0), family_cis[0] if len(family_cis) == 1 else None)
+        low, high = mover_interval(
+            family_scores, np.array([ci[0] for ci in family_cis]), np.array([ci[1] for ci in family_cis])
+        )
         overall_rows_.append(
             {
                 "submission": sid,
@@ -231,18 +212,6 @@ def overall_rows(
     # the suite's tasks a run left out count among its tasks: "15/16", and the page names the one missing
     overall["all_tasks"] = overall["all_tasks"] + overall.pop("left_out")
     return families, overall
-
-
-def _only(lows: np.ndarray, highs: np.ndarray) -> tuple[float, float] | None:
-    """The one task's CI when there is exactly one, else None."""
-    return (float(lows[0]), float(highs[0])) if lows.size == 1 else None
-
-
-def hash_text(text: str) -> int:
-    """A stable 32-bit hash of ``text`` (Python's ``hash`` is salted per process)."""
-    import zlib
-
-    return zlib.crc32(text.encode("utf-8"))
 
 
 def rank_bands(score: pd.Series, low: pd.Series, high: pd.Series) -> pd.DataFrame:

@@ -64,8 +64,10 @@ TERMS: dict[str, str] = {
         "95% confidence interval of the metric (n: the samples behind it), made one way per kind of metric on "
         "every page and in 'frontier show': the Wilson score interval for a share (accuracy, pass@k, mr); a "
         "seeded percentile bootstrap (2,000 resamples) for a mean of other values; a paired bootstrap for a "
-        "ratio of sums (micro F1). A family or overall score of one task has that task's interval; of several, "
-        "the percentiles of seeded draws that each follow their task's own interval"
+        "ratio of sums (micro F1). A family or overall score combines its tasks' own intervals by MOVER "
+        "(Zou and Donner 2008: each end moves from the mean by the root sum of squares of the weighted "
+        "distances to its parts' ends), so it always contains the score, and a mean of one task has that "
+        "task's interval"
     ),
     "Tasks": "tasks with a score out of the suite's tasks; the missing ones are named, with the reason",
 }
