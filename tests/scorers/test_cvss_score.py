@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import math
 import random
@@ -123,14 +122,29 @@ def test_find_vector_prefers_last_line_then_last_anywhere() -> None:
 
 
 def test_random_garbage_never_crashes() -> None:
+    """Random mixes of whole vectors, fragments, wrong values and lone surrogates: a candidate is always
+    text of the answer, and it either parses to a score in [0, 10] or is refused with a message."""
     rng = random.Random(0)
-    alphabet = "AVCSIUNLHPR:/.3 1\n"
+    pieces = [
+        *("CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H", "AV:L/AC:H/PR:H/UI:R/S:C/C:L/I:N/A:L", "CVSS:3.0/"),
+        *("AV:N", "AC:L", "PR:Q", "S:U", "C:H", "/", "/", " ", "\n", "**", ":", "3", "é", "\ud800"),
+    ]
+    outcomes = {"valid": 0, "refused": 0}
     for _ in range(300):
-        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 120)))
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
         raw = find_cvss_vector(text)
-        if raw is not None:
-            with contextlib.suppress(InvalidVector):
-                parse_cvss3(raw)
+        if raw is None:
+            continue
+        assert raw in text
+        try:
+            vector = parse_cvss3(raw)
+        except InvalidVector as refused:
+            assert str(refused)
+            outcomes["refused"] += 1
+            continue
+        assert 0.0 <= vector.base_score <= 10.0
+        outcomes["valid"] += 1
+    assert min(outcomes.values()) > 50, outcomes  # both paths were exercised
 
 
 def test_the_full_vector_one_line_earlier_beats_a_fragment_in_the_last_line() -> None:
