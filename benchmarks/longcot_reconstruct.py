@@ -1,6 +1,7 @@
 """Solve every LongCoT chess ``reconstruct_moves`` question with the proof-game solver.
 
-Data: the first argument, else ``$FRONTIER_LONGCOT_DATA``, else ``../shared/data/longcot``.
+Data: the first argument, else ``$FRONTIER_LONGCOT_DATA``, else ``longcot`` in the reference data
+(``$FRONTIER_REFERENCE_DATA``, else ``../shared/data``).
 ``--time-limit S`` bounds each attempt (default 30 s); ``--only 54,60`` keeps the questions whose
 uid ends in those numbers. Each game is checked with the task's
 verifier and with the strict reading (49 plies, side to move, castling rights, en passant).
@@ -19,15 +20,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from harness.testing.reference_data import reference_data_dir
 from tasks.longcot.data import load_questions
 from tasks.longcot.oracle.proof_game import forced_plies, reconstruct_game, replay_check, target_plies
 from tasks.longcot.verify.chess import verify_reconstruct
 
 
 def default_data() -> str:
-    """``$FRONTIER_LONGCOT_DATA`` if set, else ``../shared/data/longcot`` beside the repository."""
+    """``$FRONTIER_LONGCOT_DATA`` if set, else ``longcot`` in the reference data folder."""
     env = os.environ.get("FRONTIER_LONGCOT_DATA")
-    return env if env else str(Path(__file__).resolve().parents[2] / "shared" / "data" / "longcot")
+    return env if env else str(reference_data_dir() / "longcot")
 
 
 def strict_ok(final_fen: str, forced_moves: dict[str, str], game: dict[str, str]) -> bool:
@@ -63,7 +65,7 @@ def main() -> None:
         seconds = time.perf_counter() - started
         times.append(seconds)
         ok = game is not None and verify_reconstruct(question, f"solution = {json.dumps(game)}").status == "correct"
-        is_strict = ok and strict_ok(fen, forced, game)
+        is_strict = ok and game is not None and strict_ok(fen, forced, game)
         solved += ok
         strict += is_strict
         print(

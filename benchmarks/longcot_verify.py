@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("FRONTIER_LONGCOT_RECONSTRUCT_S", "0")
 
+from harness.testing.reference_data import reference_data_dir
 from tasks.longcot.data import DOMAINS, SPLITS, Question, load_questions
 from tasks.longcot.official import verify_official
 from tasks.longcot.oracle.render import reference_payload
@@ -52,11 +53,11 @@ def parity_throughput(data: str, cases_path: Path) -> dict[str, float]:
 
 def main() -> None:
     """Time verification of all gold answers and print per-template throughput, then the parity cases."""
-    shared = Path(__file__).resolve().parents[2] / "shared" / "data"
+    shared = reference_data_dir()
     data = sys.argv[1] if len(sys.argv) > 1 else str(shared / "longcot")
     cases = Path(sys.argv[2]) if len(sys.argv) > 2 else shared / "longcot-parity" / "cases.jsonl"
-    items = [(q, reference_payload(q)) for q in load_questions(data, DOMAINS, SPLITS)]
-    items = [(q, f"solution = {p}") for q, p in items if p is not None]
+    payloads = [(q, reference_payload(q)) for q in load_questions(data, DOMAINS, SPLITS)]
+    items = [(q, f"solution = {p}") for q, p in payloads if p is not None]
     per_template: dict[str, list[float]] = defaultdict(list)
     correct = 0
     started = time.perf_counter()

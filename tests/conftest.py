@@ -14,8 +14,10 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+from harness.testing.reference_data import ENV_VAR, reference_data_dir
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = Path(os.environ.get("FRONTIER_REFERENCE_DATA") or REPO_ROOT.parent / "shared" / "data")
+SHARED_DATA = reference_data_dir()
 """The benchmarks' real samples and reference artifacts (README, "Tests and reference data")."""
 
 
@@ -26,7 +28,7 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(
             f"reference data not found at {SHARED_DATA}: this test checks against the benchmarks' "
-            "published artifacts; set FRONTIER_REFERENCE_DATA (see the README's 'Tests and reference data')"
+            f"published artifacts; set {ENV_VAR} (see the README's 'Tests and reference data')"
         )
     return SHARED_DATA
 

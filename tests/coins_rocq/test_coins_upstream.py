@@ -1,7 +1,7 @@
 """The upstream human-spec format (``Spec``/``Pre``, unit-test Examples), read natively.
 
 Synthetic files are written here; the real upstream files are read from the reference
-data (``../shared/data/coins-human``) and the tests that need them skip when it is absent.
+data (``coins-human`` in the ``shared_data`` folder) and the tests that need them skip when it is absent.
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ from coins_rocq.humaneval import RECORDED, case_source, humaneval_cases
 from coins_rocq.obligations import Kind, Obligation
 from coins_rocq.rtypes import parse_type
 from coins_rocq.upstream import UpstreamFormatError, upstream_signature
-
-HUMAN = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "coins-human"
 
 ADD = """(* Add two numbers x and y
 >>> add(2, 3)
@@ -145,10 +143,8 @@ def test_problems_without_literal_calls_get_recorded_cases() -> None:
         assert len(humaneval_cases(task_id)) >= 5
 
 
-@pytest.mark.skipif(not HUMAN.is_dir(), reason="reference data ../shared/data/coins-human is absent")
 @pytest.mark.parametrize("number", [42, 60, 66])
-def test_real_upstream_specs_are_judged_correct_as_they_are(tmp_path: Path, number: int) -> None:
-    code, output = _check(
-        tmp_path, (HUMAN / f"{number}.v").read_text(encoding="utf-8"), f"HumanEval/{number}", "--max-cases", "3"
-    )
+def test_real_upstream_specs_are_judged_correct_as_they_are(tmp_path: Path, shared_data: Path, number: int) -> None:
+    spec = shared_data / "coins-human" / f"{number}.v"
+    code, output = _check(tmp_path, spec.read_text(encoding="utf-8"), f"HumanEval/{number}", "--max-cases", "3")
     assert code == 0, output

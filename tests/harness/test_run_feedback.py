@@ -1,4 +1,4 @@
-"""Issue 19: a run says what went wrong, shows progress off a terminal, and leaves nothing behind when it fails.
+"""A run says what went wrong, shows progress off a terminal, and leaves nothing behind when it fails.
 
 Every run here is a real ``frontier run`` process against the project's loopback
 OpenAI-compatible server; terminal behaviour is checked under a real pty.

@@ -1,4 +1,4 @@
-"""Issue 38, a new user's first hour (round two): what a first run meets before any sample is solved."""
+"""What a first run meets before any sample is solved: credentials, file modes, argument typos, signals, caps."""
 
 from __future__ import annotations
 

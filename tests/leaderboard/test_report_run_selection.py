@@ -1,4 +1,4 @@
-"""Issue 19 items 8 and 9: ``frontier report`` over a glob that matches its own site, and over a run with no samples."""
+"""``frontier report`` over a glob that matches its own site, and over a run with no samples."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 38: a report a reader trusts — one interval method everywhere, a summary figure that cannot
+"""A report a reader trusts — one interval method everywhere, a summary figure that cannot
 rank a dominated run first, a glossary for every metric shown, and an index that says what was run."""
 
 from __future__ import annotations

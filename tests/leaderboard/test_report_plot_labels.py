@@ -1,4 +1,4 @@
-"""Issue 19 item 5: the report explains itself, checked in headless Chromium at 1,400 px.
+"""The report explains itself, checked in headless Chromium at 1,400 px.
 
 The site is built by ``frontier report`` from real runs: the oracle (no tokens, $0), a
 model behind the loopback server (tokens, cost unknown) and one whose server is down

@@ -1,8 +1,8 @@
-"""Issue 19 item 7: ``frontier data get`` over real HTTP from a local mirror, and the tasks reading what it fetched.
+"""``frontier data get`` over real HTTP from a local mirror, and the tasks reading what it fetched.
 
 The mirror is a loopback HTTP server laid out as raw.githubusercontent.com is
-(``<owner>/<repo>/<ref>/<path>``), filled with the real upstream files from ../shared/data
-(the tests skip when that folder is absent).
+(``<owner>/<repo>/<ref>/<path>``), filled with the real upstream files from the reference data
+(the ``shared_data`` fixture; the tests skip when that folder is absent).
 """
 
 from __future__ import annotations
@@ -24,11 +24,7 @@ import pytest
 from harness.datasets_get import data_note, get_family, sources
 from harness.errors import ConfigError
 
-SHARED = Path(os.environ.get("FRONTIER_REFERENCE_DATA") or Path(__file__).resolve().parents[3] / "shared" / "data")
 ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
-needs_shared = pytest.mark.skipif(
-    not SHARED.is_dir(), reason=f"reference data not found at {SHARED} (set FRONTIER_REFERENCE_DATA)"
-)
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -77,10 +73,9 @@ def _run(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-@needs_shared
-def test_ctibench_is_fetched_whole_and_its_tasks_read_it(mirror, tmp_path: Path) -> None:
+def test_ctibench_is_fetched_whole_and_its_tasks_read_it(mirror, tmp_path: Path, shared_data: Path) -> None:
     base, root, _ = mirror
-    published = SHARED / "cti-bench-published"
+    published = shared_data / "cti-bench-published"
     files = {f"data/{p.name}": p for p in (published / "data").glob("cti-*.tsv") if "responses" not in p.name}
     files["evaluation/responses/cti-taa-responses.tsv"] = published / "data" / "cti-taa-responses.tsv"
     files["LICENSE"] = published / "LICENSE"
@@ -138,15 +133,16 @@ def _taa_pickles(published: Path, folder: Path) -> dict[str, Path]:
     return made
 
 
-@needs_shared
-def test_files_the_mirror_lacks_are_named_and_the_rest_kept_and_usable(mirror, tmp_path: Path) -> None:
+def test_files_the_mirror_lacks_are_named_and_the_rest_kept_and_usable(
+    mirror, tmp_path: Path, shared_data: Path
+) -> None:
     base, root, _ = mirror
     _publish(
         root,
         "longcot",
         {
             f"src/data/{p.stem.split('-')[0]}/{p.stem.split('-')[1]}.json": p
-            for p in (SHARED / "longcot").glob("*-*.json")
+            for p in (shared_data / "longcot").glob("*-*.json")
         },
     )
     with pytest.raises(ConfigError) as caught:
@@ -172,10 +168,11 @@ def test_files_the_mirror_lacks_are_named_and_the_rest_kept_and_usable(mirror, t
     assert run.returncode == 0, run.stderr
 
 
-@needs_shared
-def test_a_download_cut_short_leaves_no_file_where_a_task_would_read_it(mirror, tmp_path: Path) -> None:
+def test_a_download_cut_short_leaves_no_file_where_a_task_would_read_it(
+    mirror, tmp_path: Path, shared_data: Path
+) -> None:
     base, root, handler = mirror
-    _publish(root, "confiqa", {"ConFiQA/ConFiQA-QA.json": SHARED / "confiqa" / "ConFiQA-QA.sample.json"})
+    _publish(root, "confiqa", {"ConFiQA/ConFiQA-QA.json": shared_data / "confiqa" / "ConFiQA-QA.sample.json"})
     handler.truncate.add("byronBBL/Context-DPO/main/ConFiQA/ConFiQA-MR.json")
     with pytest.raises(ConfigError) as caught:
         get_family("confiqa", tmp_path / "data", base, report=lambda line: None)

@@ -1,4 +1,4 @@
-"""Issue 19 item 1: Ctrl-C on a local-model run, in a real terminal, stops it, keeps what was done and says how
+"""Ctrl-C on a local-model run, in a real terminal, stops it, keeps what was done and says how
 to resume.
 
 The run is the issue's own command (``longcot-gen/math`` asks for 65,536 tokens, which
