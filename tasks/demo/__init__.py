@@ -1,4 +1,4 @@
-"""Demo tasks that exercise the whole path before the benchmark families land."""
+"""A toy task (``demo/arith``) that exercises the whole path offline in seconds: a model of a small family."""
 
 from harness.task import TaskFamily
 from tasks.demo.arith import ArithTask
