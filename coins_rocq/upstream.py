@@ -13,8 +13,9 @@ used by the spec), then the usual names (``problem_<N>_spec``, ``Spec``, ``Spec'
 chooses it outright. The types of the binders give the signature: ``string`` or ``list ascii``,
 ``Z``, ``nat``, ``R``, ``Q``, ``bool``, ``ascii``, lists, pairs, options and ``sum``, through the
 file's own type abbreviations (``Definition Grid := list (list nat).``) and its own inductive
-types (``Inductive result := NoAnswer | Binary (s : string).``), whose constructors are read
-from their sentences.
+types (``Inductive result := NoAnswer | Binary (s : string).``) and records (``Record pair :=
+mk { a : Z; b : Z }.``, one constructor whose arguments are the fields), whose constructors are
+read from their sentences.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
     from coins_rocq.obligations import Case
 
 _HEAD = re.compile(
-    r"^(?:Local\s+)?(Definition|Fixpoint|Inductive|Variant)\s+([A-Za-z_][A-Za-z0-9_']*)\s*(.*)$", re.DOTALL
+    r"^(?:Local\s+)?(Definition|Fixpoint|Inductive|Variant|Record)\s+([A-Za-z_][A-Za-z0-9_']*)\s*(.*)$", re.DOTALL
 )
 _SHORTENED = (*ATOMS, "list", "option", "sum")
 _QUALIFIED = re.compile(r"\b(?:[A-Za-z_][A-Za-z0-9_]*\.)+([A-Za-z_][A-Za-z0-9_]*)\b")
@@ -258,8 +259,8 @@ def _types(definitions: list[_Definition]) -> tuple[dict[str, str], dict[str, RT
     for d in definitions:
         if d.declared not in (None, "Type", "Set"):
             continue
-        if d.head in ("Inductive", "Variant"):
-            inductive = _inductive(d, aliases, named)
+        if d.head in ("Inductive", "Variant", "Record"):
+            inductive = (_record if d.head == "Record" else _inductive)(d, aliases, named)
             if inductive is not None:
                 named[d.name] = inductive
         elif not d.binders and _try_type(d.body, aliases, named) is not None:
@@ -299,6 +300,34 @@ def _inductive(d: _Definition, aliases: dict[str, str], named: dict[str, RType])
             return None
         ctors.append(Ctor(f"{SPEC_MODULE}.{match.group(0)}", tuple(a for a in args if a is not None)))
     return RType("ind", name=f"{SPEC_MODULE}.{d.name}", ctors=tuple(ctors)) if ctors else None
+
+
+_RECORD_BODY = re.compile(r"^([A-Za-z_][A-Za-z0-9_']*)?\s*\{(.*)\}$", re.DOTALL)
+
+
+def _record(d: _Definition, aliases: dict[str, str], named: dict[str, RType]) -> RType | None:
+    """A parameterless record read as an inductive type of one constructor whose arguments are its fields.
+
+    ``Record point := mk_point { x : Z; y : Z }.`` is ``mk_point x y`` (``Build_point`` when the
+    constructor is not named); a Python tuple of the fields' values is its value.
+    """
+    match = _RECORD_BODY.match(d.body)
+    if d.binders or match is None:
+        return None
+    ctor, fields = match.groups()
+    types = []
+    for field_text in _top_level_split(fields, ";"):
+        name, colon, type_text = field_text.strip().partition(":")
+        if not field_text.strip():
+            continue
+        if not colon or _WORD.fullmatch(name.strip()) is None or type_text.startswith("="):
+            return None
+        types.append(type_text.strip())
+    args = [_try_type(t, aliases, named) for t in types]
+    if not args or any(a is None for a in args) or any(re.search(rf"\b{re.escape(d.name)}\b", t) for t in types):
+        return None
+    constructor = Ctor(f"{SPEC_MODULE}.{ctor or 'Build_' + d.name}", tuple(a for a in args if a is not None))
+    return RType("ind", name=f"{SPEC_MODULE}.{d.name}", ctors=(constructor,))
 
 
 def _used_by_others(definitions: list[_Definition]) -> set[str]:
