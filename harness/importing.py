@@ -26,7 +26,17 @@ from harness.import_formats import ImportedText, guess_format, read_outputs
 from harness.lifecycle import LoadedRun, Record, WorkItem
 from harness.plan import PreparedTask, RunPlan, TaskPlan
 from harness.run_options import RunOptions
-from harness.types import CallRecord, GenerateRequest, Generation, Output, RunSummary, Sample, SampleResult, Score
+from harness.types import (
+    CallRecord,
+    GenerateRequest,
+    Generation,
+    Output,
+    RunSummary,
+    Sample,
+    SampleResult,
+    Score,
+    Usage,
+)
 
 IMPORT_ROLE = "import"
 
@@ -133,26 +143,45 @@ def imported_result(
     )
 
 
-async def _scores(entry: PreparedTask, pairs: list[tuple[Sample, str]]) -> list[Score]:
-    """The task's scores of the imported texts, in order (a CPU-heavy task through the local pool)."""
+async def _completed(
+    entry: PreparedTask, sample: Sample, text: str, seed: int
+) -> tuple[Output, tuple[CallRecord, ...]]:
+    """The task's output for an imported text (:meth:`Task.imported_output`) and the calls it made."""
+    from harness.context import SampleContext, current_sample
+    from harness.runner import sample_seed
+
+    context = SampleContext(task=entry.task, sample=sample, seed=sample_seed(seed, entry.task.name, sample.id))
+    token = current_sample.set(context)
+    try:
+        output = await entry.task.imported_output(sample, text)
+    finally:
+        current_sample.reset(token)
+    return output, tuple(context.calls)
+
+
+async def _scores(entry: PreparedTask, pairs: list[tuple[Sample, Output]]) -> list[Score]:
+    """The task's scores of the imported outputs, in order (a CPU-heavy task through the local pool)."""
     from contextlib import nullcontext
 
     from harness.executors.local_pool import local_pool_scoring
     from harness.executors.scoring import score_safely
 
     with local_pool_scoring() if entry.task.cpu_heavy else nullcontext():
-        return list(await asyncio.gather(*(score_safely(entry.task, s, Output(text=t)) for s, t in pairs)))
+        return list(await asyncio.gather(*(score_safely(entry.task, s, output) for s, output in pairs)))
 
 
 class ImportExecutor:
     """Solves a run's samples with outputs imported from a file: each answered sample scored by its task,
     as a model's answer is; a sample with no output logged as an ``error`` (``allow_missing``)."""
 
-    def __init__(self, entry: PreparedTask, matched: dict[str, ImportedText], label: str, source: Path) -> None:
+    def __init__(
+        self, entry: PreparedTask, matched: dict[str, ImportedText], label: str, source: Path, seed: int = 0
+    ) -> None:
         self.entry = entry
         self.matched = matched
         self.label = label
         self.source = source
+        self.seed = seed
         self.written = 0
 
     async def start(self, run: LoadedRun) -> None:
@@ -164,15 +193,22 @@ class ImportExecutor:
     async def solve(self, items: list[WorkItem], record: Record) -> None:
         """Score the imported outputs of ``items`` (a CPU-heavy task through the local pool), then log each."""
         entry = self.entry
-        answered = [(sample, self.matched[sample.id].text) for _, sample, _ in items if sample.id in self.matched]
-        scores = iter(await _scores(entry, answered))
+        answered = [sample for _, sample, _ in items if sample.id in self.matched]
+        completed = await asyncio.gather(
+            *(_completed(entry, sample, self.matched[sample.id].text, self.seed) for sample in answered)
+        )
+        outputs = dict(zip([s.id for s in answered], completed, strict=True))
+        scores = iter(await _scores(entry, [(sample, outputs[sample.id][0]) for sample in answered]))
         for _, sample, _ in items:
             found = self.matched.get(sample.id)
             if found is None:
                 missing = Score.error(f"no output imported for this sample (not in {self.source.name})", stage="model")
                 record(imported_result(entry, sample, None, self.label, missing, None))
             else:
-                record(imported_result(entry, sample, found.text, self.label, next(scores), found.line))
+                output, calls = outputs[sample.id]
+                result = imported_result(entry, sample, found.text, self.label, next(scores), found.line)
+                usage = Usage.total(call.generation.usage for call in calls)
+                record(result.model_copy(update={"output": output, "calls": (*result.calls, *calls), "usage": usage}))
             self.written += 1
 
     async def close(self) -> None:
@@ -220,7 +256,7 @@ def import_outputs(
         "allow_missing": allow_missing,
     }
     run = replace(loaded, config=import_config(loaded.config, origin))
-    executor = ImportExecutor(entry, matched, name, source)
+    executor = ImportExecutor(entry, matched, name, source, seed)
     summary = asyncio.run(run_lifecycle(run, out_dir, RunOptions(progress=False), executor))
     return ImportReport(
         summary=summary,

@@ -170,6 +170,14 @@ class Task(Generic[ArgsT]):
         """Judge ``output``; must not raise on any model output."""
         raise NotImplementedError
 
+    async def imported_output(self, sample: Sample, text: str) -> Output:
+        """The output ``frontier import`` scores for an imported ``text``; by default the text alone.
+
+        A task whose scoring reads what its solver adds after the model's reply (a judge's
+        verdict, say) makes those calls here; they are logged in the sample as the solver's are.
+        """
+        return Output(text=text)
+
     def reference_output(self, sample: Sample, request: GenerateRequest) -> Generation | str:
         """What a perfect model would answer to ``request`` (used by ``builtin/oracle``)."""
         return str(sample.target)
