@@ -12,11 +12,19 @@ for the cores, and prints the load figures: the load average and the share of a 
 prover worker got. ``--compare-load`` runs it idle, then under the load (``--load``, default
 twice the cores), and prints whether the two verdict tables (spec by spec) are identical:
 the limits count the prover's CPU time, so they should be.
+
+``--ablate`` then asks, rung by rung, which of the obligations that rung decided only it can
+decide: each is tried again (in its spec's job, alone with the others that rung decided) on the
+ladder without that rung. The first rung that decides an obligation need not be the only one
+able to; an obligation no other rung decides is the rung's own. It prints, per rung, the
+obligations it decided, those only it decides and in which specs, and which rungs decide the
+rest, and adds the table to the JSON line (``ablation``).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import resource
@@ -32,7 +40,7 @@ from typing import Any
 from coins_rocq import CoqtopPool, Limits, check_specs
 from coins_rocq.backends.base import LIMIT_REACHED, NO_RUNG
 from coins_rocq.backends.clock import clock_kind
-from coins_rocq.checker import SpecReport
+from coins_rocq.checker import SpecReport, prepare_all
 from coins_rocq.humaneval import CaseError, humaneval_cases
 from coins_rocq.ladder import LADDER
 from coins_rocq.obligations import Case
@@ -87,6 +95,8 @@ class Run:
     rung_specs: Counter[str] = field(default_factory=Counter)
     undecided: Counter[str] = field(default_factory=Counter)
     figures: dict[str, Any] = field(default_factory=dict)
+    decided: dict[str, dict[int, str]] = field(default_factory=dict)
+    """Per spec, the rung that decided each decided obligation (by the obligation's index)."""
 
     def table(self) -> Counter[str]:
         """Specs per verdict; an undecided spec is counted by why (a limit, or no rung)."""
@@ -147,6 +157,7 @@ def judge(
         run.rungs.update(report.rungs())
         run.rung_specs.update(report.rungs().keys())
         run.undecided.update(r.undecided for r in report.results if r.undecided is not None)
+        run.decided[task_id] = {r.obligation.index: r.rung for r in report.results if r.rung is not None}
     run.figures = {
         "busy_processes": load,
         "load_average_1min": round(load_average, 2),
@@ -193,6 +204,79 @@ def summary(run: Run) -> dict[str, Any]:
     }
 
 
+@dataclass
+class RungAblation:
+    """What one rung decided, and which of those obligations no other rung decides (per spec)."""
+
+    decided: int = 0
+    only: Counter[str] = field(default_factory=Counter)
+    others: Counter[str] = field(default_factory=Counter)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: counts, the specs with obligations only this rung decides, and who decides the rest."""
+        return {
+            "decided": self.decided,
+            "only_this_rung": sum(self.only.values()),
+            "only_in_specs": dict(sorted(self.only.items(), key=lambda kv: _number(kv[0]))),
+            "also_decided_by": dict(self.others.most_common()),
+        }
+
+
+def _number(task_id: str) -> int:
+    """The problem number of ``HumanEval/<N>``."""
+    return int(task_id.rsplit("/", 1)[1])
+
+
+def ablate(
+    items: list[tuple[str, Signature, list[Case]]], names: list[str], run: Run, workers: int
+) -> dict[str, RungAblation]:
+    """Per rung, the obligations it decided in ``run`` tried again on the ladder without it."""
+    by_task = dict(zip(names, items, strict=True))
+    table: dict[str, RungAblation] = {}
+    with CoqtopPool(workers) as pool:
+        for rung, _ in LADDER:
+            ablation = table[rung] = RungAblation()
+            chosen = {
+                task: {index for index, winner in decided.items() if winner == rung}
+                for task, decided in run.decided.items()
+            }
+            chosen = {task: indices for task, indices in chosen.items() if indices}
+            if not chosen:
+                continue
+            tasks = sorted(chosen, key=_number)
+            prepared = prepare_all([by_task[t] for t in tasks], Limits(), left_out=frozenset({rung}))
+            jobs = []
+            for task, spec in zip(tasks, prepared, strict=True):
+                if spec.job is None:
+                    raise RuntimeError(f"{task} did not prepare again: {spec.reason}")
+                own = [ob for ob in spec.job.obligations if ob.index in chosen[task]]
+                jobs.append(dataclasses.replace(spec.job, obligations=own))
+            for task, result in zip(tasks, pool.run(jobs), strict=True):
+                ablation.decided += len(chosen[task])
+                if result.load_error is not None:
+                    ablation.others["(spec did not load)"] += len(chosen[task])
+                    continue
+                for outcome in result.results:
+                    if outcome.rung is None:
+                        ablation.only[task] += 1
+                    else:
+                        ablation.others[outcome.rung] += 1
+    return table
+
+
+def show_ablation(table: dict[str, RungAblation]) -> None:
+    """Print the ablation table: per rung, what it decided and what only it decides."""
+    print("\n## ablation: each rung's obligations on the ladder without it")
+    print("| rung | decided | only this rung | specs (obligations only it decides) | also decided by |")
+    print("|---|---|---|---|---|")
+    for rung, ablation in table.items():
+        specs = ", ".join(
+            f"{t.rsplit('/', 1)[1]} ({n})" for t, n in sorted(ablation.only.items(), key=lambda kv: _number(kv[0]))
+        )
+        others = ", ".join(f"{name} {n}" for name, n in ablation.others.most_common())
+        print(f"| {rung} | {ablation.decided} | {sum(ablation.only.values())} | {specs} | {others} |")
+
+
 def main() -> None:
     """Check every file and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -203,17 +287,26 @@ def main() -> None:
     parser.add_argument(
         "--compare-load", action="store_true", help="run idle, then under --load (default 2x the cores), and compare"
     )
+    parser.add_argument(
+        "--ablate", action="store_true", help="then try each rung's obligations again on the ladder without it"
+    )
     args = parser.parse_args()
     if not args.dir.is_dir():
         parser.error(f"--dir {args.dir}: not a folder")
     if args.load is not None and args.load < 0:
         parser.error("--load must be 0 or more")
+    if args.ablate and args.compare_load:
+        parser.error("--ablate and --compare-load are separate runs")
     items, names, unread = read_specs(args.dir, args.only)
     print(f"prover limits count {clock_kind()} time")
     if not args.compare_load:
         run = judge(items, names, unread, args.workers, args.load or 0)
         show(run, "run")
-        print(json.dumps(summary(run)))
+        ablation = ablate(items, names, run, args.workers) if args.ablate else {}
+        if ablation:
+            show_ablation(ablation)
+        extra = {"ablation": {rung: a.to_dict() for rung, a in ablation.items()}} if ablation else {}
+        print(json.dumps({**summary(run), **extra}))
         return
     load = args.load if args.load is not None else 2 * (os.cpu_count() or 1)
     idle = judge(items, names, unread, args.workers, 0)

@@ -138,8 +138,10 @@ def prepare(
     cases: Sequence[Case],
     limits: Limits | None = None,
     mutants_per_case: int = DEFAULT_MUTANTS,
+    left_out: frozenset[str] = frozenset(),
 ) -> PreparedSpec:
-    """Screen ``source`` and build its job; cases must fit the signature (they are trusted)."""
+    """Screen ``source`` and build its job; cases must fit the signature (they are trusted). The
+    job's ladder leaves out the rungs named in ``left_out`` (the benchmark's ablation)."""
     limits = limits or Limits()
     try:
         screened = screen(source)
@@ -162,14 +164,16 @@ def prepare(
     if not checked:
         return PreparedSpec(None, "no test case fits the spec's types", tuple(skipped), "undecided")
     obligations = build_obligations(signature, checked, has_pre, mutants_per_case, numbers)
-    ladder = ladder_tactic(screened.definitions, limits.goal_timeout_s)
+    ladder = ladder_tactic(screened.definitions, limits.goal_timeout_s, left_out)
     setup = [
         *setup_sentences(signature, screened.sentences, has_pre),
         data_binder_probe(screened.definitions, probe_statement(obligations)),
         ladder_definition(ladder, FULL_LADDER),
     ]
     if QUICK_LADDER in limits.passes:
-        setup.append(ladder_definition(ladder_tactic(screened.definitions, limits.quick_timeout_s), QUICK_LADDER))
+        setup.append(
+            ladder_definition(ladder_tactic(screened.definitions, limits.quick_timeout_s, left_out), QUICK_LADDER)
+        )
     job = SpecJob(prelude(signature), setup, ladder, obligations, limits)
     return PreparedSpec(job, "", tuple(skipped))
 
@@ -271,12 +275,13 @@ def prepare_all(
     items: Sequence[tuple[str, Signature, Sequence[Case]]],
     limits: Limits | None = None,
     mutants_per_case: int = DEFAULT_MUTANTS,
+    left_out: frozenset[str] = frozenset(),
 ) -> list[PreparedSpec]:
     """``prepare`` each ``(source, signature, cases)``; a bad test case makes that spec invalid."""
     prepared = []
     for source, signature, cases in items:
         try:
-            prepared.append(prepare(source, signature, cases, limits, mutants_per_case))
+            prepared.append(prepare(source, signature, cases, limits, mutants_per_case, left_out))
         except ValueError as exc:
             prepared.append(PreparedSpec(None, f"bad test case: {exc}"))
     return prepared

@@ -87,38 +87,45 @@ def _unfold(definitions: tuple[str, ...], module: str) -> str:
     return f"cbv beta delta [{names}]" if names else "cbv beta"
 
 
-RUNG_OUT = "coins_rung_out"
-"""The message a rung's branch prints when the rung has failed; the count tells the winning rung."""
-_RUNG_OUT = re.compile(rf"^(?:<infomsg>)?{RUNG_OUT} (\d+)(?:</infomsg>)?$", re.MULTILINE)
+RUNG_MARK = "coins_rung"
+"""The message printed as each rung starts, with its number in ``LADDER``; the last one printed
+names the rung that closed the goal."""
+_RUNG_MARK = re.compile(rf"^(?:<infomsg>)?{RUNG_MARK} (\d+)(?:</infomsg>)?$", re.MULTILINE)
 
 
-def ladder_tactic(definitions: tuple[str, ...], timeout_s: int, module: str) -> str:
+def ladder_tactic(
+    definitions: tuple[str, ...], timeout_s: int, module: str, left_out: frozenset[str] = frozenset()
+) -> str:
     """The ladder as one tactic: every rung under the per-goal ``timeout``, the whole too.
 
-    After each rung but the last, a branch prints ``coins_rung_out <k>`` and fails, so the
-    output of a proof tells which rung closed it (``winning_rung``); the branch costs one
-    message per failed rung and changes no outcome.
+    Each rung first prints ``coins_rung <k>`` (its number in ``LADDER``), so the output of a
+    proof tells which rung closed it (``winning_rung``); the mark costs one message per rung
+    tried and changes no outcome. The rungs named in ``left_out`` are not tried (the
+    benchmark's ablation); an unknown name is a ``ValueError``.
     """
+    unknown = left_out - {name for name, _ in LADDER}
+    if unknown:
+        raise ValueError(f"no such rung: {', '.join(sorted(unknown))}")
     unfold = _unfold(definitions, module)
-    branches = []
-    for number, (_, tactic) in enumerate(LADDER, 1):
-        branches.append(f"solve [timeout {timeout_s} ({tactic.format(unfold=unfold)})]")
-        if number < len(LADDER):
-            branches.append(f'idtac "{RUNG_OUT} {number}"; fail')
+    branches = [
+        f'idtac "{RUNG_MARK} {number}"; solve [timeout {timeout_s} ({tactic.format(unfold=unfold)})]'
+        for number, (name, tactic) in enumerate(LADDER)
+        if name not in left_out
+    ]
     return f"timeout {timeout_s} (first [{' | '.join(branches)}])."
 
 
 def winning_rung(output: str) -> str | None:
     """The name of the rung that closed a goal, from the output of the ladder that proved it.
 
-    That is the rung after the last one whose failure branch printed; None when the output
-    does not name one (a proof not found by the ladder).
+    That is the last rung whose mark was printed; None when the output holds none (a proof
+    not found by the ladder).
     """
-    failed = [int(number) for number in _RUNG_OUT.findall(output)]
-    at = max(failed) if failed else 0
+    marks = _RUNG_MARK.findall(output)
+    at = int(marks[-1]) if marks else len(LADDER)
     return LADDER[at][0] if at < len(LADDER) else None
 
 
 def strip_rung_marks(output: str) -> str:
-    """``output`` without the lines the ladder's failure branches printed."""
-    return _RUNG_OUT.sub("", output)
+    """``output`` without the lines the rungs' marks printed."""
+    return _RUNG_MARK.sub("", output)

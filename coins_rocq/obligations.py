@@ -108,9 +108,9 @@ def setup_sentences(signature: Signature, spec_sentences: tuple[str, ...], has_p
     return out
 
 
-def ladder_tactic(definitions: tuple[str, ...], timeout_s: int) -> str:
-    """The ladder (``coins_rocq.ladder``) as one tactic over the spec's definitions."""
-    return ladder_in_module(definitions, timeout_s, MODULE)
+def ladder_tactic(definitions: tuple[str, ...], timeout_s: int, left_out: frozenset[str] = frozenset()) -> str:
+    """The ladder (``coins_rocq.ladder``) as one tactic over the spec's definitions, without the rungs ``left_out``."""
+    return ladder_in_module(definitions, timeout_s, MODULE, left_out)
 
 
 def data_binder_probe(definitions: tuple[str, ...], statement: str) -> str:

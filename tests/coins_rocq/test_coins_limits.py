@@ -20,7 +20,7 @@ import pytest
 
 from coins_rocq import LADDER, Case, CoqtopPool, Limits, check_spec, parse_signature
 from coins_rocq.backends.clock import Budget, _loadable, clock_kind, process_cpu_s, prover_env
-from coins_rocq.ladder import RUNG_OUT, ladder_tactic, strip_rung_marks, winning_rung
+from coins_rocq.ladder import RUNG_MARK, ladder_tactic, strip_rung_marks, winning_rung
 
 SIG = parse_signature("add (x : Z) (y : Z) : Z")
 SLOW = (
@@ -104,16 +104,25 @@ def test_unknown_obligations_say_whether_a_limit_stopped_them_or_no_rung_decides
     assert record["undecided"] == "no rung decides it" and record["rung"] is None
 
 
-def test_the_winning_rung_is_the_one_after_the_last_that_reported_failure() -> None:
-    assert winning_rung("<infomsg>coins_goal_0 is defined</infomsg>") == LADDER[0][0]
-    output = f"<infomsg>{RUNG_OUT} 1</infomsg>\n<infomsg>{RUNG_OUT} 4</infomsg>\ncoins_goal_0 is defined"
+def test_the_winning_rung_is_the_last_whose_mark_was_printed() -> None:
+    assert winning_rung("<infomsg>coins_goal_0 is defined</infomsg>") is None
+    output = f"<infomsg>{RUNG_MARK} 0</infomsg>\n<infomsg>{RUNG_MARK} 4</infomsg>\ncoins_goal_0 is defined"
     assert winning_rung(output) == LADDER[4][0]
-    assert winning_rung(f"{RUNG_OUT} {len(LADDER)}\n") is None
-    assert strip_rung_marks(f"{RUNG_OUT} 2\nClosed under the global context").strip() == (
+    assert winning_rung(f"{RUNG_MARK} {len(LADDER)}\n") is None
+    assert strip_rung_marks(f"{RUNG_MARK} 2\nClosed under the global context").strip() == (
         "Closed under the global context"
     )
     tactic = ladder_tactic((), 5, "M")
-    assert tactic.count(f'idtac "{RUNG_OUT} ') == len(LADDER) - 1
+    assert tactic.count(f'idtac "{RUNG_MARK} ') == len(LADDER)
+
+
+def test_a_rung_left_out_is_not_tried_and_an_unknown_name_is_refused() -> None:
+    second = LADDER[1][0]
+    tactic = ladder_tactic((), 5, "M", frozenset({second}))
+    assert f'idtac "{RUNG_MARK} 0"' in tactic and f'idtac "{RUNG_MARK} 1"' not in tactic
+    assert tactic.count(f'idtac "{RUNG_MARK} ') == len(LADDER) - 1
+    with pytest.raises(ValueError, match="no such rung: nonesuch"):
+        ladder_tactic((), 5, "M", frozenset({"nonesuch"}))
 
 
 def test_a_budget_counts_charged_seconds_and_ends_at_its_wall_clock_backstop() -> None:
