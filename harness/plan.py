@@ -39,6 +39,8 @@ class RunPlan:
     """A whole run as asked for; ``model_options`` are the adapter's ``-M key=value`` options.
 
     ``left_out`` names the suite's tasks that cannot run here, each with the reason (a missing library).
+    ``engine`` is the sweep point that produced the run, when one did: the engine command it started
+    (``frontier sweep --engine``) and the grid configuration (``--grid``); it is part of the config.
     """
 
     model: str
@@ -49,6 +51,7 @@ class RunPlan:
     suite_version: str | None = None
     model_options: dict[str, Any] = field(default_factory=dict)
     left_out: tuple[tuple[str, str], ...] = ()
+    engine: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,7 @@ def config_of(
     body: dict[str, Any] = {
         "model": plan.model,
         **({"model_options": dict(plan.model_options)} if plan.model_options else {}),
+        **({"engine": dict(plan.engine)} if plan.engine else {}),
         "methods": list(plan.methods),
         "suite": plan.suite,
         "suite_version": plan.suite_version,
@@ -155,6 +159,7 @@ def plan_from_config(config: dict[str, Any]) -> RunPlan:
             suite_version=config.get("suite_version"),
             model_options=dict(config.get("model_options") or {}),
             left_out=tuple((str(t["task"]), str(t["reason"])) for t in config.get("left_out") or ()),
+            engine=dict(config.get("engine") or {}),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ConfigError(f"config.json is missing or has a wrong field: {exc}") from None

@@ -6,7 +6,14 @@ Counted: the model's own calls (role ``model``) that reached the model (not cach
 Per request: ``output_tokens / latency_s`` (median and p90). Aggregate: the calls' output tokens
 over the wall time of the generation phase, the length of the union of their in-flight intervals
 (``[started_at, started_at + latency_s]``). Prompt tokens per second are that of input tokens.
-``concurrency`` is the most counted calls in flight at once.
+``concurrency`` is the most counted calls in flight at once. Latency: the counted calls' wall
+latency (median and p90).
+
+95% intervals, one method: a seeded percentile bootstrap over the counted requests. For the
+aggregate rate each resample's ``output tokens / summed latency`` is scaled by the measured overlap
+(summed latency / wall time), which is held fixed: the interval is the uncertainty from how fast
+requests were, not from how they overlapped. For latency, the resampled median. Both are
+deterministic whatever the order of the calls.
 """
 
 from __future__ import annotations
@@ -15,9 +22,11 @@ import statistics
 from collections.abc import Iterable
 from typing import Any
 
+from harness.stats import BOOTSTRAP_RESAMPLES
 from harness.types import SampleResult, Usage
 
 DEFINITION = "frontier-throughput/1"
+SEED = 0
 
 
 def _percentile(values: list[float], q: float) -> float | None:
@@ -79,4 +88,22 @@ def throughput_of(calls: list[TimedCall]) -> dict[str, Any] | None:
         "prompt_tok_s": prompt / wall if wall > 0 else None,
         "per_request_tok_s_median": statistics.median(rates),
         "per_request_tok_s_p90": _percentile(rates, 0.9),
+        "latency_s_median": statistics.median(latency for _, latency, _ in kept),
+        "latency_s_p90": _percentile([latency for _, latency, _ in kept], 0.9),
+        **_intervals([(latency, usage.output_tokens) for _, latency, usage in kept], wall),
     }
+
+
+def _intervals(calls: list[tuple[float, int]], wall: float) -> dict[str, list[float] | None]:
+    """The bootstrap 95% intervals of the aggregate rate and the median latency (see the module docstring)."""
+    import numpy as np
+
+    data = np.asarray(sorted(calls), dtype=float)
+    draws = np.random.default_rng(SEED).integers(0, len(data), size=(BOOTSTRAP_RESAMPLES, len(data)))
+    latency, tokens = data[:, 0][draws], data[:, 1][draws]
+    median = [float(x) for x in np.percentile(np.median(latency, axis=1), [2.5, 97.5])]
+    if wall <= 0:
+        return {"output_tok_s_ci": None, "latency_s_median_ci": median}
+    overlap = data[:, 0].sum() / wall
+    rate = [float(x) for x in np.percentile(tokens.sum(axis=1) / latency.sum(axis=1) * overlap, [2.5, 97.5])]
+    return {"output_tok_s_ci": rate, "latency_s_median_ci": median}

@@ -72,8 +72,8 @@ class TimedServer(OpenAIServer):
     def _answer(self, body: dict[str, Any]) -> Reply:
         prompt = " ".join(str(m.get("content") or "") for m in body.get("messages", []) if m.get("role") == "user")
         answer = f"ANSWER: {partial_answer(prompt, self.steps_of(body))}"
-        filler = ["tok"] * max(0, self.tokens - 2)
-        return Reply(text=" ".join([*filler, answer]))
+        filler = " ".join(["tok"] * max(0, self.tokens - 2))
+        return Reply(text=f"{filler}\n{answer}" if filler else answer)  # the answer on its own last line
 
     def chat_body(self, body: dict[str, Any], number: int) -> dict[str, Any]:
         """The usual reply, with the steps it took and the request's own extra fields echoed."""
@@ -93,9 +93,8 @@ class TimedServer(OpenAIServer):
             return web.json_response(reply)
         stream = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await stream.prepare(request)
-        words = str(reply["choices"][0]["message"]["content"] or "").split(" ")
-        for index, word in enumerate(words):
-            delta = {"content": word if index == 0 else f" {word}"}
+        for word in re.findall(r"\s*\S+", str(reply["choices"][0]["message"]["content"] or "")):
+            delta = {"content": word}
             await stream.write(_event({"choices": [{"index": 0, "delta": delta, "finish_reason": None}]}))
         last = {key: value for key, value in reply.items() if key != "choices"}
         await stream.write(_event({**last, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}))

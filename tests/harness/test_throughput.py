@@ -54,3 +54,21 @@ def test_show_prints_the_throughput_line() -> None:
 
     line = throughput_line({"output_tok_s": 800.0, "per_request_tok_s_median": 100.0, "requests": 16, "concurrency": 8})
     assert line.startswith("800.0 output tok/s aggregate, per request median 100.0 p90 -")
+
+
+def test_the_intervals_are_a_seeded_bootstrap_over_requests_whatever_their_order() -> None:
+    from harness.throughput import throughput_of
+    from harness.types import Usage
+
+    # one request at a time, each 1 s apart: latencies 0.2 to 0.9 s, 20 output tokens each
+    calls = [(float(i), 0.2 + 0.1 * (i % 8), Usage(output_tokens=20)) for i in range(16)]
+    block = throughput_of(list(calls))
+    assert block is not None
+    low, high = block["output_tok_s_ci"]
+    assert low < block["output_tok_s"] < high
+    median_low, median_high = block["latency_s_median_ci"]
+    assert median_low <= block["latency_s_median"] <= median_high
+    assert throughput_of(list(reversed(calls))) == block  # deterministic, not order-dependent
+    same = throughput_of([(float(i), 0.5, Usage(output_tokens=20)) for i in range(16)])
+    assert same is not None and same["output_tok_s_ci"] == pytest.approx([40.0, 40.0])  # no spread, no width
+    assert same["latency_s_median_ci"] == pytest.approx([0.5, 0.5])
