@@ -100,7 +100,7 @@ class CallingAdapter:
                 attempt += 1
 
     async def generate(self, request: GenerateRequest) -> Generation:
-        """Answer from the cache or the model, and log the call in the current sample.
+        """Answer from the cache or the model, and log the call (and its messages, once) in the current sample.
 
         Only usable answers are cached (see :func:`harness.cache.is_usable_answer`), so a
         transient bad HTTP 200 is never replayed to a later run.
@@ -116,7 +116,14 @@ class CallingAdapter:
         context = active_sample()
         if context is not None:
             context.calls.append(
-                CallRecord(request_key=key, generation=generation, role=call_role.get(), retries=retries, cached=cached)
+                CallRecord(
+                    request_key=key,
+                    generation=generation,
+                    role=call_role.get(),
+                    retries=retries,
+                    cached=cached,
+                    messages=context.transcript.spans(request.messages),
+                )
             )
         return generation
 

@@ -13,6 +13,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from harness.transcript import TranscriptBuilder
 from harness.types import CallRecord
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class SampleContext:
-    """The task and sample being solved, their seed, and the calls made so far."""
+    """The task and sample being solved, their seed, the calls made so far and the messages they were made on."""
 
     task: Task
     sample: Sample
@@ -30,6 +31,7 @@ class SampleContext:
     calls: list[CallRecord] = field(default_factory=list)
     retries: int = 0
     method_data: dict[str, Any] = field(default_factory=dict)
+    transcript: TranscriptBuilder = field(default_factory=TranscriptBuilder)
 
 
 current_sample: ContextVar[SampleContext | None] = ContextVar("current_sample", default=None)

@@ -22,8 +22,10 @@ from harness.json_input import JsonInputError, read_json
 from harness.runlog import iter_results
 from harness.types import RunSummary, SampleResult
 
-FORMAT_VERSION = 1
-"""The run format this code writes, and the newest it reads."""
+FORMAT_VERSION = 2
+"""The run format this code writes, and the newest it reads. Format 2 added each sample's transcript
+(``SampleResult.transcript``, referenced by its calls' ``messages``); a format 1 log reads as before,
+without transcripts."""
 VERSION_KEY = "format_version"
 
 CONFIG_FILE = "config.json"

@@ -80,6 +80,7 @@ async def solve_sample(
         latency_s=time.perf_counter() - started,
         metadata=sample.metadata,
         method_data=context.method_data,
+        transcript=tuple(context.transcript.messages),
     )
 
 

@@ -247,14 +247,24 @@ class Generation(Record):
         return Message(role="assistant", content=self.text or None, tool_calls=self.tool_calls)
 
 
+Span = tuple[Annotated[int, Field(ge=0)], Annotated[int, Field(ge=1)]]
+"""Messages ``start`` to ``stop - 1`` of a sample's transcript."""
+
+
 class CallRecord(Record):
-    """One model call made while solving a sample: which request, what came back."""
+    """One model call made while solving a sample: which request, what came back.
+
+    ``messages`` are the request's messages as spans of the sample's ``transcript`` (each
+    message is stored once per sample, see :mod:`harness.transcript`); None in a log written
+    before transcripts were kept, and for a call made on no logged request (``import``).
+    """
 
     request_key: str
     generation: Generation
     role: str = "model"
     retries: int = 0
     cached: bool = False
+    messages: tuple[Span, ...] | None = Field(default=None, exclude_if=lambda spans: spans is None)
 
 
 class Score(Record):
@@ -319,6 +329,19 @@ class SampleResult(Record):
     latency_s: float = 0.0
     metadata: JsonDict = Field(default_factory=dict)
     method_data: JsonDict = Field(default_factory=dict)
+    transcript: tuple[Message, ...] | None = Field(default=None, exclude_if=lambda messages: messages is None)
+    """Every distinct message the sample's calls were made on, once, in the order first sent; None in a
+    log written before transcripts were kept."""
+
+    @model_validator(mode="after")
+    def _spans_within_transcript(self) -> SampleResult:
+        """Every call's message spans lie within the transcript (a log line is untrusted)."""
+        size = len(self.transcript or ())
+        for number, call in enumerate(self.calls):
+            for start, stop in call.messages or ():
+                if not start < stop <= size:
+                    raise ValueError(f"call {number} names messages {start}..{stop - 1} of a {size}-message transcript")
+        return self
 
     @model_validator(mode="before")
     @classmethod

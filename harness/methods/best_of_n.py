@@ -14,7 +14,7 @@ from typing import Any
 
 from harness.adapters.base import MethodAdapter, ModelAdapter, close_adapter
 from harness.methods.logged import logged
-from harness.methods.notes import note, sample_seed
+from harness.methods.notes import note, note_selected, sample_seed
 from harness.methods.params import MethodParams
 from harness.methods.prm import PrmSelector
 from harness.methods.rear import RearSelector
@@ -70,6 +70,7 @@ class BestOfN(MethodAdapter):
             upper_bound=self.selector.upper_bound,
             **selection.details,
         )
+        note_selected(self.method_name, chosen)
         label = f"{chosen.model or self.inner.name} via {self.method_name}[{self.selector.label}]"
         if self.selector.upper_bound:
             label += " (UPPER BOUND: selected with the reference answer)"

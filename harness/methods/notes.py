@@ -10,6 +10,7 @@ import hashlib
 from typing import Any
 
 from harness.context import SampleContext, active_sample
+from harness.types import Generation
 
 
 def method_data(context: SampleContext) -> dict[str, Any]:
@@ -23,6 +24,17 @@ def note(method: str, **values: Any) -> None:
     if context is None:
         return
     method_data(context).setdefault(method, {}).update(values)
+
+
+def note_selected(method: str, chosen: Generation) -> None:
+    """Record which logged call gave ``chosen``, the candidate ``method`` selected: its index among the
+    sample's calls, appended to the method's ``selected_calls`` (one per request the method answered)."""
+    context = active_sample()
+    if context is None:
+        return
+    index = next((i for i, call in enumerate(context.calls) if call.generation is chosen), None)
+    if index is not None:
+        method_data(context).setdefault(method, {}).setdefault("selected_calls", []).append(index)
 
 
 def derived_seed(*parts: object) -> int:

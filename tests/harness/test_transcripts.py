@@ -1,0 +1,109 @@
+"""Transcripts in the run log (issue 44 item 1): each message once per sample, referenced by the calls;
+a log of run format 1 (no transcripts) still reads, shows, rescores and replays."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from harness.adapters import resolve_adapter
+from harness.cli.show import show_command
+from harness.methods.best_of_n import BestOfN
+from harness.plan import RunPlan, TaskPlan
+from harness.registry import resolve_task
+from harness.rescore import rescore_run
+from harness.runformat import CONFIG_FILE, SUMMARY_FILE, VERSION_KEY
+from harness.runlog import LogFormatError
+from harness.runner import RunOptions, evaluate, execute
+from harness.store import RunStore
+from harness.transcript import TranscriptBuilder, call_messages, conversation, has_transcript
+from harness.types import Message, ToolCall
+
+PLAN = RunPlan(model="builtin/oracle", tasks=(TaskPlan("demo/arith", {"n": 6}),))
+OPTIONS = RunOptions(progress=False)
+
+
+def test_a_growing_conversation_is_stored_once_and_each_call_gets_its_prefix_back() -> None:
+    builder = TranscriptBuilder()
+    system = Message(role="system", content="policy")
+    turns = [system]
+    spans = []
+    for turn in range(10):
+        turns.append(Message(role="user", content=f"question {turn}"))
+        spans.append(builder.spans(turns))
+        call = ToolCall(id=f"c{turn}", name="lookup", arguments='{"q": "<b>x</b>",  "n": 1}')
+        reply = Message(role="assistant", tool_calls=(call,))
+        turns += [reply, Message(role="tool", content="ok", tool_call_id=call.id)]
+    assert builder.messages == turns[:-2]  # the last reply and tool result were never sent
+    assert spans[0] == ((0, 2),) and spans[-1] == ((0, len(turns) - 2),)
+    # a second view of the same conversation (another participant) reuses what it shares
+    other = builder.spans((system, Message(role="user", content="flipped")))
+    assert other == ((0, 1), (len(turns) - 2, len(turns) - 1))
+
+
+def test_every_call_of_a_run_refers_to_the_messages_it_was_made_on(tmp_path: Path) -> None:
+    asyncio.run(execute(PLAN, tmp_path / "run", OPTIONS))
+    lines = [json.loads(line) for line in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()]
+    assert all(line["transcript"] and line["calls"][0]["messages"] == [[0, 1]] for line in lines)
+    for result in RunStore(tmp_path / "run").results():
+        assert has_transcript(result)
+        (call,) = result.calls
+        assert call_messages(result.transcript or (), call) == ((Message(role="user", content=result.input),))
+        assert conversation(result)[-1] == Message(role="assistant", content=result.output.text)
+
+
+def test_best_of_n_candidates_share_one_stored_question_and_the_selected_call_is_named() -> None:
+    task = resolve_task("demo/arith").create(n=4)
+    results = asyncio.run(evaluate(task, BestOfN(resolve_adapter("builtin/random", seed=5), n=5, temperature=1.0)))
+    for result in results:
+        assert len(result.transcript or ()) == 1 and len(result.calls) == 5
+        assert all(call.messages == ((0, 1),) for call in result.calls)
+        (selected,) = result.method_data["best_of_n"]["selected_calls"]
+        assert result.calls[selected].generation.text == result.output.text
+
+
+def _as_format_one(run: Path) -> None:
+    """Rewrite ``run`` as the previous release wrote it: no transcripts, no call spans, format 1."""
+    log = run / "samples.jsonl"
+    lines = []
+    for raw in log.read_text().splitlines():
+        line = json.loads(raw)
+        line.pop("transcript")
+        for call in line["calls"]:
+            call.pop("messages")
+        lines.append(json.dumps(line))
+    log.write_text("\n".join(lines) + "\n")
+    for name in (CONFIG_FILE, SUMMARY_FILE):
+        data = json.loads((run / name).read_text())
+        data[VERSION_KEY] = 1
+        (run / name).write_text(json.dumps(data))
+
+
+def test_a_format_one_log_reads_shows_rescores_and_replays_without_transcripts(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    asyncio.run(execute(PLAN, run, OPTIONS))
+    _as_format_one(run)
+    results = list(RunStore(run).results())
+    assert len(results) == 6 and not any(has_transcript(r) for r in results)
+    assert all(conversation(r)[-1].content == r.output.text for r in results)
+    shown = CliRunner().invoke(show_command, [str(run)])
+    assert shown.exit_code == 0, shown.output
+    assert rescore_run(run) == (6, 0)
+    replayed = asyncio.run(execute(RunPlan(model=f"replay/{run}", tasks=PLAN.tasks), tmp_path / "replayed", OPTIONS))
+    assert replayed.tasks["demo/arith"].metrics["accuracy"].value == 1.0
+
+
+@pytest.mark.parametrize("spans", [[[0, 2]], [[1, 1]], [[-1, 1]], [[0]], "x"])
+def test_a_call_naming_messages_outside_the_transcript_is_a_format_error(tmp_path: Path, spans: object) -> None:
+    run = tmp_path / "run"
+    asyncio.run(execute(PLAN, run, OPTIONS))
+    log = run / "samples.jsonl"
+    line = json.loads(log.read_text().splitlines()[0])
+    line["calls"][0]["messages"] = spans
+    log.write_text(json.dumps(line) + "\n")
+    with pytest.raises(LogFormatError, match=r"samples\.jsonl:1: not a sample result \(calls\.0\.messages|transcript"):
+        list(RunStore(run).results())
