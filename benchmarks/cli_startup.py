@@ -1,11 +1,15 @@
-"""Start time of ``frontier --help`` beside ``python -c pass``, and a check of what it imports.
+"""Start time of ``frontier --help`` and ``frontier list tasks`` beside ``python -c pass``, and what they import.
 
 ``frontier --help`` must not import litellm, datasets, pandas, matplotlib or inspect_ai.
+``frontier list tasks`` is timed (CPU seconds of the process) as it runs, reading each family's
+catalogue, and with the catalogues switched off, importing every family as it did before; the
+ratio of the two is printed.
 It also times ``--help`` in process (a fresh interpreter each run, the imports excluded) with the
 ``frontier.commands`` group read by the lean reader (:mod:`harness.entry_point_files`) and, for
 comparison, by ``importlib.metadata.entry_points`` (how it was read before).
 Ends with one line of JSON: ``{"help_start_s", "python_start_s", "help_in_process_s",
-"help_in_process_importlib_s", "in_process_ratio"}`` (medians of several runs).
+"help_in_process_importlib_s", "in_process_ratio", "python_cpu_s", "list_tasks_cpu_s",
+"list_tasks_importing_families_cpu_s", "list_tasks_ratio"}`` (medians of several runs).
 
 Run: ``python benchmarks/cli_startup.py [--runs 11]``
 """
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -65,6 +70,32 @@ def in_process_help_seconds(reader: str, runs: int) -> float:
     return statistics.median(times)
 
 
+LIST_TASKS = """
+import sys
+from harness import registry
+from harness.cli.main import main
+if sys.argv[1] == "families":
+    registry._catalogue = lambda name: None  # as before the catalogues: every family imported
+main(["list", "tasks"])
+"""
+
+
+def children_cpu_s() -> float:
+    """CPU seconds used so far by this process's ended children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def median_cpu_seconds(command: list[str], runs: int) -> float:
+    """Median CPU time (user + system) of ``command`` over ``runs`` runs."""
+    times = []
+    for _ in range(runs):
+        before = children_cpu_s()
+        subprocess.run(command, check=True, capture_output=True)
+        times.append(children_cpu_s() - before)
+    return statistics.median(times)
+
+
 def heavy_imports_of_help() -> list[str]:
     """Heavy modules that ``frontier --help`` imports (should be none)."""
     probe = (
@@ -87,17 +118,30 @@ def main() -> None:
     importlib_s = in_process_help_seconds("importlib", args.runs)
     heavy = heavy_imports_of_help()
     ratio = importlib_s / lean_s
+    python_cpu = median_cpu_seconds([sys.executable, "-c", "pass"], args.runs)
+    listing_cpu = median_cpu_seconds([sys.executable, "-c", LIST_TASKS, "catalogues"], args.runs)
+    families_cpu = median_cpu_seconds([sys.executable, "-c", LIST_TASKS, "families"], args.runs)
     print(f"python -c pass:  {python_s * 1000:.0f} ms")
     print(f"frontier --help: {help_s * 1000:.0f} ms (target: well under 500 ms)")
     print(f"--help in process, lean entry-point reader: {lean_s * 1000:.1f} ms")
     print(f"--help in process, importlib.metadata:      {importlib_s * 1000:.1f} ms ({ratio:.1f}x the lean reader)")
     print(f"heavy modules imported by --help: {', '.join(heavy) or 'none'}")
+    print(f"python -c pass CPU: {python_cpu * 1000:.0f} ms")
+    print(
+        f"list tasks CPU, from the catalogues: {listing_cpu * 1000:.0f} ms ({listing_cpu / python_cpu:.1f}x python); "
+        f"importing every family: {families_cpu * 1000:.0f} ms ({families_cpu / python_cpu:.1f}x python); "
+        f"ratio {families_cpu / listing_cpu:.1f}x"
+    )
     figures = {
         "help_start_s": round(help_s, 3),
         "python_start_s": round(python_s, 3),
         "help_in_process_s": round(lean_s, 4),
         "help_in_process_importlib_s": round(importlib_s, 4),
         "in_process_ratio": round(ratio, 2),
+        "python_cpu_s": round(python_cpu, 3),
+        "list_tasks_cpu_s": round(listing_cpu, 3),
+        "list_tasks_importing_families_cpu_s": round(families_cpu, 3),
+        "list_tasks_ratio": round(families_cpu / listing_cpu, 2),
     }
     print(json.dumps(figures))
 

@@ -15,11 +15,8 @@ this module knows how to fetch, not what.
 from __future__ import annotations
 
 import fnmatch
-import http.client
 import logging
 import os
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -97,6 +94,8 @@ def data_note(task: str) -> str | None:
 
 def _fetch(url: str, target: Path, timeout_s: float) -> int:
     """Download ``url`` to ``target`` atomically; the number of bytes written."""
+    import urllib.request  # here, not at the top: 'frontier list tasks' reads this module's notes only
+
     partial = target.with_name(target.name + ".part")
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -131,6 +130,8 @@ def get_family(
     Raises ConfigError for an unknown family and, after trying every file, one naming each
     file that could not be fetched (what did arrive is kept).
     """
+    import http.client
+
     source = _source_named(name)
     if source is None or source.manual:
         raise ConfigError(f"unknown data family {name!r}; known: {', '.join(families())}")
@@ -148,7 +149,7 @@ def get_family(
         url = source.url(base_url, upstream)
         try:
             size = _fetch(url, target, timeout_s)
-        except (urllib.error.URLError, http.client.HTTPException, OSError, ConfigError) as exc:
+        except (http.client.HTTPException, OSError, ConfigError) as exc:  # URLError is an OSError
             failures.append(f"{url}: {getattr(exc, 'reason', None) or exc}")
             continue
         report(f"{key}: {local} ({size:,} bytes)")

@@ -1,7 +1,9 @@
 """Names of tasks, adapters, methods and suites, from the built-ins and entry points.
 
 Entry-point groups: ``frontier.tasks`` (a :class:`~harness.task.TaskFamily`; a Task class
-stands for a family of one task named like the entry point), ``frontier.adapters`` (a factory
+stands for a family of one task named like the entry point), ``frontier.catalogues`` (a family's
+listed task names and descriptions as a plain ``dict``, named like its ``frontier.tasks`` entry,
+so that 'frontier list tasks' reads them without importing the family), ``frontier.adapters`` (a factory
 ``create(rest, **options)`` for specs ``<name>/<rest>``), ``frontier.methods`` (a factory
 ``(inner_adapter, **params)``) and ``frontier.commands`` (subcommands, see
 :mod:`harness.cli.commands`). Nothing is imported until it is needed, and a broken plugin
@@ -15,10 +17,9 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
-from harness.entry_point_files import load_target
+from harness.entry_point_files import group_entries, load_target
 from harness.errors import ConfigError
 from harness.method_spec import parse_method_spec
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TASK_GROUP, ADAPTER_GROUP, METHOD_GROUP = "frontier.tasks", "frontier.adapters", "frontier.methods"
+CATALOGUE_GROUP = "frontier.catalogues"
 
 
 @dataclass(frozen=True)
@@ -125,10 +127,7 @@ def _first_doc_line(obj: object) -> str:
 
 @cache
 def _plugins(group: str) -> dict[str, Registered]:
-    found = {}
-    for point in entry_points(group=group):
-        found[point.name] = Registered(point.name, "", point.value)
-    return found
+    return {point.name: Registered(point.name, "", point.value) for point in group_entries(group)}
 
 
 def output_cap(model: str) -> int | None:
@@ -201,6 +200,19 @@ def _family_of(name: str, obj: object) -> TaskFamily | None:
     return None
 
 
+def _load_family(name: str, registered: Registered) -> TaskFamily | str:
+    """The family a ``frontier.tasks`` entry point names, or why it could not be loaded (logged at INFO)."""
+    try:
+        family = _family_of(name, registered.load())
+    except Exception as exc:
+        log.info("task family %s (%s) failed to load: %s: %s", name, registered.target, type(exc).__name__, exc)
+        return f"{type(exc).__name__}: {exc}"
+    if family is None:
+        log.info("task family %s: %s is neither a TaskFamily nor a Task class", name, registered.target)
+        return f"{registered.target} is neither a TaskFamily nor a Task class"
+    return family
+
+
 @cache
 def task_index() -> TaskIndex:
     """Every ``frontier.tasks`` entry point loaded once; a family that fails to load is kept in ``broken``."""
@@ -208,19 +220,49 @@ def task_index() -> TaskIndex:
     families: list[TaskFamily] = []
     broken: dict[str, str] = {}
     for name, registered in sorted(_plugins(TASK_GROUP).items()):
-        try:
-            family = _family_of(name, registered.load())
-        except Exception as exc:
-            broken[name] = f"{type(exc).__name__}: {exc}"
-            log.info("task family %s (%s) failed to load: %s: %s", name, registered.target, type(exc).__name__, exc)
-            continue
-        if family is None:
-            broken[name] = f"{registered.target} is neither a TaskFamily nor a Task class"
-            log.info("task family %s: %s", name, broken[name])
+        family = _load_family(name, registered)
+        if isinstance(family, str):
+            broken[name] = family
             continue
         families.append(family)
         entries.update((entry.name, entry) for entry in family)
     return TaskIndex(entries, tuple(families), broken)
+
+
+def _catalogue(name: str) -> dict[str, str] | None:
+    """Family ``name``'s catalogue (listed task name -> description), or None when it has none or it is unusable."""
+    registered = _plugins(CATALOGUE_GROUP).get(name)
+    if registered is None:
+        return None
+    try:
+        catalogue = registered.load()
+    except Exception as exc:
+        log.info("task catalogue %s (%s) failed to load: %s: %s", name, registered.target, type(exc).__name__, exc)
+        return None
+    if not isinstance(catalogue, dict) or not all(isinstance(x, str) for item in catalogue.items() for x in item):
+        log.info("task catalogue %s: %s is not a dict of task names to descriptions", name, registered.target)
+        return None
+    return catalogue
+
+
+def task_listing() -> tuple[dict[str, str], dict[str, str]]:
+    """What 'frontier list tasks' shows: (listed task name -> description, broken family -> why).
+
+    A family with a catalogue is read from it without being imported; the others are loaded (a
+    family that fails to load is reported as broken).
+    """
+    listed: dict[str, str] = {}
+    broken: dict[str, str] = {}
+    for name, registered in sorted(_plugins(TASK_GROUP).items()):
+        catalogue = _catalogue(name)
+        family = catalogue if catalogue is not None else _load_family(name, registered)
+        if isinstance(family, str):
+            broken[name] = family
+        elif isinstance(family, dict):
+            listed.update(family)
+        else:
+            listed.update((entry.name, entry.description) for entry in family)
+    return listed, broken
 
 
 def task_entries() -> Mapping[str, TaskEntry]:

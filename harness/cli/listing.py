@@ -53,13 +53,9 @@ def list_command(what: str, name: str | None) -> None:
     if what == "tasks":
         from harness.datasets_get import data_note
 
-        rows = [
-            (name, entry.description + _data_note(data_note(name)))
-            for name, entry in sorted(registry.task_entries().items())
-        ]
-        rows += [
-            (f"{name}/*", f"(family failed to load: {error})") for name, error in registry.task_index().broken.items()
-        ]
+        listed, broken = registry.task_listing()
+        rows = [(name, description + _data_note(data_note(name))) for name, description in sorted(listed.items())]
+        rows += [(f"{name}/*", f"(family failed to load: {error})") for name, error in broken.items()]
     elif what == "adapters":
         rows = [(f"{name}/...", registry.describe(entry)) for name, entry in registry.adapter_entries().items()]
         rows.append((f"{registry.LITELLM_ENTRY.name}/<model>", registry.LITELLM_ENTRY.description))
