@@ -11,6 +11,7 @@ them send (a shared system prompt, N candidates' one question) is still stored o
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from harness.types import CallRecord, Message, SampleResult, Span
 
@@ -80,3 +81,53 @@ def conversation(result: SampleResult) -> tuple[Message, ...]:
         if c.role == "user"
     )
     return (*asked, last.generation.as_message(), *trajectory[final + 1 :], *closing)
+
+
+@dataclass(frozen=True)
+class CallView:
+    """One call of a sample as shown: its place, role, the messages it was made on and what it cost."""
+
+    number: int
+    role: str
+    messages: int | None
+    """How many messages the request held (None: not logged)."""
+    reply: Message
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float | None
+    latency_s: float
+    cached: bool
+    retries: int
+    selected: bool
+    """Whether a method (best-of-N, self-consistency...) selected this call's reply."""
+
+
+def selected_calls(result: SampleResult) -> set[int]:
+    """The calls whose replies a method selected (``selected_calls`` in its notes)."""
+    chosen: set[int] = set()
+    for notes in result.method_data.values():
+        listed = notes.get("selected_calls") if isinstance(notes, dict) else None
+        if isinstance(listed, list):
+            chosen.update(i for i in listed if isinstance(i, int) and not isinstance(i, bool))
+    return chosen
+
+
+def call_views(result: SampleResult) -> list[CallView]:
+    """The sample's calls in the order they were logged."""
+    chosen = selected_calls(result)
+    return [
+        CallView(
+            number=index,
+            role=call.role,
+            messages=None if call.messages is None else sum(stop - start for start, stop in call.messages),
+            reply=call.generation.as_message(),
+            input_tokens=call.generation.usage.input_tokens,
+            output_tokens=call.generation.usage.output_tokens,
+            cost_usd=call.generation.cost_usd,
+            latency_s=call.generation.latency_s,
+            cached=call.cached,
+            retries=call.retries,
+            selected=index in chosen,
+        )
+        for index, call in enumerate(result.calls)
+    ]

@@ -111,14 +111,29 @@ def print_summary(summary: RunSummary, run_dir: Path | None = None) -> None:
 
 @click.command("show")
 @click.argument("run_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
-def show_command(run_dir: Path) -> None:
+@click.option("--sample", "sample_id", help="Print this sample's transcript, score details and calls instead.")
+@click.option("--task", help="With --sample: the task the sample is in (when several tasks share the id).")
+@click.option("--failed", is_flag=True, help="List the samples without full marks, each with its one-line reason.")
+def show_command(run_dir: Path, sample_id: str | None, task: str | None, failed: bool) -> None:
     """Print the summary table of RUN_DIR: each metric with its 95% CI and n, counts, tokens, cost.
 
     \b
-    Example:
+    Examples:
       frontier show runs/2026-11-30T10-00-00_smoke_builtin-oracle
+      frontier show runs/<run> --failed
+      frontier show runs/<run> --sample retail-4
     """
     from harness.runformat import RunFiles, RunFormatError
+
+    if sample_id is not None or failed:
+        from harness.cli.show_sample import find_sample, print_failed, print_sample
+
+        RunFiles(run_dir).check_version()
+        if sample_id is not None:
+            print_sample(find_sample(run_dir, sample_id, task))
+        else:
+            print_failed(run_dir)
+        return
 
     try:
         summary = RunFiles(run_dir).read_summary()

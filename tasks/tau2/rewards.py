@@ -31,6 +31,7 @@ in ``outside_basis`` without changing either reward.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -100,6 +101,9 @@ class Rewards:
     strict_failures: tuple[str, ...] = ()
     outside_basis: dict[str, float] = field(default_factory=dict)
     note: str = ""
+    checks: dict[str, list[dict[str, object]]] = field(default_factory=dict)
+    """Each check behind the breakdown: the database's, each expected action, COMMUNICATE string and
+    environment assertion, with whether it held."""
 
 
 def _initial_kwargs(task: Tau2Task) -> dict:
@@ -288,7 +292,30 @@ class Evaluator:
         outside = outside_basis(basis, env_info, action_info.reward, communicate_info.reward)
         if nl_reward is not None and "NL_ASSERTION" not in basis:
             outside["NL_ASSERTION"] = nl_reward
-        return Rewards(reward, strict, breakdown, failures, outside)
+        return Rewards(
+            reward, strict, breakdown, failures, outside, checks=checks_of(env_info, action_info, communicate_info)
+        )
+
+
+def _arguments(arguments: object) -> str:
+    return json.dumps(arguments, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def checks_of(env_info: RewardInfo, action_info: RewardInfo, communicate_info: RewardInfo) -> dict[str, list[dict]]:
+    """τ²'s individual checks of an episode, as JSON: one row each, ``met`` saying whether it held."""
+    db = env_info.db_check
+    return {
+        "db": [] if db is None else [{"check": "database equals the gold database", "met": db.db_match}],
+        "actions": [
+            {"action": f"{c.action.name}({_arguments(c.action.arguments)})", "met": c.action_match}
+            for c in action_info.action_checks or []
+        ],
+        "communicate": [{"info": c.info, "met": c.met} for c in communicate_info.communicate_checks or []],
+        "env_assertions": [
+            {"assertion": f"{c.env_assertion.func_name}({_arguments(c.env_assertion.arguments)})", "met": c.met}
+            for c in env_info.env_assertions or []
+        ],
+    }
 
 
 def _product(values: Iterable[float]) -> float:

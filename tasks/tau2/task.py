@@ -260,6 +260,7 @@ class Tau2DomainTask(Task[Tau2Args]):
             breakdown=rewards.breakdown,
             strict_failures=list(rewards.strict_failures),
             outside_basis=rewards.outside_basis,
+            checks=rewards.checks,
             termination=termination,
             tool_errors=data.get("tool_errors"),
         )

@@ -90,8 +90,9 @@ def test_a_format_one_log_reads_shows_rescores_and_replays_without_transcripts(t
     results = list(RunStore(run).results())
     assert len(results) == 6 and not any(has_transcript(r) for r in results)
     assert all(conversation(r)[-1].content == r.output.text for r in results)
-    shown = CliRunner().invoke(show_command, [str(run)])
-    assert shown.exit_code == 0, shown.output
+    shown = CliRunner().invoke(show_command, [str(run), "--sample", results[0].sample_id])
+    assert shown.exit_code == 0 and "without transcripts" in shown.output, shown.output
+    assert results[0].output.text in shown.output
     assert rescore_run(run) == (6, 0)
     replayed = asyncio.run(execute(RunPlan(model=f"replay/{run}", tasks=PLAN.tasks), tmp_path / "replayed", OPTIONS))
     assert replayed.tasks["demo/arith"].metrics["accuracy"].value == 1.0
@@ -107,3 +108,36 @@ def test_a_call_naming_messages_outside_the_transcript_is_a_format_error(tmp_pat
     log.write_text(json.dumps(line) + "\n")
     with pytest.raises(LogFormatError, match=r"samples\.jsonl:1: not a sample result \(calls\.0\.messages|transcript"):
         list(RunStore(run).results())
+
+
+def test_show_sample_prints_the_conversation_details_and_calls_and_failed_lists_the_failures(tmp_path: Path) -> None:
+    task = TaskPlan("demo/arith", {"n": 12})
+    asyncio.run(execute(RunPlan(model="builtin/random", tasks=(task,)), tmp_path / "run", OPTIONS))
+    results = list(RunStore(tmp_path / "run").results())
+    wrong = next(r for r in results if r.score.value == 0.0)
+    shown = CliRunner().invoke(show_command, [str(tmp_path / "run"), "--sample", wrong.sample_id])
+    assert shown.exit_code == 0, shown.output
+    text = shown.output
+    assert "wrong" in text and str(wrong.input)[:40] in text and wrong.output.text in text and "calls (1)" in text
+    listed = CliRunner().invoke(show_command, [str(tmp_path / "run"), "--failed"]).output.splitlines()
+    failures = [r for r in results if r.score.value != 1.0]
+    assert len(listed) == len(failures) + 1 and f"{len(failures)} sample(s) without full marks" == listed[-1]
+    assert all(line.startswith("demo/arith  ") and " wrong " in line for line in listed[:-1])
+    missing = CliRunner().invoke(show_command, [str(tmp_path / "run"), "--sample", "nope"])
+    assert missing.exit_code != 0 and "no sample 'nope' in the log" in str(missing.exception)
+
+
+def test_show_sample_writes_control_characters_and_markup_as_text(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    asyncio.run(execute(PLAN, run, OPTIONS))
+    log = run / "samples.jsonl"
+    line = json.loads(log.read_text().splitlines()[0])
+    hostile = "\x1b[31mred\x1b[0m [bold]not bold[/bold] \x07"
+    line["output"]["text"] = hostile
+    line["score"]["explanation"] = hostile
+    line["score"]["details"] = {"deep": {"x": [{"met": True, "what": hostile}]}}
+    log.write_text(json.dumps(line) + "\n")
+    shown = CliRunner().invoke(show_command, [str(run), "--sample", line["sample_id"]])
+    assert shown.exit_code == 0, shown.output
+    assert "\x1b" not in shown.output and "\x07" not in shown.output
+    assert "\\x1b[31mred" in shown.output and "[bold]not bold[/bold]" in shown.output and "deep.x 1" in shown.output

@@ -11,9 +11,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from click.testing import CliRunner
 from tau2_helpers import tau2_task
 from test_tau2_episodes import _loopback_responder
 
+from harness.cli.show import show_command
 from harness.runformat import RunFiles
 from harness.testing.openai_server import OpenAIServer
 from harness.transcript import call_messages, conversation
@@ -71,6 +73,12 @@ def test_a_ten_turn_episode_stores_each_message_once(tmp_path: Path) -> None:
     shown = conversation(result)
     assert [m.content for m in shown[1:-1]] == [m.content for m in result.output.trajectory]
     assert shown[-1].role == "user" and shown[-1].content == user_calls[-1].generation.text
+    # the terminal: every tool call with its arguments, each expected action held, every call
+    printed = CliRunner().invoke(show_command, [str(run), "--sample", result.sample_id]).output
+    for message in previous:
+        for call in message.tool_calls:
+            assert f"→ {call.name}(" in printed
+    assert "checks.actions 1" in printed and "✓" in printed and f"calls ({len(result.calls)})" in printed
     assert "###STOP###" in (shown[-1].content or "")
 
 
