@@ -59,3 +59,41 @@ CYBER_JSON_SETS = DataSource(
     ("cyber/cybermetric", "cyber/seceval"),
     manual="-T data=<the benchmark's JSON file>",
 )
+ADVBENCH = DataSource(
+    "advbench",
+    ("jailbreak/advbench",),
+    repository="llm-attacks/llm-attacks",
+    licence="MIT",
+    files=(("data/advbench/harmful_behaviors.csv", "harmful_behaviors.csv"),),
+    usage="-T behaviors={folder}/harmful_behaviors.csv",
+)
+HARMBENCH = DataSource(
+    "harmbench",
+    ("jailbreak/harmbench",),
+    repository="centerforaisafety/HarmBench",
+    licence="MIT",
+    files=(("data/behavior_datasets/harmbench_behaviors_text_all.csv", "harmbench_behaviors_text_all.csv"),),
+    usage="-T behaviors={folder}/harmbench_behaviors_text_all.csv",
+)
+STRONGREJECT = DataSource(
+    "strongreject",
+    ("jailbreak/strongreject",),
+    repository="alexandrasouly/strongreject",
+    licence="MIT",
+    files=(("strongreject_dataset/strongreject_dataset.csv", "strongreject_dataset.csv"),),
+    usage="-T behaviors={folder}/strongreject_dataset.csv",
+)
+XSTEST = DataSource(
+    "xstest",
+    ("jailbreak/over-refusal",),
+    repository="paul-rottger/xstest",
+    licence="CC BY 4.0",
+    files=(("xstest_prompts.csv", "xstest_prompts.csv"),),
+    usage="-T behaviors={folder}/xstest_prompts.csv",
+)
+JBB_BEHAVIORS = DataSource(
+    "jbb-behaviors",
+    ("jailbreak/jbb",),
+    manual="-T behaviors=<harmful-behaviors.csv of the hub dataset JailbreakBench/JBB-Behaviors> "
+    "(or -T attacks=<a JailbreakBench artifact> alone)",
+)

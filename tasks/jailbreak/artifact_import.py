@@ -1,0 +1,36 @@
+"""A JailbreakBench artifact as an import format (``frontier import --format jbb-artifact``).
+
+Each jailbreak with a prompt becomes the output of the sample ``<behavior>@<method>/<model>``,
+the id ``jailbreak/jbb -T attacks=<the same artifact>`` gives it, so the artifact's recorded
+responses are scored (and, with ``-T judge=``, judged) as a model's would be. A pretty-printed
+JSON document (a first line that is only ``{``) is recognised without ``--format``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness.errors import ConfigError
+from harness.import_formats import MAX_IMPORT_BYTES, ImportedText, ImportFormatSpec, refuse_duplicates
+from harness.json_input import read_json
+from tasks.jailbreak.attacks import read_artifact
+
+
+def read_jbb_artifact(path: Path) -> list[ImportedText]:
+    """The recorded responses of an artifact, keyed by the sample id each answers."""
+    attacks = read_artifact(read_json(path, MAX_IMPORT_BYTES), str(path))
+    if not attacks:
+        raise ConfigError(f"import: {path} has no jailbreak with a prompt")
+    entries = [
+        ImportedText(text=attack.recorded_response or "", line=number, sample_id=f"{attack.behavior_id}@{attack.key}")
+        for number, attack in enumerate(attacks, start=1)
+    ]
+    refuse_duplicates(entries, str(path))
+    return entries
+
+
+JBB_ARTIFACT = ImportFormatSpec(
+    help="a JailbreakBench artifact JSON: each jailbreak's recorded response, for jailbreak/jbb -T attacks=<it>",
+    read=read_jbb_artifact,
+    first_line=r"^\{$",
+)
