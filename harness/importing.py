@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from harness.context import SampleContext
 from harness.errors import ConfigError
 from harness.import_formats import ImportedText, guess_format, read_outputs
 from harness.lifecycle import LoadedRun, Record, WorkItem
@@ -143,11 +144,9 @@ def imported_result(
     )
 
 
-async def _completed(
-    entry: PreparedTask, sample: Sample, text: str, seed: int
-) -> tuple[Output, tuple[CallRecord, ...]]:
-    """The task's output for an imported text (:meth:`Task.imported_output`) and the calls it made."""
-    from harness.context import SampleContext, current_sample
+async def _completed(entry: PreparedTask, sample: Sample, text: str, seed: int) -> tuple[Output, SampleContext]:
+    """The output for an imported text (:meth:`Task.imported_output`) and the context its calls were logged in."""
+    from harness.context import current_sample
     from harness.runner import sample_seed
 
     context = SampleContext(task=entry.task, sample=sample, seed=sample_seed(seed, entry.task.name, sample.id))
@@ -156,7 +155,7 @@ async def _completed(
         output = await entry.task.imported_output(sample, text)
     finally:
         current_sample.reset(token)
-    return output, tuple(context.calls)
+    return output, context
 
 
 async def _scores(entry: PreparedTask, pairs: list[tuple[Sample, Output]]) -> list[Score]:
@@ -205,10 +204,19 @@ class ImportExecutor:
                 missing = Score.error(f"no output imported for this sample (not in {self.source.name})", stage="model")
                 record(imported_result(entry, sample, None, self.label, missing, None))
             else:
-                output, calls = outputs[sample.id]
+                output, context = outputs[sample.id]
                 result = imported_result(entry, sample, found.text, self.label, next(scores), found.line)
-                usage = Usage.total(call.generation.usage for call in calls)
-                record(result.model_copy(update={"output": output, "calls": (*result.calls, *calls), "usage": usage}))
+                if context.calls:
+                    update = {
+                        "output": output,
+                        "calls": (*result.calls, *context.calls),
+                        "usage": Usage.total(call.generation.usage for call in context.calls),
+                        "transcript": tuple(context.transcript.messages),
+                    }
+                    result = result.model_copy(update=update)
+                else:
+                    result = result.model_copy(update={"output": output})
+                record(result)
             self.written += 1
 
     async def close(self) -> None:

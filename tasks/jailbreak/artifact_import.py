@@ -1,4 +1,4 @@
-"""A JailbreakBench artifact as an import format (``frontier import --format jbb-artifact``).
+"""A JailbreakBench artifact as an import format (``frontier import --format jbb``).
 
 Each jailbreak with a prompt becomes the output of the sample ``<behavior>@<method>/<model>``,
 the id ``jailbreak/jbb -T attacks=<the same artifact>`` gives it, so the artifact's recorded
@@ -30,7 +30,7 @@ def read_jbb_artifact(path: Path) -> list[ImportedText]:
 
 
 JBB_ARTIFACT = ImportFormatSpec(
-    help="a JailbreakBench artifact JSON: each jailbreak's recorded response, for jailbreak/jbb -T attacks=<it>",
+    help="a JailbreakBench artifact (JSON): its recorded responses,\nfor jailbreak/jbb -T attacks=<the artifact>",
     read=read_jbb_artifact,
     first_line=r"^\{$",
 )

@@ -193,6 +193,8 @@ def read_attacks(path: Path) -> list[Attack]:
     except UnicodeDecodeError as exc:
         raise ConfigError(f"attacks file {path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     lines = [line for line in text.split("\n") if line.strip()]
+    if not lines:
+        raise ConfigError(f"attacks file {path} holds no attacks")
     try:
         document = parse_json(text, f"attacks file {path}")
     except JsonInputError as exc:
