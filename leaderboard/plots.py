@@ -9,7 +9,11 @@ below its point where it overlaps no other (a label with no free place is left o
 takes two columns beyond twelve labels and, beyond 24, names the labels on the frontier first
 and counts the rest. The step frontier is a dashed black line; budget sweeps are
 thin solid lines in their group's colour. Labels are plain text: ``$`` in a model name is
-escaped so that it is drawn as a dollar sign, never parsed as mathtext.
+escaped so that it is drawn as a dollar sign, never parsed as mathtext. A point whose ``meta``
+holds ``x_ci`` or ``score_ci`` (95% intervals) is drawn with error bars. An axis where higher is
+better (output tok/s) is drawn as its reciprocal (seconds per token, lower is better) on a reversed
+log axis whose ticks read the figure itself: on a log scale that is the figure's own axis, and the
+frontier of the reciprocal is the frontier of the figure.
 
 Drawing is the slow part of a site build, so a :class:`PlotCanvas` keeps one figure and one
 axes for many plots and only swaps the data artists between them: the axes, ticks, fonts and
@@ -72,6 +76,11 @@ def cost_tick(value: float, _position: float = 0.0) -> str:
     return f"{value:g}"
 
 
+def reciprocal_tick(value: float, _position: float = 0.0) -> str:
+    """A tick label on a reciprocal axis: the figure ``1 / value`` (see the module docstring)."""
+    return cost_tick(1 / value) if value > 0 else "∞"
+
+
 class PlotCanvas:
     """One reusable figure on which Pareto plots are drawn one after another (not thread-safe)."""
 
@@ -108,13 +117,17 @@ class PlotCanvas:
         ylabel: str,
         out_base: Path,
         formats: Sequence[str] = ("png", "svg"),
+        reciprocal_x: bool = False,
     ) -> list[Path]:
-        """Draw ``points`` with their step frontier and sweeps; writes ``out_base.<fmt>`` per format."""
+        """Draw ``points`` with their step frontier and sweeps; writes ``out_base.<fmt>`` per format.
+
+        ``reciprocal_x``: the points' costs are reciprocals of a higher-is-better figure (see the module).
+        """
         import matplotlib
 
         with matplotlib.rc_context(RC):
             self._clear()
-            self._plot(points)
+            self._plot(points, reciprocal_x)
             ax = self._ax
             ax.set_title(_short(title, TITLE_CHARS), y=1.0, pad=6.0)
             ax.set_xlabel(xlabel)
@@ -130,7 +143,7 @@ class PlotCanvas:
                 written.append(path)
         return written
 
-    def _plot(self, points: Sequence[Point]) -> None:
+    def _plot(self, points: Sequence[Point], reciprocal_x: bool) -> None:
         from matplotlib.collections import LineCollection
         from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
@@ -166,6 +179,7 @@ class PlotCanvas:
                     zorder=3,
                 )
             )
+        self._error_bars(drawn)
         if not drawn:
             ax.set_xscale("linear")
             self._artists.append(
@@ -188,7 +202,7 @@ class PlotCanvas:
         ax.autoscale_view()
         anchors = ax.transData.transform([(point.cost, point.score) for point in labelled])
         for point, text, (x, y) in zip(labelled, texts, anchors, strict=True):
-            right_half = len(front) > 1 and point.cost > middle
+            right_half = len(front) > 1 and (point.cost > middle) != reciprocal_x
             offset = _free_offset(x, y, len(text), right_half, placed)
             if offset is None:
                 continue
@@ -206,12 +220,32 @@ class PlotCanvas:
         if ax.get_xscale() != "log":
             ax.set_xscale("log")
         low, high = cost_window([p.cost for p in drawn])
-        ax.set_xlim(low, high)
+        ax.set_xlim((high, low) if reciprocal_x else (low, high))
         span = math.log10(high / low)
         ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if span < 2.5 else (1.0,), numticks=10))
-        ax.xaxis.set_major_formatter(FuncFormatter(cost_tick))
+        ax.xaxis.set_major_formatter(FuncFormatter(reciprocal_tick if reciprocal_x else cost_tick))
         ax.xaxis.set_minor_formatter(NullFormatter())
         self._legend(entries, columns)
+
+    def _error_bars(self, drawn: Sequence[Point]) -> None:
+        """Grey 95% interval bars on both axes of the points whose ``meta`` carries them."""
+        for point in drawn:
+            x_ci, score_ci = point.meta.get("x_ci"), point.meta.get("score_ci")
+            if not (x_ci or score_ci):
+                continue
+            xerr = [[max(0.0, point.cost - x_ci[0])], [max(0.0, x_ci[1] - point.cost)]] if x_ci else None
+            yerr = [[max(0.0, point.score - score_ci[0])], [max(0.0, score_ci[1] - point.score)]] if score_ci else None
+            bars = self._ax.errorbar(
+                [point.cost],
+                [point.score],
+                xerr=xerr,
+                yerr=yerr,
+                fmt="none",
+                ecolor="#888888",
+                elinewidth=0.7,
+                zorder=1,
+            )
+            self._artists.extend(bars.lines[2])
 
     def _legend(self, entries: list[tuple[str, str | None, str | None]], columns: int) -> None:
         """The legend right of the axes: per row one text and its marker, on one line in every backend.
@@ -327,6 +361,10 @@ def pareto_plot(
     ylabel: str,
     out_base: Path,
     formats: Sequence[str] = ("png", "svg"),
+    reciprocal_x: bool = False,
 ) -> list[Path]:
-    """Draw ``points`` with their step frontier and sweeps; writes ``out_base.<fmt>`` per format."""
-    return canvas().draw(points, title, xlabel, ylabel, out_base, formats)
+    """Draw ``points`` with their step frontier and sweeps; writes ``out_base.<fmt>`` per format.
+
+    ``reciprocal_x``: the costs are reciprocals of a higher-is-better figure (output tok/s; see the module).
+    """
+    return canvas().draw(points, title, xlabel, ylabel, out_base, formats, reciprocal_x)

@@ -36,7 +36,8 @@ def suite_plot_jobs(sections: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 
 def task_plot_jobs(tasks: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    """Per task (from :func:`task_points`) one plot: against USD when every cost is known, else tokens."""
+    """Per task (from :func:`task_points`) one plot: against USD when every cost is known, else tokens;
+    and the speed plots of :func:`speed_plot_jobs`."""
     jobs = []
     for task in tasks:
         ylabel = f"{task['metric']} (0–1, higher is better)"
@@ -60,15 +61,33 @@ def task_plot_jobs(tasks: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
                     f"task-{task['slug']}",
                 )
             )
+    return jobs + speed_plot_jobs(tasks)
+
+
+def speed_plot_jobs(tasks: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """Per task with two or more timed entries: score against output tok/s and against median latency."""
+    jobs: list[tuple[Any, ...]] = []
+    for task in tasks:
+        ylabel = f"{task['metric']} (0–1, higher is better)"
+        if len(task["tok_s_points"]) > 1:
+            title = f"{task['task']} ({task['suite']}): score vs throughput"
+            xlabel = "output tok/s (frontier-throughput/1; log scale, higher is better)"
+            jobs.append((task["tok_s_points"], title, xlabel, ylabel, f"task-{task['slug']}-tok-s", True))
+        if len(task["latency_points"]) > 1:
+            title = f"{task['task']} ({task['suite']}): score vs latency"
+            xlabel = "median latency per request in s (log scale, lower is better)"
+            jobs.append((task["latency_points"], title, xlabel, ylabel, f"task-{task['slug']}-latency"))
     return jobs
 
 
 def _draw(jobs: list[tuple[Any, ...]], plot_dir: Path) -> int:
+    """Draw each job ``(points, title, xlabel, ylabel, name[, reciprocal_x])``; the number of files written."""
     from leaderboard.plots import pareto_plot
 
-    return sum(
-        len(pareto_plot(points, title, xlabel, ylabel, plot_dir / name)) for points, title, xlabel, ylabel, name in jobs
-    )
+    written = 0
+    for points, title, xlabel, ylabel, name, *reciprocal in jobs:
+        written += len(pareto_plot(points, title, xlabel, ylabel, plot_dir / name, reciprocal_x=bool(reciprocal)))
+    return written
 
 
 def plot_context() -> Any:

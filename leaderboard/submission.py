@@ -69,6 +69,29 @@ def method_label(chain: list[dict[str, Any]]) -> str:
     return "+".join(parts)
 
 
+def config_label(config: dict[str, Any], label: str) -> str:
+    """The method label of a sweep point's run: with its grid configuration (``frontier sweep --grid``), so
+    that the points of one model and method are told apart; ``label`` unchanged for any other run."""
+    engine = config.get("engine")
+    values = engine.get("config") if isinstance(engine, dict) else None
+    if not isinstance(values, dict) or not values:
+        return label
+    text = " ".join(f"{key}={value}" for key, value in values.items())
+    return text if label == "none" else f"{label} [{text}]"
+
+
+THROUGHPUT_FIELDS = (
+    "definition",
+    "requests",
+    "concurrency",
+    "output_tok_s",
+    "output_tok_s_ci",
+    "latency_s_median",
+    "latency_s_median_ci",
+)
+"""What a submission keeps of a task's throughput block (``harness.throughput``): the plotted figures."""
+
+
 def _sample_digest(result: SampleResult) -> str:
     payload = json.dumps(
         [result.model_dump(mode="json")["input"], result.target], sort_keys=True, separators=(",", ":"), default=str
@@ -126,6 +149,8 @@ def _task_entry(run: RunDir, task: str, scanned: dict[str, Any]) -> dict[str, An
         "retries": summary.retries,
         "data_hash": scanned.get("data_hash"),
     }
+    if summary.throughput:
+        entry["throughput"] = {key: summary.throughput.get(key) for key in THROUGHPUT_FIELDS}
     if "samples" in scanned:
         entry["samples"] = scanned["samples"]
     return entry
@@ -138,11 +163,13 @@ def build_submission(run_dirs: Iterable[str | Path], with_samples: bool = True) 
         raise SubmissionError("no run directories given")
     first = runs[0]
     chain = [parse_method_spec(spec) for spec in first.config.get("methods", [])]
-    identity = (first.summary.model, method_label(chain), first.config.get("suite"), first.config.get("suite_version"))
+    label = config_label(first.config, method_label(chain))
+    identity = (first.summary.model, label, first.config.get("suite"), first.config.get("suite_version"))
     tasks: dict[str, Any] = {}
     for run in runs:
         run_chain = [parse_method_spec(spec) for spec in run.config.get("methods", [])]
-        other = (run.summary.model, method_label(run_chain), run.config.get("suite"), run.config.get("suite_version"))
+        run_label = config_label(run.config, method_label(run_chain))
+        other = (run.summary.model, run_label, run.config.get("suite"), run.config.get("suite_version"))
         if other != identity:
             raise SubmissionError(f"{run.path}: model/method/suite {other} differs from {first.path}: {identity}")
         scanned = scan_samples(run, with_samples)
@@ -159,7 +186,7 @@ def build_submission(run_dirs: Iterable[str | Path], with_samples: bool = True) 
         "schema_version": SCHEMA_VERSION,
         "model": model,
         "adapter": model.split("/", 1)[0] if "/" in model else model,
-        "method": {"label": method_label(chain), "chain": chain},
+        "method": {"label": label, "chain": chain},
         "suite": {
             "name": suite_name if isinstance(suite_name, str) and suite_name else "custom",
             "version": None if suite_version is None else str(suite_version),

@@ -8,6 +8,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from leaderboard.aggregate import band_label, cost_and_score, rank_bands, submission_id
+from leaderboard.metrics import normalised
 from leaderboard.paired_bands import Entry, bands, sample_values
 from leaderboard.pareto import Point, standings
 
@@ -56,6 +57,41 @@ def _add_points(row: dict[str, Any], data: dict[str, Any], token_points: list[Po
         token_points.append(Point(float(row["tokens"]), row["score"], label, data["model"], meta))
     if row["cost_usd"] is not None:
         usd_points.append(Point(row["cost_usd"], row["score"], label, data["model"], meta))
+
+
+def _interval(values: Any) -> list[float] | None:
+    """A ``[low, high]`` pair of finite numbers, else None."""
+    if isinstance(values, list) and len(values) == 2 and all(isinstance(v, int | float) for v in values):
+        low, high = float(values[0]), float(values[1])
+        return [low, high] if math.isfinite(low) and math.isfinite(high) else None
+    return None
+
+
+def speed_points(entry: dict[str, Any], data: dict[str, Any], score: float) -> tuple[Point | None, Point | None]:
+    """A task entry on the speed plots: (score vs output tok/s, score vs median latency), each None without it.
+
+    The tok/s point's cost is seconds per output token (its reciprocal; :mod:`leaderboard.plots` draws
+    it on a reversed axis that reads tok/s). Both carry the score's and the figure's 95% intervals, and
+    are labelled method first, so that the points of one model's sweep read apart when cut short.
+    """
+    block = entry.get("throughput") or {}
+    metric = entry["metrics"][entry["primary_metric"]]
+    low = normalised(metric["ci_low"], entry["primary_metric"], metric["method"])
+    high = normalised(metric["ci_high"], entry["primary_metric"], metric["method"])
+    score_ci = sorted([low, high]) if low is not None and high is not None else None
+    method = data["method"]["label"]
+    label = data["model"] if method == "none" else f"{method} ({data['model']})"  # the configuration first
+    rate, latency = block.get("output_tok_s"), block.get("latency_s_median")
+    tok_s = None
+    if isinstance(rate, int | float) and math.isfinite(rate) and rate > 0:
+        rate_ci = _interval(block.get("output_tok_s_ci"))
+        x_ci = [1 / rate_ci[1], 1 / rate_ci[0]] if rate_ci and rate_ci[0] > 0 else None
+        tok_s = Point(1 / rate, score, label, data["model"], {"x_ci": x_ci, "score_ci": score_ci})
+    wait = None
+    if isinstance(latency, int | float) and math.isfinite(latency) and latency > 0:
+        meta = {"x_ci": _interval(block.get("latency_s_median_ci")), "score_ci": score_ci}
+        wait = Point(float(latency), score, label, data["model"], meta)
+    return tok_s, wait
 
 
 SHOWN_SETTINGS = ("max_tokens", "temperature")
@@ -148,7 +184,8 @@ def suite_sections(
 
 
 def task_points(submissions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per (suite, task), in that order: the metric, page slug and the cost-versus-score points.
+    """Per (suite, task), in that order: the metric, page slug and the cost-versus-score points, and the
+    speed points (:func:`speed_points`) of the entries that carry a throughput block.
 
     Read straight from the submissions (no aggregation needed), so that plotting can start
     before the tables are computed.
@@ -166,10 +203,15 @@ def task_points(submissions: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "slug": slug(suite, task),
                     "token_points": [],
                     "usd_points": [],
+                    "tok_s_points": [],
+                    "latency_points": [],
                 }
             row = cost_and_score(entry)
             if row["score"] is not None:
                 _add_points(row, data, item["token_points"], item["usd_points"])
+                tok_s, latency = speed_points(entry, data, row["score"])
+                item["tok_s_points"] += [tok_s] if tok_s else []
+                item["latency_points"] += [latency] if latency else []
     items = [found[key] for key in sorted(found)]
     for item in items:
         if len(item["usd_points"]) != len(item["token_points"]):
@@ -232,6 +274,8 @@ def task_sections(
                 "rows": rows,
                 "token_points": item["token_points"],
                 "usd_points": item["usd_points"],
+                "tok_s_points": item["tok_s_points"],
+                "latency_points": item["latency_points"],
                 "standings": standings(item["token_points"]),
             }
         )
