@@ -155,23 +155,37 @@ def expanded_tail(clusters: int) -> float:
     ignores that the spread is estimated); the expanded interval takes the percentiles at
     Φ(−√(k/(k−1))·t₀.₉₇₅,ₖ₋₁), which tends to 2.5 % as k grows.
     """
-    from scipy.stats import norm, t
+    from scipy.special import ndtr, stdtrit  # Φ and Student's t quantile, without scipy.stats' import (0.7 s)
 
     if clusters < 2:
         return 0.025
-    return float(norm.cdf(-math.sqrt(clusters / (clusters - 1)) * t.ppf(0.975, clusters - 1)))
+    return float(ndtr(-math.sqrt(clusters / (clusters - 1)) * stdtrit(clusters - 1, 0.975)))
+
+
+def binomial_half_cdf(k: int, n: int) -> float:
+    """P(X <= k) for X ~ Binomial(n, 1/2) and k <= n / 2, without scipy (whose import dominated a small report).
+
+    The terms C(n, i) / 2^n are summed from i = k down, scaled by the largest (its logarithm from
+    ``lgamma``), until the rest no longer changes the sum; relative error about 1e-12 at n = 1,000.
+    """
+    log_largest = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) - n * math.log(2)
+    total, term = 0.0, 1.0
+    for i in range(k, -1, -1):
+        total += term
+        term *= i / (n - i + 1)  # C(n, i - 1) / C(n, i)
+        if term < total * 1e-17:
+            break
+    return math.exp(log_largest) * total
 
 
 def mcnemar_exact(a: np.ndarray, b: np.ndarray) -> float:
     """Two-sided exact McNemar p-value of paired 0/1 values: a binomial test of the discordant pairs at 1/2."""
-    from scipy.stats import binom
-
     only_b = int(((a == 0) & (b == 1)).sum())
     only_a = int(((a == 1) & (b == 0)).sum())
     discordant = only_a + only_b
     if discordant == 0:
         return 1.0
-    return float(min(1.0, 2 * binom.cdf(min(only_a, only_b), discordant, 0.5)))
+    return min(1.0, 2 * binomial_half_cdf(min(only_a, only_b), discordant))
 
 
 def sign_flip(weights: np.ndarray, seed: int = 0, draws: int = SIGN_FLIPS) -> float:

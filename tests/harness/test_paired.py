@@ -7,15 +7,17 @@ import random
 
 import numpy as np
 import pytest
-from scipy.stats import binomtest, norm, t
+from scipy.stats import binom, binomtest, norm, t
 
 from harness.paired import (
     Item,
     Stratum,
     benjamini_hochberg,
+    binomial_half_cdf,
     bootstrap_ci,
     choose_test,
     difference,
+    expanded_tail,
     holm,
     mcnemar_exact,
     minimum_detectable_effect,
@@ -39,6 +41,21 @@ def test_mcnemar_is_scipys_exact_binomial_test_of_the_discordant_pairs(only_a, o
     b = [0] * only_a + [1] * only_b + [1] * same
     expected = binomtest(only_a, only_a + only_b, 0.5).pvalue
     assert mcnemar_exact(np.asarray(a, float), np.asarray(b, float)) == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 40, 333, 2_000, 40_001, 250_000])
+def test_the_binomial_tail_is_scipys_from_the_first_term_to_the_middle(n: int) -> None:
+    middle = n // 2
+    for k in sorted({0, 1, n // 10, middle - int(3 * math.sqrt(n)), middle - 1, middle} & set(range(middle + 1))):
+        expected = float(binom.cdf(k, n, 0.5))
+        assert binomial_half_cdf(k, n) == pytest.approx(expected, rel=1e-9, abs=1e-300), (k, n)
+
+
+def test_the_expanded_tail_is_hesterbergs_formula_and_tends_to_two_and_a_half_percent() -> None:
+    tails = [expanded_tail(k) for k in (2, 3, 5, 10, 40, 1000, 100_000)]
+    for k, tail in zip((2, 3, 5, 10, 40, 1000, 100_000), tails, strict=True):
+        assert tail == pytest.approx(float(norm.cdf(-math.sqrt(k / (k - 1)) * t.ppf(0.975, k - 1))), rel=1e-12)
+    assert tails == sorted(tails) and 0.0249 < tails[-1] < 0.025 and expanded_tail(1) == 0.025
 
 
 def test_no_discordant_pair_gives_p_one_and_no_detectable_effect() -> None:
