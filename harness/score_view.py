@@ -15,6 +15,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from harness.types import Score
+
 MAX_ROWS = 400
 MAX_DEPTH = 6
 MAX_VALUE = 600
@@ -68,3 +70,14 @@ def criteria(details: Mapping[str, Any]) -> list[Criterion]:
             break
         rows.append(row)
     return rows
+
+
+def verdict(score: Score) -> str:
+    """What a score says in one word: correct, wrong, partial (a score between), unscored or error."""
+    if score.outcome != "scored":
+        return score.outcome
+    if score.correct is not None:
+        return "correct" if score.correct else "wrong"
+    if score.value is None:
+        return "unscored"
+    return "correct" if score.value >= 1 else "wrong" if score.value <= 0 else "partial"

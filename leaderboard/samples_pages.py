@@ -1,7 +1,8 @@
 """The paged sample browser: one run's log turned into pages of samples per task.
 
-The log is streamed twice (count, then write) so memory holds one page per task at most.
-Long texts are cut at :data:`MAX_TEXT` characters with a note saying how much was left out.
+The log is streamed twice (count, then write) so memory holds one page per task at most; each
+sample's own page (its whole transcript) is written as its record streams by, and never kept.
+Long texts are cut (:func:`leaderboard.transcript_view.cut`) with a note saying how much was left out.
 """
 
 from __future__ import annotations
@@ -11,19 +12,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from harness.score_view import verdict
 from harness.types import SampleResult
 from leaderboard.runs import RunDir, iter_samples
+from leaderboard.transcript_view import cut, transcript_view
 from leaderboard.views import slug
 
-MAX_TEXT = 20_000
 PAGE_SIZE = 50
-
-
-def cut(text: str, limit: int = MAX_TEXT) -> str:
-    """``text`` cut to ``limit`` characters, saying how many were left out."""
-    if len(text) <= limit:
-        return text
-    return text[:limit] + f"\n… [{len(text) - limit} more characters not shown]"
 
 
 def sample_view(result: SampleResult) -> dict[str, Any]:
@@ -56,23 +51,57 @@ def sample_view(result: SampleResult) -> dict[str, Any]:
         "cost_usd": result.cost_usd if result.cost_known else None,
         "calls": len(result.calls),
         "retries": result.retries,
+        "page": None,
     }
-
-
-def verdict(score: Any) -> str:
-    """What a sample's colour says: correct, wrong, partial (a score between), unscored or error."""
-    if score.outcome != "scored":
-        return score.outcome
-    if score.correct is not None:
-        return "correct" if score.correct else "wrong"
-    if score.value is None:
-        return "unscored"
-    return "correct" if score.value >= 1 else "wrong" if score.value <= 0 else "partial"
 
 
 def page_name(submission: str, task: str, page: int) -> str:
     """The file name (under ``samples/``) of one page."""
     return f"{slug(submission, task)}-{page}.html"
+
+
+def sample_page(submission: str, task: str, sample_id: str) -> str:
+    """Where (under ``samples/``) a sample's own page is: named by its id, so two runs' pages of the
+    same sample are found without reading either run."""
+    return f"{slug(submission, task)}/{slug(sample_id)}.html"
+
+
+def index_name(submission: str, run_id: str) -> str:
+    """The file name (under ``samples/``) of a run's filterable sample index (``.html`` and ``.js``)."""
+    return f"{slug(submission, run_id)}-index"
+
+
+class SampleIndex:
+    """The compact index the filter page reads: one row a sample, written as the log streams.
+
+    A script file (``window.frontierSampleIndex = {...}``), since a page opened from disk may run
+    a script beside it but not fetch a JSON file. Rows are ``[task, id, verdict, score, page, text]``
+    with the task as an index into ``tasks`` and ``text`` the first characters of the output and
+    explanation, which the text filter searches; all of it ASCII-escaped JSON.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.tasks: dict[str, int] = {}
+        self.count = 0
+        self._handle = path.open("w", encoding="ascii")
+        self._handle.write('window.frontierSampleIndex = {"rows": [\n')
+
+    def add(self, result: SampleResult, page: str) -> None:
+        """Add ``result``'s row, its page at ``page`` (relative to ``samples/``)."""
+        task = self.tasks.setdefault(result.task, len(self.tasks))
+        text = f"{result.output.text[:SEARCHED]} {result.score.explanation[:SEARCHED]}"
+        row = [task, result.sample_id, verdict(result.score), result.score.value, page, text]
+        self._handle.write(("," if self.count else "") + json.dumps(row, allow_nan=False) + "\n")
+        self.count += 1
+
+    def close(self) -> None:
+        """End the file with the task names."""
+        self._handle.write('], "tasks": ' + json.dumps(list(self.tasks)) + "};\n")
+        self._handle.close()
+
+
+SEARCHED = 200
+"""Characters of a sample's output and of its explanation the text filter searches."""
 
 
 def write_sample_pages(
@@ -83,8 +112,14 @@ def write_sample_pages(
     out_dir: Path,
     render: Callable[[dict[str, Any]], str],
     page_size: int = PAGE_SIZE,
+    render_page: Callable[[str, dict[str, Any]], str] | None = None,
 ) -> dict[str, str]:
-    """Write the pages of ``run`` for ``tasks``; returns each task's first page relative to the site."""
+    """Write the pages of ``run`` for ``tasks``; returns each task's first page relative to the site.
+
+    With ``render_page`` (a template's name and context to HTML), each sample also gets its own page
+    (``sample.html``: its transcript, score criteria and calls), written as the log streams, and the
+    run a filterable index of them all (``sample_index.html`` over :class:`SampleIndex`).
+    """
     totals: dict[str, int] = {}
     for result in iter_samples(run.samples_path):
         if result.task in tasks:
@@ -94,6 +129,8 @@ def write_sample_pages(
     written: dict[str, int] = {task: 0 for task in totals}
     target = out_dir / "samples"
     target.mkdir(parents=True, exist_ok=True)
+    index_file = index_name(submission, run.summary.run_id)
+    index = SampleIndex(target / f"{index_file}.js") if render_page and totals else None
 
     def flush(task: str) -> None:
         written[task] += 1
@@ -109,17 +146,53 @@ def write_sample_pages(
             "prev": page_name(submission, task, number - 1) if number > 1 else None,
             "next": page_name(submission, task, number + 1) if number < pages[task] else None,
             "task_page": "../tasks/" + slug(suite, task) + ".html",
+            "index_page": f"{index_file}.html" if index else None,
         }
         (target / page_name(submission, task, number)).write_text(render(context), encoding="utf-8")
         buffers[task] = []
 
-    for result in iter_samples(run.samples_path):
-        if result.task not in buffers or written[result.task] >= pages[result.task]:
-            continue
-        buffers[result.task].append(sample_view(result))
-        if len(buffers[result.task]) == page_size:
-            flush(result.task)
-    for task, buffer in buffers.items():
-        if buffer:
-            flush(task)
+    try:
+        for result in iter_samples(run.samples_path):
+            if result.task not in buffers or written[result.task] >= pages[result.task]:
+                continue
+            view = sample_view(result)
+            if render_page is not None and index is not None:
+                view["page"] = _write_sample(target, submission, run, result, index_file, render_page)
+                index.add(result, view["page"])
+            buffers[result.task].append(view)
+            if len(buffers[result.task]) == page_size:
+                flush(result.task)
+        for task, buffer in buffers.items():
+            if buffer:
+                flush(task)
+    finally:
+        if index is not None:
+            index.close()
+    if render_page is not None and index is not None:
+        context: dict[str, Any] = {"submission": submission, "run_id": run.summary.run_id}
+        context |= {"script": f"{index_file}.js", "count": index.count, "tasks": list(index.tasks)}
+        (target / f"{index_file}.html").write_text(render_page("sample_index.html", context), encoding="utf-8")
     return {task: "samples/" + page_name(submission, task, 1) for task in totals}
+
+
+def _write_sample(
+    target: Path,
+    submission: str,
+    run: RunDir,
+    result: SampleResult,
+    index_file: str,
+    render_page: Callable[[str, dict[str, Any]], str],
+) -> str:
+    """Write ``result``'s own page; returns where it is, relative to ``samples/``."""
+    name = sample_page(submission, result.task, result.sample_id)
+    context = {
+        "submission": submission,
+        "run_id": run.summary.run_id,
+        "sample": transcript_view(result),
+        "list_page": "../" + page_name(submission, result.task, 1),
+        "index_page": f"../{index_file}.html",
+    }
+    path = target / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(render_page("sample.html", context), encoding="utf-8")
+    return name

@@ -196,6 +196,10 @@ def _write_samples(
     browsed = 0
     by_run = {run.summary.run_id: run for run in runs}
     template = env.get_template("samples.html")
+
+    def render_page(name: str, context: dict[str, Any]) -> str:
+        return env.get_template(name).render(root="../../" if name == "sample.html" else "../", **common, **context)
+
     for data in submissions:
         sid = submission_id(data)
         for entry in data["runs"]:
@@ -211,6 +215,7 @@ def _write_samples(
                 out,
                 lambda ctx: template.render(root="../", **common, **ctx),
                 page_size,
+                render_page,
             )
             browsed += len(links)
             samples_links.update({(sid, task): link for task, link in links.items()})

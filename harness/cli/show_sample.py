@@ -11,7 +11,7 @@ import click
 
 from harness.errors import ConfigError
 from harness.runformat import RunFiles
-from harness.score_view import criteria
+from harness.score_view import criteria, verdict
 from harness.transcript import WITHOUT_TRANSCRIPTS, call_views, conversation, has_transcript
 from harness.types import Message, SampleResult
 
@@ -27,20 +27,9 @@ def printable(text: str, limit: int = MAX_SHOWN) -> str:
     return text if len(text) <= limit else text[:limit] + f" … [{len(text) - limit} more characters]"
 
 
-def verdict(result: SampleResult) -> str:
-    """correct, wrong, partial, unscored or error."""
-    score = result.score
-    if score.outcome != "scored":
-        return score.outcome
-    if score.correct is not None:
-        return "correct" if score.correct else "wrong"
-    value = score.value
-    return "unscored" if value is None else "correct" if value >= 1 else "wrong" if value <= 0 else "partial"
-
-
 def failed(result: SampleResult) -> bool:
     """Whether the sample did not get full marks: wrong, partial, unscored or error."""
-    return verdict(result) != "correct"
+    return verdict(result.score) != "correct"
 
 
 def reason(result: SampleResult) -> str:
@@ -83,7 +72,7 @@ def print_sample(result: SampleResult) -> None:
 
     console = Console(width=None if sys.stdout.isatty() else 160, highlight=False)
     score = result.score
-    header = Text(f"{result.task} / {result.sample_id}: {verdict(result)}", style="bold")
+    header = Text(f"{result.task} / {result.sample_id}: {verdict(result.score)}", style="bold")
     if score.value is not None:
         header.append(f"  score {score.value:g}")
     console.print(header)
@@ -133,5 +122,5 @@ def print_failed(run_dir: Path) -> None:
     for result in RunFiles(run_dir).results():
         if failed(result):
             count += 1
-            click.echo(f"{result.task}  {printable(result.sample_id, 200)}  {verdict(result)}  {reason(result)}")
+            click.echo(f"{result.task}  {printable(result.sample_id, 200)}  {verdict(result.score)}  {reason(result)}")
     click.echo(f"{count:,} sample(s) without full marks" if count else "every sample got full marks")

@@ -28,7 +28,10 @@ def test_site_files(site: Path) -> None:
     assert len(list((site / "tasks").glob("*.html"))) == 2
     assert len(list((site / "models").glob("*.html"))) == 2
     # 10 samples per task at 4 a page: 3 pages per task and run
-    assert len(list((site / "samples").glob("*.html"))) == 4 * 2 * 3
+    assert len(list((site / "samples").glob("*-[0-9].html"))) == 4 * 2 * 3
+    # each sample its own page (its transcript), each run a filterable index
+    assert len(list((site / "samples").glob("*/*.html"))) == 4 * 2 * 10
+    assert len(list((site / "samples").glob("*-index.html"))) == 4
     assert {p.suffix for p in (site / "plots").iterdir()} == {".png", ".svg"}
     assert not list((site / "plots").glob("*usd*")), "one submission has no known cost, so no USD plots"
     assert len([p for p in (site / "plots").iterdir() if not p.name.startswith("vs-")]) == 2 * (1 + 2)
@@ -41,8 +44,11 @@ def test_pages_escape_payloads_and_reference_nothing_remote(site: Path) -> None:
     for page in pages:
         html = page.read_text(encoding="utf-8")
         assert "<script>window" not in html and "<img src=x" not in html and "<img src=y" not in html, page
+        root = "../" * (len(page.relative_to(site).parts) - 1)
+        index = [f'<script src="{page.stem}.js" defer>', f'<script src="{root}static/sample_filter.js" defer>']
         assert re.findall(r"<script\b[^>]*>", html) == [
-            '<script src="' + ("" if page.parent == site else "../") + 'static/sort.js" defer>'
+            f'<script src="{root}static/sort.js" defer>',
+            *(index if page.name.endswith("-index.html") else []),
         ], page
         assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html), page
     index = (site / "index.html").read_text(encoding="utf-8")
@@ -86,7 +92,7 @@ def test_cli_build_and_report(make_run: Callable[..., Path], tmp_path: Path) -> 
     )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "site" / "index.html").is_file()
-    assert len(list((tmp_path / "site" / "samples").glob("*.html"))) == 2
+    assert len(list((tmp_path / "site" / "samples").glob("*-[0-9].html"))) == 2
     (subs / "broken.json").write_text('{"model": 1}')
     result = runner.invoke(leaderboard_group, ["build", str(subs), "-o", str(tmp_path / "site2")])
     assert result.exit_code == 1 and "broken.json" in result.output
