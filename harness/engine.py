@@ -53,6 +53,8 @@ def engine_command(template: str, port: int, values: Mapping[str, str]) -> list[
         raise ConfigError(f"--engine: cannot split the command ({exc})") from None
     if not words:
         raise ConfigError("--engine: the command is empty")
+    if not any("{port}" in word for word in words):
+        raise ConfigError("--engine: the command must listen on {port} (e.g. --port {port})")
     known = {"port": str(port), **values}
 
     def fill(match: re.Match[str]) -> str:

@@ -30,14 +30,24 @@ def _left_out(run_dir: Path | None) -> list[tuple[str, str]]:
 
 
 def throughput_line(block: dict[str, object]) -> str:
-    """A task's throughput block in one line: aggregate, per-request median and p90, requests and warm-up."""
+    """A task's throughput block in one line: aggregate (with its 95% interval), per-request median and p90,
+    median latency, requests and warm-up."""
 
     def rate(key: str) -> str:
         value = block.get(key)
         return f"{value:,.1f}" if isinstance(value, (int, float)) else "-"
 
+    def interval(key: str, digits: int) -> str:
+        pair = block.get(key)
+        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, (int, float)) for v in pair):
+            return f" [{pair[0]:,.{digits}f}, {pair[1]:,.{digits}f}]"
+        return ""
+
+    latency = block.get("latency_s_median")
+    wait = f"; median latency {latency:.3g} s{interval('latency_s_median_ci', 3)}" if isinstance(latency, float) else ""
     return (
-        f"{rate('output_tok_s')} output tok/s aggregate, per request median {rate('per_request_tok_s_median')} "
+        f"{rate('output_tok_s')}{interval('output_tok_s_ci', 1)} output tok/s aggregate{wait}, "
+        f"per request median {rate('per_request_tok_s_median')} "
         f"p90 {rate('per_request_tok_s_p90')}; prompt {rate('prompt_tok_s')} tok/s; {block.get('requests')} "
         f"request(s) at concurrency {block.get('concurrency')}, {block.get('warmup_requests')} warm-up excluded "
         f"({block.get('definition')})"

@@ -98,9 +98,11 @@ def test_the_engine_template_is_split_without_a_shell_and_filled() -> None:
     command = engine_command("serve --port {port} --json '{\"a\": 1}' --t {threads}; rm -rf x", 9, {"threads": "2"})
     assert command == ["serve", "--port", "9", "--json", '{"a": 1}', "--t", "2;", "rm", "-rf", "x"]
     with pytest.raises(ConfigError, match=r"\{batch\} is neither"):
-        engine_command("serve --b {batch}", 9, {})
+        engine_command("serve --port {port} --b {batch}", 9, {})
     with pytest.raises(ConfigError, match="cannot split"):
-        engine_command("serve 'unclosed", 9, {})
+        engine_command("serve --port {port} 'unclosed", 9, {})
+    with pytest.raises(ConfigError, match=r"must listen on \{port\}"):
+        engine_command("serve --port 8000", 9, {})
 
 
 def test_sweep_refuses_mixed_or_missing_axes(tmp_path: Path) -> None:

@@ -54,6 +54,8 @@ def test_show_prints_the_throughput_line() -> None:
 
     line = throughput_line({"output_tok_s": 800.0, "per_request_tok_s_median": 100.0, "requests": 16, "concurrency": 8})
     assert line.startswith("800.0 output tok/s aggregate, per request median 100.0 p90 -")
+    block = {"output_tok_s": 800.0, "output_tok_s_ci": [700.0, 900.0], "latency_s_median": 0.25}
+    assert throughput_line(block).startswith("800.0 [700.0, 900.0] output tok/s aggregate; median latency 0.25 s,")
 
 
 def test_the_intervals_are_a_seeded_bootstrap_over_requests_whatever_their_order() -> None:
