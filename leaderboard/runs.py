@@ -17,7 +17,7 @@ from typing import Any
 from harness.runformat import CONFIG_FILE, SUMMARY_FILE, RunFiles, RunFormatError
 from harness.types import RunSummary, SampleResult
 
-__all__ = ["RunDir", "RunFormatError", "find_runs", "iter_samples", "load_run"]
+__all__ = ["RunDir", "RunFormatError", "count_samples", "find_runs", "iter_samples", "load_run"]
 
 
 @dataclass(frozen=True)
@@ -56,23 +56,45 @@ def load_run(path: str | Path) -> RunDir:
     return RunDir(path=root, config=config, summary=files.read_summary())
 
 
-def iter_samples(path: str | Path) -> Iterator[SampleResult]:
+def iter_samples(path: str | Path, winners: set[int] | None = None) -> Iterator[SampleResult]:
     """Stream the records of a ``samples.jsonl`` file (or a run directory holding one), each sample once.
 
     The harness's own reader and policy (:mod:`harness.runlog`): blank lines are skipped, a
     torn last line is ignored, any other bad line raises :class:`RunFormatError` naming the
-    file and line, and a sample logged twice keeps its last record.
+    file and line, and a sample logged twice keeps its last record. ``winners`` (from
+    :func:`count_samples` on this file) saves the reader's first pass.
     """
     from harness.runlog import LogFormatError, iter_results
 
+    file = _log_file(path)
+    try:
+        yield from iter_results(file, winners)
+    except LogFormatError as exc:
+        raise RunFormatError(str(exc)) from None
+
+
+def count_samples(path: str | Path) -> tuple[dict[str, int], set[int]]:
+    """How many samples each task logged, and the lines that win (for :func:`iter_samples`), reading only
+    each line's identity."""
+    from harness.runlog import LogFormatError, winning_lines
+
+    try:
+        lines = winning_lines(_log_file(path))
+    except LogFormatError as exc:
+        raise RunFormatError(str(exc)) from None
+    counts: dict[str, int] = {}
+    for key in lines:
+        task = key.partition("\x00")[0]
+        counts[task] = counts.get(task, 0) + 1
+    return counts, set(lines.values())
+
+
+def _log_file(path: str | Path) -> Path:
     file = Path(path)
     if file.is_dir():
         RunFiles(file).check_version()
         file = RunFiles(file).samples_path
-    try:
-        yield from iter_results(file)
-    except LogFormatError as exc:
-        raise RunFormatError(str(exc)) from None
+    return file
 
 
 def find_runs(root: str | Path) -> list[Path]:

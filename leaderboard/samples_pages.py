@@ -1,6 +1,7 @@
 """The paged sample browser: one run's log turned into pages of samples per task.
 
-The log is streamed twice (count, then write) so memory holds one page per task at most; each
+The log is streamed twice (each line's identity to count, then the records to write) so memory
+holds one page per task at most; each
 sample's own page (its whole transcript) is written as its record streams by, and never kept.
 Long texts are cut (:func:`leaderboard.transcript_view.cut`) with a note saying how much was left out.
 """
@@ -14,8 +15,8 @@ from typing import Any
 
 from harness.score_view import verdict
 from harness.types import SampleResult
-from leaderboard.runs import RunDir, iter_samples
-from leaderboard.transcript_view import cut, transcript_view
+from leaderboard.runs import RunDir, count_samples, iter_samples
+from leaderboard.transcript_view import content_warning, cut, transcript_view
 from leaderboard.views import slug
 
 PAGE_SIZE = 50
@@ -40,6 +41,7 @@ def sample_view(result: SampleResult) -> dict[str, Any]:
         "messages": messages,
         "target": cut(json.dumps(result.target, ensure_ascii=False, default=str)),
         "output": cut(result.output.text),
+        "content_warning": content_warning(result),
         "trajectory_steps": len(result.output.trajectory),
         "value": score.value,
         "outcome": score.outcome,
@@ -120,10 +122,8 @@ def write_sample_pages(
     (``sample.html``: its transcript, score criteria and calls), written as the log streams, and the
     run a filterable index of them all (``sample_index.html`` over :class:`SampleIndex`).
     """
-    totals: dict[str, int] = {}
-    for result in iter_samples(run.samples_path):
-        if result.task in tasks:
-            totals[result.task] = totals.get(result.task, 0) + 1
+    counts, winners = count_samples(run.samples_path)
+    totals = {task: count for task, count in counts.items() if task in tasks}
     pages = {task: max(1, -(-count // page_size)) for task, count in totals.items()}
     buffers: dict[str, list[dict[str, Any]]] = {task: [] for task in totals}
     written: dict[str, int] = {task: 0 for task in totals}
@@ -152,7 +152,7 @@ def write_sample_pages(
         buffers[task] = []
 
     try:
-        for result in iter_samples(run.samples_path):
+        for result in iter_samples(run.samples_path, winners):
             if result.task not in buffers or written[result.task] >= pages[result.task]:
                 continue
             view = sample_view(result)
