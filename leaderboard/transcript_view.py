@@ -46,6 +46,13 @@ def message_view(message: Message) -> dict[str, Any]:
     }
 
 
+def content_warning(result: SampleResult) -> str | None:
+    """The warning a task put on a sample's content (``metadata["content_warning"]``): the pages show the
+    sample's messages and replies collapsed behind it. None when there is none."""
+    warning = result.metadata.get("content_warning")
+    return cut(warning, 300) if isinstance(warning, str) and warning.strip() else None
+
+
 def transcript_view(result: SampleResult) -> dict[str, Any]:
     """The whole page of one sample (every string still to be escaped by the template)."""
     score = result.score
@@ -57,6 +64,7 @@ def transcript_view(result: SampleResult) -> dict[str, Any]:
         "value": score.value,
         "outcome": score.outcome,
         "transcript_note": None if has_transcript(result) else WITHOUT_TRANSCRIPTS,
+        "content_warning": content_warning(result),
         "messages": [message_view(m) for m in conversation(result)],
         "target": cut(json.dumps(result.target, ensure_ascii=False, default=str), 4000),
         "answer": cut(score.answer or "", 2000),

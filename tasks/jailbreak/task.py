@@ -33,7 +33,7 @@ log = logging.getLogger("tasks.jailbreak")
 MAX_SCORED_CHARS = 100_000
 JudgePrompt = Literal["harmbench", "jbb", "strongreject", "xstest"]
 PrefixListName = Literal["advbench-eval/1", "llm-attacks-demo/1"]
-OUTPUT_WARNING = "model outputs of this family may be harmful: shown collapsed, behind this warning"
+OUTPUT_WARNING = "jailbreak sample: the prompt and the model's reply may be harmful"
 
 
 class JailbreakArgs(TaskArgs):
@@ -124,7 +124,7 @@ class JailbreakTask(Task[ArgsT]):
             "context": behavior.context,
             "category": behavior.category,
             "attack": attack.describe() if attack else None,
-            "warning": OUTPUT_WARNING,
+            "content_warning": OUTPUT_WARNING,
         }
         sample_id = behavior.id if attack is None else f"{behavior.id}@{attack.key}"
         return Sample(id=sample_id, input=prompt, metadata=metadata)

@@ -85,6 +85,35 @@ class Cells(HTMLParser):
             self.row[self.field] += data
 
 
+class Exposed(HTMLParser):
+    """The text of a page outside every ``<details class="content-warning">`` block, and how many it has."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0
+        self.inside = 0
+        self.warnings = 0
+        self.visible: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag != "details":
+            return
+        self.depth += 1
+        if self.inside:
+            self.inside += 1
+        elif "content-warning" in (dict(attrs).get("class") or "").split():
+            self.inside, self.warnings = 1, self.warnings + 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "details":
+            self.depth -= 1
+            self.inside = max(0, self.inside - 1)
+
+    def handle_data(self, data: str) -> None:
+        if not self.inside:
+            self.visible.append(data)
+
+
 def interval(hits: int, n: int) -> str:
     low, high = wilson_interval(hits, n)
     return f"[{low:.3f}, {high:.3f}]"
@@ -140,3 +169,12 @@ def test_a_two_source_two_target_matrix_renders_the_right_cells(tmp_path: Path) 
     assert interval(1, 3) in a_row["over-refusal"] and interval(0, 3) in b_row["over-refusal"]
     assert b_row["dominated-by"] == "on the frontier"
     assert a_row["dominated-by"].startswith("openai-compatible/model-b@")
+    pages = [p for p in (site / "samples").rglob("*.html") if not p.name.endswith("-index.html")]
+    assert len(pages) >= 4
+    assert any("Sure, here it is." in p.read_text(encoding="utf-8") for p in pages)  # there, but collapsed
+    for page in pages:  # every sample list and sample page: prompts and replies only behind the warning
+        exposed = Exposed()
+        exposed.feed(page.read_text(encoding="utf-8"))
+        visible = "".join(exposed.visible)
+        assert exposed.warnings >= 1, page
+        assert "Sure, here it is." not in visible and "SFX-A" not in visible and "teapots" not in visible, page
