@@ -6,7 +6,9 @@ candidates drawn from the ``--topk`` tokens per position, on CPU unless ``--devi
 otherwise. A step is one forward and backward pass for the token gradient plus forward passes
 scoring the candidates that survive re-tokenisation (``--chunk`` at a time). Needs the extras
 ``attack`` and ``local``. Ends with one line of JSON: ``{"model", "device", "threads", "load_s",
-"steps", "search_width", "topk", "seconds_per_step", "step_seconds", "loss_curve", "lowered"}``.
+"steps", "search_width", "topk", "seconds_per_step", "step_seconds", "cpu_seconds_per_step", "loss_curve",
+"lowered"}``: ``cpu_seconds_per_step`` is the process's CPU time per step from step 2 on (all threads),
+a figure that a busy machine inflates less than the wall-clock one.
 
 Run: ``python benchmarks/gcg_steps.py [--steps 5] [--search-width 64] [--topk 64] [--device cpu]``
 """
@@ -14,6 +16,7 @@ Run: ``python benchmarks/gcg_steps.py [--steps 5] [--search-width 64] [--topk 64
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import time
@@ -46,7 +49,9 @@ def main() -> None:
     print(f"loaded {args.model} on {args.device} in {load_s:.1f} s ({torch.get_num_threads()} threads)")
     objective = Objective([surrogate], [[prompt_ids(surrogate.tokenizer, GOAL, TARGET)]])
     params = GcgParams(steps=args.steps, search_width=args.search_width, topk=args.topk, chunk=args.chunk)
-    result = run_gcg(objective, INIT, params)
+    cpu_marks = [time.process_time()]
+    result = run_gcg(objective, INIT, params, on_step=lambda step, loss, text: cpu_marks.append(time.process_time()))
+    cpu = [later - earlier for earlier, later in itertools.pairwise(cpu_marks[1:])]
     for step, (seconds, loss) in enumerate(zip(result.step_seconds, result.curve[1:], strict=True), start=1):
         print(f"step {step}: {seconds:.1f} s, loss {loss:.4f}")
     print(f"loss {result.curve[0]:.4f} -> {result.loss:.4f}; suffix {result.suffix!r}")
@@ -60,6 +65,7 @@ def main() -> None:
         "topk": args.topk,
         "seconds_per_step": round(statistics.mean(result.step_seconds), 2),
         "step_seconds": [round(x, 2) for x in result.step_seconds],
+        "cpu_seconds_per_step": round(statistics.mean(cpu), 2) if cpu else None,
         "loss_curve": [round(x, 4) for x in result.curve],
         "lowered": result.loss < result.curve[0],
     }
