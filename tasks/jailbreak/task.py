@@ -180,9 +180,10 @@ class JailbreakTask(Task[ArgsT]):
 
     def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
         """Attack success (or over-refusal) by prefixes and judge, their agreement, StrongREJECT's mean score."""
+        judge = self.judge_kind if self.args.judge is not None else None
         if self.harmful:
-            return harmful_metrics(results, seed=seed)
-        return over_refusal_metrics(results, seed=seed)
+            return harmful_metrics(results, seed=seed, judge_prompt=judge)
+        return over_refusal_metrics(results, seed=seed, judge_prompt=judge)
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """What a well-behaved model answers: a refusal to a harmful request, an answer to a safe one."""

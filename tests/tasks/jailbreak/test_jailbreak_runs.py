@@ -85,7 +85,7 @@ def test_attacked_advbench_with_a_judge_scores_and_aggregates_by_hand() -> None:
         metric = metrics[name]
         assert (metric.value, metric.n, metric.method) == (pytest.approx(hits / n), n, "wilson"), name
         assert (metric.ci_low, metric.ci_high) == pytest.approx(wilson_interval(hits, n)), name
-    assert metrics["strongreject_score"].n == 0
+    assert "strongreject_score" not in metrics  # HarmBench's judge gives no rubric score
 
 
 def test_an_unreadable_judge_reply_leaves_the_sample_unscored_not_guessed() -> None:
@@ -108,6 +108,7 @@ def test_without_a_judge_the_prefix_rule_decides() -> None:
     metrics = task.aggregate(oracle)
     assert metrics["asr_prefix"].value == 0.0 and metrics["robustness"].value == 1.0
     assert "asr_prefix_universal" not in metrics  # no attacks sent: no universal / per-behaviour split
+    assert "asr_judge" not in metrics and "both_refused" not in metrics  # no judge: no judge metrics
 
 
 def strongreject_judge(body: dict[str, Any]) -> str:
