@@ -47,6 +47,10 @@ FREE_ARGS = frozenset({"trials"})
 """Task arguments two compared runs may differ in (each item's trials are averaged)."""
 
 
+MAX_DISCORDANT_LISTED = 200
+"""Items scored differently listed per task (their count is always given)."""
+
+
 class CompareError(ConfigError):
     """Two runs cannot be compared; the message names why."""
 
@@ -203,6 +207,8 @@ def compare_task(name: str, how: Compared, a: Run, b: Run, seed: int) -> dict[st
         "trials_b": max((log.trials for log in right.values()), default=0),
         "flip_rate_a": a.tasks[name].flip_rate(),
         "flip_rate_b": b.tasks[name].flip_rate(),
+        "discordant_count": sum(item.a != item.b for item in items),
+        "discordant": [item.key for item in items if item.a != item.b][:MAX_DISCORDANT_LISTED],
     }
     if not items:
         return row

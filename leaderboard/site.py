@@ -154,7 +154,7 @@ def _build_into(
     try:
         points = task_points(submissions)
         plotter.submit(task_plot_jobs(points))
-        samples_links, browsed_tasks = _write_samples(env, out, common, submissions, runs, page_size)
+        samples_links, browsed_tasks, runs_of = _write_samples(env, out, common, submissions, runs, page_size)
         tasks = task_rows(submissions)
         task_pages = task_sections(submissions, tasks, samples_links, points)
         families, overall = overall_rows(submissions, tasks)
@@ -163,8 +163,15 @@ def _build_into(
         models = model_sections(submissions, overall)
         vs_template = env.get_template("vs.html")
         ranking = {section["suite"]: [row["submission"] for row in section["rows"]] for section in sections}
+        pair_template = env.get_template("sample_pair.html")
         vs_links = write_vs_pages(
-            out, submissions, ranking, samples_links, lambda ctx: vs_template.render(root="../", **common, **ctx)
+            out,
+            submissions,
+            ranking,
+            samples_links,
+            lambda ctx: vs_template.render(root="../", **common, **ctx),
+            runs_of,
+            lambda ctx: pair_template.render(root="../../", **common, **ctx),
         )
         for section in sections:
             section["vs"] = vs_links.get(section["suite"], [])
@@ -190,9 +197,11 @@ def _write_samples(
     submissions: list[dict[str, Any]],
     runs: Sequence[RunDir],
     page_size: int,
-) -> tuple[dict[tuple[str, str], str], int]:
-    """The sample browser's pages; returns each (submission, task)'s first page and how many tasks have one."""
+) -> tuple[dict[tuple[str, str], str], int, dict[tuple[str, str], RunDir]]:
+    """The sample browser's pages; returns each (submission, task)'s first page, how many tasks have one and
+    the run each (submission, task) was read from."""
     samples_links: dict[tuple[str, str], str] = {}
+    runs_of: dict[tuple[str, str], RunDir] = {}
     browsed = 0
     by_run = {run.summary.run_id: run for run in runs}
     template = env.get_template("samples.html")
@@ -219,7 +228,8 @@ def _write_samples(
             )
             browsed += len(links)
             samples_links.update({(sid, task): link for task, link in links.items()})
-    return samples_links, browsed
+            runs_of.update({(sid, task): run for task in links})
+    return samples_links, browsed, runs_of
 
 
 def _write_pages(

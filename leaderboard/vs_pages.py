@@ -10,7 +10,7 @@ A task without per-sample results on both sides shows the two marginal values on
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,8 @@ from harness.paired import Item, Stratum, bootstrap_ci, choose_test, difference,
 from leaderboard.aggregate import submission_id
 from leaderboard.forest import forest_plot
 from leaderboard.paired_bands import sample_values
+from leaderboard.runs import RunDir
+from leaderboard.side_by_side import write_pair_pages
 from leaderboard.views import point_label, slug
 
 MAX_DISCORDANT = 200
@@ -84,9 +86,14 @@ def write_vs_pages(
     ranking: dict[str, list[str]],
     samples_links: dict[tuple[str, str], str],
     render: Callable[[dict[str, Any]], str],
+    runs_of: Mapping[tuple[str, str], RunDir] | None = None,
+    render_pair: Callable[[dict[str, Any]], str] | None = None,
 ) -> dict[str, list[dict[str, str]]]:
     """Write a page (and forest plot) per chosen pair of each suite's submissions, ``ranking`` giving
-    each suite's submission ids best first (:func:`pairs_of`); returns each suite's links."""
+    each suite's submission ids best first (:func:`pairs_of`); returns each suite's links.
+
+    With ``runs_of`` (the run each submission's task was read from) and ``render_pair``, each
+    discordant item both runs logged also gets a side-by-side page of its two transcripts."""
     (out / "vs").mkdir(exist_ok=True)
     by_id = {submission_id(data): data for data in submissions}
     links: dict[str, list[dict[str, str]]] = {}
@@ -102,6 +109,13 @@ def write_vs_pages(
             for row in rows:
                 row["samples_a"] = samples_links.get((id_a, row["task"]))
                 row["samples_b"] = samples_links.get((id_b, row["task"]))
+                sides = (runs_of or {}).get((id_a, row["task"])), (runs_of or {}).get((id_b, row["task"]))
+                row["side_by_side"] = {}
+                if row.get("discordant") and render_pair is not None and sides[0] and sides[1]:
+                    items = [item["id"] for item in row["discordant"]]
+                    row["side_by_side"] = write_pair_pages(
+                        out, name, row["task"], items, (sides[0], sides[1]), (label_a, label_b), render_pair
+                    )
             plotted = [row for row in rows if row["paired"]]
             if plotted:
                 forest_plot(plotted, f"{label_b} − {label_a}", out / "plots" / f"vs-{name}")

@@ -77,6 +77,12 @@ def print_pair(pair: dict[str, Any], adjustment: str) -> None:
             )
         if _trials(row):
             notes.append(_trials(row))
+        if row.get("discordant_count"):
+            shown = ", ".join(row["discordant"][:5]) + (", ..." if row["discordant_count"] > 5 else "")
+            notes.append(
+                f"{row['discordant_count']} item(s) scored differently ({shown}): "
+                "frontier report RUN_A RUN_B -o SITE shows each side by side from its head-to-head page"
+            )
         click.echo(f"{name}: " + "; ".join(notes))
     for side, names in (("A", pair["only_in_a"]), ("B", pair["only_in_b"])):
         if names:

@@ -141,3 +141,21 @@ def test_show_sample_writes_control_characters_and_markup_as_text(tmp_path: Path
     assert shown.exit_code == 0, shown.output
     assert "\x1b" not in shown.output and "\x07" not in shown.output
     assert "\\x1b[31mred" in shown.output and "[bold]not bold[/bold]" in shown.output and "deep.x 1" in shown.output
+
+
+def test_compare_names_the_items_two_runs_scored_differently(tmp_path: Path) -> None:
+    from harness.cli.compare import compare_command
+    from harness.compare import compare_runs
+
+    task = TaskPlan("demo/arith", {"n": 8})
+    for model in ("builtin/oracle", "builtin/random"):
+        asyncio.run(execute(RunPlan(model=model, tasks=(task,)), tmp_path / model.split("/")[1], OPTIONS))
+    left = {r.sample_id: r.score.value for r in RunStore(tmp_path / "oracle").results()}
+    right = {r.sample_id: r.score.value for r in RunStore(tmp_path / "random").results()}
+    differing = sorted(i for i in left if left[i] != right[i])
+    (pair,) = compare_runs([tmp_path / "oracle", tmp_path / "random"])["pairs"]
+    row = pair["tasks"]["demo/arith"]
+    assert row["discordant_count"] == len(differing) > 0 and sorted(row["discordant"]) == differing
+    shown = CliRunner().invoke(compare_command, [str(tmp_path / "oracle"), str(tmp_path / "random")])
+    assert f"{len(differing)} item(s) scored differently ({differing[0]}" in shown.output
+    assert "side by side" in shown.output

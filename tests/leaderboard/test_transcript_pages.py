@@ -207,3 +207,34 @@ async def test_the_sample_index_filters_by_outcome_task_and_text(tmp_path: Path)
         await browser.load(links[wanted.sample_id])
         assert wanted.sample_id in await browser.evaluate("document.querySelector('h1').textContent")
         assert browser.problems() == []
+
+
+async def test_items_two_runs_scored_differently_open_side_by_side(tmp_path: Path) -> None:
+    runs = []
+    for model in ("builtin/oracle", "builtin/random"):
+        run = tmp_path / model.replace("/", "-")
+        await execute(RunPlan(model=model, tasks=(TaskPlan("demo/arith", {"n": 12}),)), run, RunOptions(progress=False))
+        runs.append(run)
+    left = {r.sample_id: r for r in RunFiles(runs[0]).results()}
+    right = {r.sample_id: r for r in RunFiles(runs[1]).results()}
+    differing = sorted(i for i in left if left[i].score.value != right[i].score.value)
+    assert differing
+    site = _report(tmp_path, *runs)
+    (vs,) = (site / "vs").glob("*.html")
+    async with Browser() as browser:
+        await browser.load(vs.as_uri())
+        links = await browser.evaluate(
+            "Array.from(document.querySelectorAll('table.discordant tr'))"
+            ".filter(r => r.querySelector('a.side-by-side-link'))"
+            ".map(r => [r.cells[0].textContent, r.querySelector('a.side-by-side-link').href])"
+        )
+        assert sorted(item for item, _ in links) == differing
+        item, page = links[0]
+        await browser.load(page)
+        columns = await browser.evaluate(
+            "Array.from(document.querySelectorAll('.side-by-side article')).map(a => a.textContent)"
+        )
+        assert len(columns) == 2
+        assert left[item].output.text in columns[0] and right[item].output.text in columns[1]
+        assert "builtin/oracle" in columns[0] and "builtin/random" in columns[1]
+        assert browser.problems() == []
