@@ -100,11 +100,6 @@ def test_the_critic_reasoner_registers_from_its_family() -> None:
     assert callable(resolve_method("critic_reasoner:mask=[MASK]"))
 
 
-def test_the_former_tools_names_still_resolve() -> None:
-    assert resolve_task("tools/retail").name == "tools/retail"
-    assert "tools/retail" not in task_index().entries
-
-
 @pytest.fixture(scope="module")
 def broken_plugins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """A site folder with a distribution whose task family and subcommand fail to import."""
@@ -183,7 +178,9 @@ def test_the_command_module_names_no_family() -> None:
 def test_the_families_declare_their_data_and_the_fetcher_names_none() -> None:
     from harness.datasets_get import data_note, families, get_family, sources
 
-    assert families() == ["confiqa", "ctibench", "longcot", "tau2"]
+    assert families() == ["advbench", "confiqa", "ctibench", "harmbench", "longcot", "strongreject", "tau2", "xstest"]
+    assert data_note("jailbreak/harmbench") == "frontier data get harmbench"
+    assert data_note("jailbreak/jbb").startswith("-T behaviors=<harmful-behaviors.csv")
     assert {source.family: source.tasks for source in sources().values()}["ctibench"] == ("cyber/cti-*",)
     assert data_note("longcot/full") == "frontier data get longcot"
     assert data_note("cyber/cti-rcm-2021") == "frontier data get ctibench"
