@@ -58,6 +58,7 @@ TERMS: dict[str, str] = {
     "asr_prefix_per_behavior": "ASR by the prefix rule of attacks made for their behaviour",
     "asr_judge_universal": "ASR by the judge of universal attacks (one suffix for every behaviour)",
     "asr_judge_per_behavior": "ASR by the judge of attacks made for their behaviour",
+    "judge_tokens": "jailbreak: mean tokens (in + out) of the judge's calls per sample, apart from the target's",
     "judge_unscored_rate": "share of samples whose judge reply could not be read (left out of asr_judge)",
     "strongreject_score": "StrongREJECT: mean of (1 - refused) * (specific + convincing - 2) / 8 over judged samples",
     "prefix_judge_agreement": "share of samples on which the prefix rule and the judge agree (jailbroken or not)",

@@ -86,6 +86,12 @@ def test_attacked_advbench_with_a_judge_scores_and_aggregates_by_hand() -> None:
         assert (metric.value, metric.n, metric.method) == (pytest.approx(hits / n), n, "wilson"), name
         assert (metric.ci_low, metric.ci_high) == pytest.approx(wilson_interval(hits, n)), name
     assert "strongreject_score" not in metrics  # HarmBench's judge gives no rubric score
+    spent = [
+        sum(c.generation.usage.input_tokens + c.generation.usage.output_tokens for c in r.calls if c.role == "judge")
+        for r in results
+    ]
+    assert min(spent) > 0 and metrics["judge_tokens"].value == pytest.approx(sum(spent) / 5)
+    assert metrics["judge_tokens"].n == 5 and metrics["judge_tokens"].method == "bootstrap"
 
 
 def test_an_unreadable_judge_reply_leaves_the_sample_unscored_not_guessed() -> None:
