@@ -193,9 +193,13 @@ class ImportExecutor:
         """Score the imported outputs of ``items`` (a CPU-heavy task through the local pool), then log each."""
         entry = self.entry
         answered = [sample for _, sample, _ in items if sample.id in self.matched]
-        completed = await asyncio.gather(
-            *(_completed(entry, sample, self.matched[sample.id].text, self.seed) for sample in answered)
-        )
+        slots = asyncio.Semaphore(RunOptions().concurrency)  # a judge is called for at most this many at once
+
+        async def complete(sample: Sample) -> tuple[Output, SampleContext]:
+            async with slots:
+                return await _completed(entry, sample, self.matched[sample.id].text, self.seed)
+
+        completed = await asyncio.gather(*(complete(sample) for sample in answered))
         outputs = dict(zip([s.id for s in answered], completed, strict=True))
         scores = iter(await _scores(entry, [(sample, outputs[sample.id][0]) for sample in answered]))
         for _, sample, _ in items:
