@@ -212,8 +212,6 @@ def report_command(run_dirs: tuple[Path, ...], output: Path) -> None:
     except SiteError as exc:
         _fail(f"error: {exc}")
     click.echo(f"wrote {summary.out_dir}/index.html ({len(submissions)} run(s), {summary.tasks} task page(s))")
-    from leaderboard.transfer import write_transfer_page
-
-    transfer = write_transfer_page(runs, summary.out_dir)
-    if transfer is not None:
+    transfer = summary.out_dir / "transfer.html"
+    if transfer.is_file():
         click.echo(f"wrote {transfer} (jailbreak attack success, source model x target model)")

@@ -175,7 +175,11 @@ def _build_into(
         )
         for section in sections:
             section["vs"] = vs_links.get(section["suite"], [])
-        _write_pages(env, out, common, sections, task_pages, models)
+        from leaderboard.transfer import write_transfer_page
+
+        transfer = write_transfer_page(runs, out)
+        linked = {**common, "transfer_page": transfer.name if transfer else None}
+        _write_pages(env, out, linked, sections, task_pages, models)
         (out / "leaderboard.json").write_text(
             json.dumps(
                 _export(submissions, tasks, families, overall, sections, task_pages),

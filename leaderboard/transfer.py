@@ -1,4 +1,5 @@
-"""The jailbreak transfer page of ``frontier report``: attack success by source model x target model.
+"""The jailbreak transfer page of a site (``frontier report``, ``frontier leaderboard build`` with runs), linked
+from its index: attack success by source model x target model.
 
 Read from the runs' logs of the ``jailbreak/*`` tasks (harmful behaviours): each sample's attack
 names its source model (the one the suffix or prompt was made on) and whether it is universal

@@ -145,6 +145,7 @@ def test_a_two_source_two_target_matrix_renders_the_right_cells(tmp_path: Path) 
     result = CliRunner().invoke(report_command, [*runs, "-o", str(site)])
     assert result.exit_code == 0, result.output
     assert "transfer.html" in result.output
+    assert '<a href="transfer.html">Jailbreak transfer</a>' in (site / "index.html").read_text(encoding="utf-8")
     parser = Cells()
     parser.feed((site / "transfer.html").read_text(encoding="utf-8"))
     cells = parser.cells
