@@ -179,3 +179,23 @@ def test_a_two_source_two_target_matrix_renders_the_right_cells(tmp_path: Path) 
         visible = "".join(exposed.visible)
         assert exposed.warnings >= 1, page
         assert "Sure, here it is." not in visible and "SFX-A" not in visible and "teapots" not in visible, page
+
+
+def test_baseline_rows_and_the_white_box_diagonal_are_read_from_names() -> None:
+    from leaderboard.transfer import Tally, TransferData, matrices, model_key
+
+    assert model_key("openai-compatible/llama-2@http://127.0.0.1:8000/v1") == "llama-2"
+    assert model_key("together_ai/meta-llama/Llama-3-8b") == "Llama-3-8b"
+    target = "openai-compatible/vicuna@http://h/v1 + best_of_n:n=4"
+    cells = {
+        ("prefix", "none", "(no attack)", target): Tally(1, 4),
+        ("prefix", "per-behaviour", "vicuna", target): Tally(3, 4),
+        ("prefix", "per-behaviour", "llama-2", target): Tally(0, 4),
+    }
+    tables = {(t["reading"], t["kind"]): t for t in matrices(TransferData(cells, {}, {}, [target]))}
+    assert set(tables) == {("prefix", "none"), ("prefix", "per-behaviour")}
+    baseline = tables[("prefix", "none")]["rows"][0]
+    assert baseline["source"] == "(no attack)" and baseline["cells"][0]["white_box"] is False
+    rows = {row["source"]: row["cells"][0] for row in tables[("prefix", "per-behaviour")]["rows"]}
+    assert rows["vicuna"]["white_box"] is True and rows["llama-2"]["white_box"] is False
+    assert rows["vicuna"]["cell"]["n"] == 4 and rows["vicuna"]["cell"]["value"] == 0.75
