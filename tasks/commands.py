@@ -5,4 +5,4 @@ from __future__ import annotations
 from harness.cli.commands import LazyCommand
 
 COINS = LazyCommand("Check Rocq specifications (Coins).", "coins_rocq.cli:coins_group")
-TOOLS = LazyCommand("Tool-use environments: synthesize domains.", "tasks.tools.cli:tools_group")
+TOOLS = LazyCommand("Tool-use environments: synthesize τ² domains from a spec.", "tasks.tau2.synth.cli:tools_group")

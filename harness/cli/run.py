@@ -37,7 +37,7 @@ Examples:
   frontier run --task demo/arith -T n=50 -T steps=8 --model anthropic/claude-sonnet-4-5
   frontier run --task demo/arith --model openai-compatible/qwen3@http://127.0.0.1:8000/v1
   frontier run --suite smoke --model local/gemma-3-270m --max-tokens 128 -M n_ctx=4096
-  frontier run --task tools/retail --model openai/gpt-4o-mini --trials 4 -T user_model=openai/gpt-4o-mini
+  frontier run --task tau2/retail --model openai/gpt-4o-mini --trials 4 -T user_model=openai/gpt-4o-mini
   frontier run --task longcot/mini --model openai/gpt-4o-mini --method self_consistency:n=8
   frontier run --suite coins --model openai/gpt-4o-mini --executor ray --ray-address auto
   frontier run --task confiqa/qa -T data=ConFiQA-QA.json --model openai/gpt-4o --method critic_reasoner

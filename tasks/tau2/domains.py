@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from harness.errors import ConfigError
+from tasks.tau2.jsonfile import read_json_file
 from tasks.tau2.library import import_tau2
-from tasks.tools.jsonfile import read_json_file
 
 if TYPE_CHECKING:
     from tau2.data_model.tasks import Task as Tau2Task
@@ -204,9 +204,6 @@ class DomainData:
 
     def tasks(self, split: str | None) -> list[Tau2Task]:
         """The tasks of ``split`` (all tasks when None), validated by τ²'s Task model and against the databases."""
-        from pydantic import ValidationError
-        from tau2.data_model.tasks import Task as Tau2Task
-
         path = self.folder / "tasks.json"
         raw = read_json_file(path, ConfigError)
         if isinstance(raw, dict) and "tasks" in raw:
@@ -219,19 +216,14 @@ class DomainData:
             if split not in splits:
                 raise ConfigError(f"τ² {self.name}: no split {split!r}; splits: {', '.join(sorted(splits)) or 'none'}")
             wanted = set(splits[split])
-        tasks = []
-        for index, item in enumerate(raw):
-            if wanted is not None and not (isinstance(item, dict) and str(item.get("id")) in wanted):
-                continue
-            try:
-                task = Tau2Task.model_validate(item)
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                raise ConfigError(
-                    f"{path}: task #{index}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
-                ) from None
+        chosen = [
+            (index, item)
+            for index, item in enumerate(raw)
+            if wanted is None or (isinstance(item, dict) and str(item.get("id")) in wanted)
+        ]
+        tasks = validate_tasks(chosen, path)
+        for task in tasks:
             self.check_initial_data(task)
-            tasks.append(task)
         return tasks
 
     def check_initial_data(self, task: Tau2Task) -> None:
@@ -266,6 +258,23 @@ class DomainData:
             return path.read_text(encoding="utf-8")
         except OSError as exc:
             raise ConfigError(f"τ² user-simulator guidelines {path}: {exc.strerror}") from None
+
+
+def validate_tasks(items: list[tuple[int, object]], path: Path) -> list[Tau2Task]:
+    """``(index, raw task)`` pairs of the task file ``path`` validated by τ²'s Task model; ConfigError naming the
+    first task and field at fault."""
+    from pydantic import ValidationError
+    from tau2.data_model.tasks import Task as Tau2TaskModel
+
+    tasks = []
+    for index, item in items:
+        try:
+            tasks.append(Tau2TaskModel.model_validate(item))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise ConfigError(f"{path}: task #{index}: {where}: {first['msg']}") from None
+    return tasks
 
 
 @lru_cache(maxsize=8)

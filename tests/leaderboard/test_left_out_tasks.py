@@ -19,7 +19,8 @@ tasks:
     args: {n: 3, steps: 2}
   - task: tau2/mock
     limit: 2
-  - task: toolsim/retail
+  - task: confiqa-gen/qa
+    args: {n: 2, seed: 0}
     limit: 1
 """
 
@@ -51,7 +52,7 @@ def test_a_left_out_task_is_named_from_the_run_to_the_report(tmp_path: Path, pyt
     _frontier(python_without_tau2, "submit", str(run), "-o", str(submission))
     data = json.loads(submission.read_text())
     assert [entry["task"] for entry in data["suite"]["left_out"]] == ["tau2/mock"]
-    assert set(data["tasks"]) == {"demo/arith", "toolsim/retail"}
+    assert set(data["tasks"]) == {"demo/arith", "confiqa-gen/qa"}
     _frontier(python_without_tau2, "leaderboard", "validate", str(submission))
 
     site = tmp_path / "site"

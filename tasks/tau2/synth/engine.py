@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import re
@@ -10,9 +11,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from tasks.tools.framework.environment import Domain, Environment, state_hash
-from tasks.tools.framework.toolkit import ToolError, ToolKind, Toolkit, ToolSpec, _strip_titles
-from tasks.tools.synth.spec import DomainSpec, ToolSpecDecl, compile_expression, evaluate_expression
+from tasks.tau2.synth.spec import DomainSpec, ToolSpecDecl, compile_expression, evaluate_expression
+from tasks.tau2.synth.toolkit import ToolError, ToolKind, Toolkit, ToolSpec, strip_titles
 
 PY_TYPES: dict[str, type] = {"str": str, "int": int, "bool": bool, "float": float}
 TESTS_PER_TOOL = 40
@@ -29,6 +29,11 @@ class SynthDB(BaseModel):
 
     records: dict[str, dict[str, dict[str, Any]]]
     counters: dict[str, int] = Field(default_factory=dict)
+
+
+def fresh_db(data: dict[str, Any]) -> SynthDB:
+    """A database over a copy of ``data`` (``generate_records``' output), so calls never change ``data``."""
+    return SynthDB.model_validate(copy.deepcopy(data))
 
 
 def generate_records(spec: DomainSpec, seed: int) -> dict[str, Any]:
@@ -57,7 +62,9 @@ def _args_model(decl: ToolSpecDecl) -> type[BaseModel]:
     return create_model(f"{decl.name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)  # type: ignore[call-overload]
 
 
-def _render_template(template: str, scope: dict[str, Any]) -> str:
+def render_template(template: str, scope: dict[str, Any]) -> str:
+    """``template`` with each ``{name}`` or ``{entity.field}`` replaced from ``scope``."""
+
     def value(match: re.Match[str]) -> str:
         parts = match.group(1).split(".")
         current: Any = scope
@@ -135,7 +142,7 @@ def build_toolkit(spec: DomainSpec, tools: list[ToolSpecDecl]) -> type[SynthTool
     specs = {}
     for decl in tools:
         model = _args_model(decl)
-        parameters = _strip_titles(model.model_json_schema())
+        parameters = strip_titles(model.model_json_schema())
         parameters.setdefault("properties", {})
         parameters.setdefault("required", [])
         specs[decl.name] = ToolSpec(
@@ -146,27 +153,6 @@ def build_toolkit(spec: DomainSpec, tools: list[ToolSpecDecl]) -> type[SynthTool
         (SynthToolkit,),
         {"_specs": specs, "spec_decls": {d.name: d for d in tools}, "domain_spec": spec},
     )
-
-
-def make_domain(spec: DomainSpec, tools: list[ToolSpecDecl], seed: int, tasks_loader: Any = None) -> Domain:
-    """A Domain for ``spec`` with only ``tools``."""
-    data = generate_records(spec, seed)
-    return Domain(
-        f"synth-{spec.name}",
-        spec.policy,
-        SynthDB,
-        lambda: data,
-        build_toolkit(spec, tools),
-        tasks_loader=tasks_loader or (lambda: []),
-    )
-
-
-def synth_db(env: Environment) -> SynthDB:
-    """The agent database of an environment over a synthesized domain."""
-    db = env.agent_db
-    if not isinstance(db, SynthDB):
-        raise TypeError(f"expected a synthesized domain's database, got {type(db).__name__}")
-    return db
 
 
 def random_arguments(decl: ToolSpecDecl, db: SynthDB, rng: random.Random) -> dict[str, Any]:
@@ -204,17 +190,17 @@ class ToolTestReport:
 
 def test_tools(spec: DomainSpec, seed: int, calls_per_tool: int = TESTS_PER_TOOL) -> dict[str, ToolTestReport]:
     """Call every tool with generated arguments on fresh environments and check what the spec promises."""
-    domain = make_domain(spec, list(spec.tools), seed)
+    kit_class, data = build_toolkit(spec, list(spec.tools)), generate_records(spec, seed)
     rng = random.Random(f"synth-test:{spec.name}:{seed}")
     reports = {}
     for decl in spec.tools:
         report = ToolTestReport(decl.name)
         for _ in range(calls_per_tool):
-            env = Environment(domain)
-            args = random_arguments(decl, synth_db(env), rng)
-            before = state_hash(env.agent_db)
+            kit = kit_class(fresh_db(data))
+            args = random_arguments(decl, kit.db, rng)
+            before = kit.db.model_dump_json()
             try:
-                result = env.agent.invoke(decl.name, args)
+                result = kit.invoke(decl.name, args)
                 json.dumps(result)
             except ToolError:
                 report.refused += 1
@@ -226,7 +212,7 @@ def test_tools(spec: DomainSpec, seed: int, calls_per_tool: int = TESTS_PER_TOOL
                 continue
             report.calls += 1
             report.succeeded += 1
-            changed = state_hash(env.agent_db) != before
+            changed = kit.db.model_dump_json() != before
             if decl.kind == "read" and changed:
                 report.failures.append(f"read tool changed the state (arguments {args})")
             if decl.kind == "write" and not changed and decl.creates is not None:

@@ -1,4 +1,4 @@
-"""The one reader of the untrusted JSON files the tool-use tasks load (τ² task files, databases, specs).
+"""The one reader of the untrusted JSON files the τ² tasks load (task files, databases, synthesized domains).
 
 Size-capped, UTF-8, and with the nesting depth decided on the text by ``harness.json_input``
 (linear time, independent of the recursion limit and of the caller's stack), so that neither the

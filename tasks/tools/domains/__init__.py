@@ -1,1 +1,0 @@
-"""Built-in domains written by the project: retail, airline and telecom."""

@@ -1,1 +1,0 @@
-"""The environment framework: toolkits with derived JSON Schemas, databases, environments."""
