@@ -64,6 +64,7 @@ async def solve_sample(
         score = Score.error(f"solver failed: {type(exc).__name__}: {exc}", traceback=traceback.format_exc(limit=5))
     finally:
         current_sample.reset(token)
+    context.transcript.spans(output.trajectory)  # an agent's closing turns join its transcript, stored once
     cost_usd, cost_known = summed_cost([call.generation.cost_usd for call in context.calls])
     return SampleResult(
         sample_id=sample.id,

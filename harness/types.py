@@ -311,8 +311,10 @@ class SampleResult(Record):
     """One line of ``samples.jsonl``: a sample, what the model did and how it scored.
 
     Each text is stored once: serialised, a call whose generation text equals
-    ``output.text`` carries ``"text": null`` in its generation, and reading the record
-    back restores the text (so ``model_validate_json(r.model_dump_json()) == r`` holds).
+    ``output.text`` carries ``"text": null`` in its generation, an ``output.trajectory``
+    whose messages are all in the ``transcript`` is ``{"transcript_spans": [[1, 9], ...]}``,
+    and reading the record back restores both (so ``model_validate_json(r.model_dump_json())
+    == r`` holds).
     """
 
     sample_id: str
@@ -361,10 +363,53 @@ class SampleResult(Record):
             calls.append(call)
         return {**data, "calls": calls}
 
+    @model_validator(mode="before")
+    @classmethod
+    def _restore_trajectory(cls, data: Any) -> Any:
+        """Put back an ``output.trajectory`` stored as spans of the transcript (see the class docstring)."""
+        output = data.get("output") if isinstance(data, dict) else None
+        if not isinstance(output, dict) or not isinstance(output.get("trajectory"), dict):
+            return data
+        stored = output["trajectory"]
+        transcript, spans = data.get("transcript"), stored.get("transcript_spans")
+        if not isinstance(transcript, (list, tuple)) or not isinstance(spans, list) or len(stored) != 1:
+            raise ValueError("output.trajectory must be messages, or transcript_spans of a logged transcript")
+        messages: list[Any] = []
+        for span in spans:
+            valid = isinstance(span, list) and len(span) == 2 and all(type(end) is int for end in span)
+            if not valid or not 0 <= span[0] < span[1] <= len(transcript):
+                raise ValueError(
+                    f"output.trajectory: span {span!r} is not within the {len(transcript)}-message transcript"
+                )
+            messages.extend(transcript[span[0] : span[1]])
+        return {**data, "output": {**output, "trajectory": messages}}
+
+    def _trajectory_spans(self) -> list[list[int]] | None:
+        """The output's trajectory as spans of the transcript, when every one of its messages is in it."""
+        if not self.transcript or not self.output.trajectory:
+            return None
+        first: dict[Message, int] = {}
+        for index, message in enumerate(self.transcript):
+            first.setdefault(message, index)
+        spans: list[list[int]] = []
+        for message in self.output.trajectory:
+            at = first.get(message)
+            if at is None:
+                return None
+            if spans and spans[-1][1] == at:
+                spans[-1][1] = at + 1
+            else:
+                spans.append([at, at + 1])
+        return spans
+
     @model_serializer(mode="wrap")
     def _store_output_text_once(self, handler: SerializerFunctionWrapHandler) -> Any:
-        """Drop from each generation a text that is ``output.text`` again (see the class docstring)."""
+        """Drop from each generation a text that is ``output.text`` again, and store a trajectory whose
+        messages are all in the transcript as spans of it (see the class docstring)."""
         data = handler(self)
+        spans = self._trajectory_spans()
+        if spans is not None and isinstance(data, dict) and isinstance(data.get("output"), dict):
+            data["output"]["trajectory"] = {"transcript_spans": spans}
         text = self.output.text
         if not text or not isinstance(data, dict) or not isinstance(data.get("calls"), list):
             return data

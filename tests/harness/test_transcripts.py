@@ -17,11 +17,11 @@ from harness.plan import RunPlan, TaskPlan
 from harness.registry import resolve_task
 from harness.rescore import rescore_run
 from harness.runformat import CONFIG_FILE, SUMMARY_FILE, VERSION_KEY
-from harness.runlog import LogFormatError
+from harness.runlog import LogFormatError, iter_results
 from harness.runner import RunOptions, evaluate, execute
 from harness.store import RunStore
 from harness.transcript import TranscriptBuilder, call_messages, conversation, has_transcript
-from harness.types import Message, ToolCall
+from harness.types import CallRecord, Generation, Message, Output, SampleResult, Score, ToolCall, record_json
 
 PLAN = RunPlan(model="builtin/oracle", tasks=(TaskPlan("demo/arith", {"n": 6}),))
 OPTIONS = RunOptions(progress=False)
@@ -159,3 +159,40 @@ def test_compare_names_the_items_two_runs_scored_differently(tmp_path: Path) -> 
     shown = CliRunner().invoke(compare_command, [str(tmp_path / "oracle"), str(tmp_path / "random")])
     assert f"{len(differing)} item(s) scored differently ({differing[0]}" in shown.output
     assert "side by side" in shown.output
+
+
+def _agent_result() -> SampleResult:
+    """A logged agent sample: a transcript, one call on it, and the output's trajectory ending in a closing turn."""
+    builder = TranscriptBuilder()
+    system, ask = Message(role="system", content="policy"), Message(role="user", content="hi")
+    call = CallRecord(request_key="k", generation=Generation(text="hello"), messages=builder.spans((system, ask)))
+    trajectory = (ask, Message(role="assistant", content="hello"), Message(role="user", content="###STOP###"))
+    builder.spans(trajectory)
+    return SampleResult(
+        sample_id="s",
+        task="t",
+        input="hi",
+        output=Output(text="hello", trajectory=trajectory),
+        score=Score.of(True),
+        calls=(call,),
+        transcript=tuple(builder.messages),
+    )
+
+
+def test_an_agent_trajectory_is_stored_as_spans_of_the_transcript_and_read_back() -> None:
+    result = _agent_result()
+    line = json.loads(record_json(result))
+    assert line["output"]["trajectory"] == {"transcript_spans": [[1, 4]]}
+    assert SampleResult.model_validate_json(record_json(result)) == result
+    assert conversation(result)[-1] == Message(role="user", content="###STOP###")
+
+
+@pytest.mark.parametrize(
+    "stored", [{"transcript_spans": [[0, 9]]}, {"transcript_spans": [[2, 1]]}, {"transcript_spans": "x"}, {"x": 1}]
+)
+def test_trajectory_spans_outside_the_transcript_are_a_format_error(tmp_path: Path, stored: object) -> None:
+    line = json.loads(record_json(_agent_result()))
+    line["output"]["trajectory"] = stored
+    (tmp_path / "samples.jsonl").write_text(json.dumps(line) + "\n")
+    with pytest.raises(LogFormatError, match=r"samples\.jsonl:1: not a sample result.*trajectory"):
+        list(iter_results(tmp_path / "samples.jsonl"))

@@ -57,6 +57,9 @@ def test_a_ten_turn_episode_stores_each_message_once(tmp_path: Path) -> None:
     assert max(counts.values()) == 1 and len(stored) == len(transcript)
     sent = sum(len(call_messages(transcript, call)) for call in result.calls)
     assert len(stored) < sent / 4, (len(stored), sent)
+    # the agent's trajectory in the output is spans of the transcript, not the messages again
+    assert set(raw[result.sample_id]["output"]["trajectory"]) == {"transcript_spans"}
+    assert result.output.trajectory and all(m in transcript for m in result.output.trajectory)
     # each agent call's request is the previous one plus what happened since: a growing prefix
     previous: tuple[Message, ...] = ()
     for call in agent_calls:
