@@ -7,9 +7,10 @@ names its source model (the one the suffix or prompt was made on) and whether it
 is the share of attacked samples that succeeded, with n and its Wilson interval, by the judge's
 reading (samples a judge read) and by the refusal-prefix rule (every sample), universal and
 per-behaviour attacks in separate tables, and plain behaviours (no attack) as a baseline row. A
-cell whose source is its target (the same model name, provider and address aside) is the
-white-box diagonal and is marked. The (ASR, over-refusal) frontier places each target with both
-measured on the existing Pareto code: over-refusal as the cost, 1 - ASR as the score.
+cell whose source is its target (the same model name, provider and address aside; for a
+multi-model attack, one of its ``+``-joined surrogates) is the white-box diagonal and is marked.
+The (ASR, over-refusal) frontier places each target with both measured on the existing Pareto
+code: over-refusal as the cost, 1 - ASR as the score.
 """
 
 from __future__ import annotations
@@ -52,6 +53,13 @@ def model_key(spec: str) -> str:
     """A model's name without provider and address: ``openai-compatible/llama-2@http://h`` -> ``llama-2``."""
     name = spec.split("@", 1)[0]
     return name.rsplit("/", 1)[-1]
+
+
+def is_white_box(source: str, target: str) -> bool:
+    """Whether the attack was made on the target itself: its name is the source's, or one of a multi-model
+    source's ``+``-joined surrogates (``frontier attack gcg`` names them so)."""
+    wanted = model_key(target.split(" + ", 1)[0])
+    return any(model_key(part) == wanted for part in source.split("+") if part)
 
 
 def target_label(run: RunDir) -> str:
@@ -136,7 +144,7 @@ def matrices(data: TransferData) -> list[dict[str, Any]]:
                 for target in data.targets:
                     tally = data.cells.get((reading, kind, source, target))
                     cell = tally.cell() if tally else None
-                    white_box = kind != "none" and model_key(target.split(" + ", 1)[0]) == model_key(source)
+                    white_box = kind != "none" and is_white_box(source, target)
                     row.append({"cell": cell, "white_box": white_box})
                 rows.append({"source": source, "cells": row})
             tables.append({"reading": reading, "kind": kind, "rows": rows})

@@ -182,10 +182,12 @@ def test_a_two_source_two_target_matrix_renders_the_right_cells(tmp_path: Path) 
 
 
 def test_baseline_rows_and_the_white_box_diagonal_are_read_from_names() -> None:
-    from leaderboard.transfer import Tally, TransferData, matrices, model_key
+    from leaderboard.transfer import Tally, TransferData, is_white_box, matrices, model_key
 
     assert model_key("openai-compatible/llama-2@http://127.0.0.1:8000/v1") == "llama-2"
     assert model_key("together_ai/meta-llama/Llama-3-8b") == "Llama-3-8b"
+    assert is_white_box("gemma-3-270m+vicuna", "openai-compatible/vicuna@http://h/v1")  # one of the surrogates
+    assert not is_white_box("gemma-3-270m+vicuna-13b", "openai-compatible/vicuna@http://h/v1")
     target = "openai-compatible/vicuna@http://h/v1 + best_of_n:n=4"
     cells = {
         ("prefix", "none", "(no attack)", target): Tally(1, 4),
