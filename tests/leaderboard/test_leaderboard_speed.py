@@ -20,7 +20,7 @@ from leaderboard.views import speed_points
 @pytest.fixture(scope="module")
 def sweep_runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     out = tmp_path_factory.mktemp("speed") / "sweep"
-    with TimedServer(tokens=16, step_delay_s=0.02) as server:
+    with TimedServer(tokens=16, step_delay_s=0.05) as server:
         outcome = CliRunner().invoke(
             sweep_command,
             [
