@@ -42,7 +42,11 @@ def _item(name: str, item: Mapping[str, Any]) -> Criterion:
     """A list item that is an object: its verdict field says whether it held, the rest is its value."""
     verdict = next((key for key in VERDICT_KEYS if isinstance(item.get(key), bool)), None)
     rest = {key: value for key, value in item.items() if key != verdict}
-    value = _text(next(iter(rest.values()))) if len(rest) == 1 else _text(rest)
+    value = (
+        _text(next(iter(rest.values())))
+        if len(rest) == 1
+        else _text(" · ".join(f"{k}: {_text(v)}" for k, v in rest.items()))
+    )
     return Criterion(name, value, item[verdict] if verdict else None)
 
 

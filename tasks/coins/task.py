@@ -219,8 +219,29 @@ def _scored(report: dict[str, Any]) -> Score:
         explanation=report["reason"] or verdict,
         verdict=verdict,
         counts=report["counts"],
+        obligations=_obligations(report),
         **extra,
     )
+
+
+def _obligations(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each obligation's outcome, what decided it (a rung of the ladder, the prover model, or nothing) and,
+    when decided, whether it holds (``met``)."""
+    by_prover = {
+        attempt["index"]: attempt["outcome"] for attempt in (report.get("prover") or {}).get("obligations", [])
+    }
+    rows = []
+    for item in report.get("obligations", []):
+        decided = item["rung"] or (f"prover ({by_prover[item['index']]})" if item["index"] in by_prover else None)
+        row = {
+            "obligation": f"#{item['index']} {item['kind']}, case {item['case']}: {item['description']}",
+            "outcome": item["outcome"],
+            "decided by": decided or item["detail"] or "-",
+        }
+        if item["outcome"] in ("proved", "refuted"):
+            row["met"] = item["outcome"] == "proved"
+        rows.append(row)
+    return rows
 
 
 def _prover_decided(result: SampleResult) -> float | None:
