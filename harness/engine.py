@@ -73,6 +73,17 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def port_is_free(port: int) -> bool:
+    """True when nothing listens on 127.0.0.1:``port`` (a bind succeeds)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
 def _die_with_parent() -> None:
     """In the child before exec: be killed when the sweep dies (Linux ``PR_SET_PDEATHSIG``)."""
     import ctypes
@@ -117,7 +128,10 @@ class Engine:
         self.stop()
 
     def start(self) -> None:
-        """Start the process, its output to :attr:`log_path`."""
+        """Start the process, its output to :attr:`log_path`; refused while another process holds the port
+        (its answers would pass for the engine's)."""
+        if not port_is_free(self.port):
+            raise EngineError(f"engine {self.label}: port {self.port} is in use by another process")
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("wb") as log:
             try:

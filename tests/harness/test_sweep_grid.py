@@ -232,3 +232,14 @@ def test_a_stopped_sweep_leaves_no_engine_running(tmp_path: Path, signum: signal
     while _processes_with(f"--port {port}") and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _processes_with(f"--port {port}")
+
+
+def test_an_engine_port_held_by_another_process_is_refused(tmp_path: Path) -> None:
+    with TimedServer() as other:  # something else answers on the port: its replies must not pass for the engine's
+        port = int(other.base_url.rsplit(":", 1)[1].split("/")[0])
+        code, output = _sweep(
+            "--task", "demo/arith", "-T", "n=2", "--model", "openai-compatible/timed",
+            "--engine", f"{sys.executable} -m harness.testing.timed_server --port {{port}} --delay {{delay}}",
+            "--grid", "delay=0", "--engine-port", str(port), "--out", str(tmp_path / "s"),
+        )  # fmt: skip
+    assert code == 1 and f"error: engine delay=0: port {port} is in use by another process" in output
