@@ -57,7 +57,7 @@ TERMS: dict[str, str] = {
     "asr_prefix_universal": "ASR by the prefix rule of universal attacks (one suffix for every behaviour)",
     "asr_prefix_per_behavior": "ASR by the prefix rule of attacks made for their behaviour",
     "asr_prefix_all_behaviors": "ASR by the prefix rule over all of an artifact's behaviours (no prompt: a failure)",
-    "asr_judge_all_behaviors": "ASR by the judge over all of an artifact's behaviours (no prompt: a failure; JBB's count)",
+    "asr_judge_all_behaviors": "ASR by the judge over all of an artifact's behaviours (no prompt: a failure)",
     "asr_judge_universal": "ASR by the judge of universal attacks (one suffix for every behaviour)",
     "asr_judge_per_behavior": "ASR by the judge of attacks made for their behaviour",
     "judge_tokens": "jailbreak: mean tokens (in + out) of the judge's calls per sample, apart from the target's",
