@@ -18,7 +18,7 @@ from tasks.jailbreak.attacks import read_artifact
 
 def read_jbb_artifact(path: Path) -> list[ImportedText]:
     """The recorded responses of an artifact, keyed by the sample id each answers."""
-    attacks = read_artifact(read_json(path, MAX_IMPORT_BYTES), str(path))
+    attacks = [a for a in read_artifact(read_json(path, MAX_IMPORT_BYTES), str(path)) if a.submitted]
     if not attacks:
         raise ConfigError(f"import: {path} has no jailbreak with a prompt")
     entries = [

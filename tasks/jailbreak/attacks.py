@@ -7,7 +7,8 @@ with ``"*"``, is a *universal* attack applied to every behaviour. A JailbreakBen
 ``{"parameters": {"method", "model", "method_parameters", ...}, "jailbreaks": [{"index", "goal",
 "behavior", "category", "prompt", "response", "jailbroken", ...}]}``; each jailbreak with a
 prompt is an attack on the behaviour it names (JBB's ``Behavior`` short name, or else its goal),
-carrying the artifact's recorded response and ``jailbroken`` flag. Files are read through
+carrying the artifact's recorded response and ``jailbroken`` flag; one without a prompt is kept as
+not submitted (never sent, counted by JailbreakBench's ASR over all behaviours). Files are read through
 :mod:`harness.json_input`, so hostile JSON is one clear error.
 """
 
@@ -40,6 +41,9 @@ class Attack:
     params: dict[str, Any] = field(default_factory=dict)
     recorded_response: str | None = None
     recorded_jailbroken: bool | None = None
+    submitted: bool = True
+    """False for an artifact's jailbreak without a prompt (the attack found none): never sent, but
+    JailbreakBench counts it as a failure over all its behaviours."""
 
     @property
     def universal(self) -> bool:
@@ -134,7 +138,7 @@ def read_jsonl_attacks(text: str, origin: str) -> list[Attack]:
 
 
 def read_artifact(document: object, origin: str) -> list[Attack]:
-    """Attacks of a JailbreakBench artifact; jailbreaks without a prompt (none found) are left out."""
+    """Attacks of a JailbreakBench artifact; a jailbreak without a prompt (none found) is ``submitted=False``."""
     where = f"JailbreakBench artifact {origin}"
     if not isinstance(document, dict) or not isinstance(document.get("jailbreaks"), list):
         raise ConfigError(f"{where}: expected an object with a 'jailbreaks' list")
@@ -150,8 +154,6 @@ def read_artifact(document: object, origin: str) -> list[Attack]:
         if not isinstance(entry, dict):
             raise ConfigError(f"{at}: expected an object, got {type(entry).__name__}")
         prompt = _text(entry.get("prompt"), at, "prompt")
-        if prompt is None:
-            continue
         goal = _text(entry.get("goal"), at, "goal", required=True)
         behavior = _text(entry.get("behavior"), at, "behavior")
         jailbroken = entry.get("jailbroken")
@@ -169,6 +171,7 @@ def read_artifact(document: object, origin: str) -> list[Attack]:
                 params={**params, "attack_type": parameters.get("attack_type")},
                 recorded_response=_text(entry.get("response"), at, "response"),
                 recorded_jailbroken=jailbroken,
+                submitted=prompt is not None,
             )
         )
     return attacks

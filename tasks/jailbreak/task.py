@@ -83,7 +83,7 @@ class JailbreakTask(Task[ArgsT]):
 
     def samples(self) -> Iterator[Sample]:
         """One sample per behaviour without attacks; with attacks, one per (behaviour, applicable attack)."""
-        attacks = self.attacks()
+        attacks = [a for a in self.attacks() if a.submitted]
         behaviors = self.behaviors(attacks)
         by_id = {b.id: b for b in behaviors}
         by_text = {b.text: b for b in behaviors}
@@ -182,8 +182,19 @@ class JailbreakTask(Task[ArgsT]):
         """Attack success (or over-refusal) by prefixes and judge, their agreement, StrongREJECT's mean score."""
         judge = self.judge_kind if self.args.judge is not None else None
         if self.harmful:
-            return harmful_metrics(results, seed=seed, judge_prompt=judge)
+            return harmful_metrics(results, seed=seed, judge_prompt=judge, unsubmitted=self.unsubmitted())
         return over_refusal_metrics(results, seed=seed, judge_prompt=judge)
+
+    def unsubmitted(self) -> int | None:
+        """How many of an artifact's jailbreaks carry no prompt; None when ``-T attacks=`` is no artifact, or
+        can no longer be read (a log summarised elsewhere)."""
+        try:
+            attacks = self.attacks()
+        except ConfigError:
+            return None
+        if not any(a.goal is not None for a in attacks):  # JSONL attacks name no goal; an artifact's all do
+            return None
+        return sum(not a.submitted for a in attacks)
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """What a well-behaved model answers: a refusal to a harmful request, an answer to a safe one."""

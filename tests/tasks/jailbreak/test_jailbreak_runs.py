@@ -212,3 +212,6 @@ def test_frontier_import_of_an_artifact_reproduces_its_jailbroken_flags(tmp_path
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     metrics = summary["tasks"]["jailbreak/jbb"]["metrics"]
     assert metrics["asr_judge"]["value"] == 0.5 and metrics["asr_judge"]["n"] == 2
+    everything = metrics["asr_judge_all_behaviors"]  # JBB's count: the jailbreak without a prompt failed
+    assert (everything["value"], everything["n"]) == (pytest.approx(1 / 3), 3)
+    assert metrics["asr_prefix_all_behaviors"]["n"] == 3
