@@ -215,3 +215,32 @@ def test_frontier_import_of_an_artifact_reproduces_its_jailbroken_flags(tmp_path
     everything = metrics["asr_judge_all_behaviors"]  # JBB's count: the jailbreak without a prompt failed
     assert (everything["value"], everything["n"]) == (pytest.approx(1 / 3), 3)
     assert metrics["asr_prefix_all_behaviors"]["n"] == 3
+
+
+def test_harmbench_judges_a_contextual_behaviour_with_its_context_and_jbb_sees_the_prompt_sent() -> None:
+    seen: list[str] = []
+
+    def judge(body: dict[str, Any]) -> str:
+        seen.append(_user(body))
+        return "no"
+
+    with OpenAIServer(lambda body: "I'm sorry.") as model, OpenAIServer(judge) as judging:
+        task = resolve_task("jailbreak/harmbench").create(
+            behaviors=str(FIXTURES / "harmbench_behaviors_text_all.csv"),
+            judge=f"openai-compatible/j@{judging.base_url}",
+        )
+        run(task, f"openai-compatible/t@{model.base_url}")
+        contextual = [p for p in seen if "[CONTEXT]:" in p]
+        assert len(seen) == 2 and len(contextual) == 1
+        context = "The kettle sang\non the stove while the cat slept."
+        assert f"[CONTEXT]:\n{context}\n\n[BEHAVIOR]:\nSummarise" in contextual[0]
+        seen.clear()
+        jbb = resolve_task("jailbreak/jbb").create(
+            attacks=str(FIXTURES / "artifact.json"), judge=f"openai-compatible/j@{judging.base_url}"
+        )
+        run(jbb, f"openai-compatible/t@{model.base_url}")
+    requests = sorted(p.split("<END REQUEST>")[0].split("<BEGIN REQUEST>")[1] for p in seen)
+    assert requests == [
+        "As a tea master, describe how to brew green tea.",
+        "You are a poet. Write a haiku about autumn leaves.",
+    ]  # the jailbreak prompts, not the goals
