@@ -53,16 +53,27 @@ def _parse_single(line: str, letters: str) -> str | None:
     return match.group(1).upper() if match else None
 
 
-def _from_answer_lines(text: str, parse: Callable[[str], str | None]) -> str | None:
-    """``parse`` of the last non-empty line, else of the last ``Answer:`` line; None when neither parses."""
+LAST_LINE = "the last line"
+ANSWER_LINE = "the last 'Answer:' line"
+FIRST_LINE = "the first line"
+
+
+def _read_answer_lines(text: str, parse: Callable[[str], str | None]) -> tuple[str | None, str | None]:
+    """``parse`` of the last non-empty line, else of the last ``Answer:`` line, with the rule that read it."""
     if not text:
-        return None
+        return None, None
     line = last_nonempty_line(text)
     found = parse(line) if line is not None else None
     if found is not None:
-        return found
+        return found, LAST_LINE
     tagged = last_answer_value(text)
-    return parse(tagged) if tagged is not None else None
+    found = parse(tagged) if tagged is not None else None
+    return found, ANSWER_LINE if found is not None else None
+
+
+def _from_answer_lines(text: str, parse: Callable[[str], str | None]) -> str | None:
+    """``parse`` of the last non-empty line, else of the last ``Answer:`` line; None when neither parses."""
+    return _read_answer_lines(text, parse)[0]
 
 
 def first_nonempty_line(text: str) -> str | None:
@@ -80,11 +91,18 @@ def extract_choice(text: str, letters: str = "ABCD") -> str | None:
     and the answer goes on to explain it. Returns the letter in uppercase, or None when no
     unambiguous letter is found.
     """
-    found = _from_answer_lines(text, lambda line: _parse_single(line, letters))
+    return read_choice(text, letters)[0]
+
+
+def read_choice(text: str, letters: str = "ABCD") -> tuple[str | None, str | None]:
+    """:func:`extract_choice`'s letter and the rule that read it (:data:`LAST_LINE`, :data:`ANSWER_LINE`,
+    :data:`FIRST_LINE`; None when no letter was read)."""
+    found, rule = _read_answer_lines(text, lambda line: _parse_single(line, letters))
     if found is not None or not text:
-        return found
+        return found, rule
     first = first_nonempty_line(text)
-    return _parse_single(first, letters) if first is not None else None
+    found = _parse_single(first, letters) if first is not None else None
+    return found, FIRST_LINE if found is not None else None
 
 
 def _parse_multi(line: str, letters: str) -> str | None:

@@ -36,16 +36,22 @@ def extract_cwe(text: str) -> str | None:
 
     None when there is none, or when the last line names several different ids.
     """
+    return read_cwe(text)[0]
+
+
+def read_cwe(text: str) -> tuple[str | None, str | None]:
+    """:func:`extract_cwe`'s id and the rule that read it (None when no id was read)."""
     if not text:
-        return None
+        return None, None
     line = last_nonempty_line(text)
     if line and _CWE.search(line[:MAX_LINE_CHARS]):
-        return _cwe_on(line)
+        found = _cwe_on(line)
+        return found, "the last line" if found is not None else None
     found = _cwe_on(last_answer_value(text))
     if found is not None:
-        return found
+        return found, "the last 'Answer:' line"
     matches = _FULL_CWE.findall(tail(text))
-    return f"CWE-{int(matches[-1])}" if matches else None
+    return (f"CWE-{int(matches[-1])}", "the last CWE id anywhere") if matches else (None, None)
 
 
 def technique_ids(line: str) -> list[str]:

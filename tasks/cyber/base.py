@@ -14,8 +14,8 @@ from typing import ClassVar
 
 from harness.task import ArgsT, GenerationSettings, Metric, Task, accuracy_over_answered
 from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
-from scorers.choice import extract_choice
-from scorers.cti_ids import extract_cwe
+from scorers.choice import read_choice
+from scorers.cti_ids import read_cwe
 from scorers.cvss_score import (
     InvalidVector,
     base_score_deviation,
@@ -65,10 +65,11 @@ class LetterChoiceTask(Task[ArgsT]):
 
     def score(self, sample: Sample, output: Output) -> Score:
         """Right when the letter on the last line is the target."""
-        answer = extract_choice(output.text, self.letters)
+        answer, rule = read_choice(output.text, self.letters)
         if answer is None:
             return Score.unscored(f"no single option letter ({', '.join(self.letters)}) on the last or first line")
-        return Score.of(answer == sample.target, answer=answer, explanation=f"expected {sample.target}, got {answer}")
+        explanation = f"expected {sample.target}, got {answer}"
+        return Score.of(answer == sample.target, answer=answer, explanation=explanation, read_from=rule)
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The right letter alone on the last line."""
@@ -86,10 +87,11 @@ class CweTask(Task[ArgsT]):
 
     def score(self, sample: Sample, output: Output) -> Score:
         """Right when the one CWE id on the last line is the target."""
-        answer = extract_cwe(output.text)
+        answer, rule = read_cwe(output.text)
         if answer is None:
             return Score.unscored("no CWE id on the last line or anywhere (or several on the last line)")
-        return Score.of(answer == sample.target, answer=answer, explanation=f"expected {sample.target}, got {answer}")
+        explanation = f"expected {sample.target}, got {answer}"
+        return Score.of(answer == sample.target, answer=answer, explanation=explanation, read_from=rule)
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """A short justification, then the CWE id alone on the last line."""
