@@ -243,3 +243,22 @@ def test_an_engine_port_held_by_another_process_is_refused(tmp_path: Path) -> No
             "--grid", "delay=0", "--engine-port", str(port), "--out", str(tmp_path / "s"),
         )  # fmt: skip
     assert code == 1 and f"error: engine delay=0: port {port} is in use by another process" in output
+
+
+def test_rerunning_an_engine_sweep_resumes_it_on_the_recorded_port(tmp_path: Path) -> None:
+    out = tmp_path / "sweep"
+    args = (
+        "--task", "demo/arith", "-T", "n=3", "--model", "openai-compatible/timed",
+        "--engine", f"{sys.executable} -m harness.testing.timed_server --port {{port}} --steps {{steps}}",
+        "--grid", "steps=1,100", "--out", str(out),
+    )  # fmt: skip
+    code, output = _sweep(*args)
+    assert code == 0, output
+    first = _index(out)
+    code, output = _sweep(*args)  # no --engine-port: the port sweep.json recorded, so each config is the same
+    assert code == 0, output
+    again = _index(out)
+    assert again["engine_port"] == first["engine_port"]
+    for point in again["points"]:
+        assert len(_records(point["run_dir"])) == 3  # every sample was logged once, none repeated
+    assert [p["tasks"]["demo/arith"]["accuracy"] for p in again["points"]] == [0.0, 1.0]
