@@ -116,16 +116,22 @@ def import_config(config: dict[str, Any], source: dict[str, Any]) -> dict[str, A
 def imported_result(
     entry: PreparedTask, sample: Sample, text: str | None, label: str, score: Score, line: int | None
 ) -> SampleResult:
-    """The logged result of one sample: the imported text as output and as one ``import`` call."""
+    """The logged result of one sample: the imported text as output and as one ``import`` call, made on the
+    sample's messages (its transcript)."""
     request = GenerateRequest(messages=sample.messages(), **entry.settings.model_dump())
     from harness.cache import request_key
+    from harness.transcript import TranscriptBuilder
 
+    transcript = TranscriptBuilder()
     calls = (
         ()
         if text is None
         else (
             CallRecord(
-                request_key=request_key(request), generation=Generation(text=text, model=label), role=IMPORT_ROLE
+                request_key=request_key(request),
+                generation=Generation(text=text, model=label),
+                role=IMPORT_ROLE,
+                messages=transcript.spans(request.messages),
             ),
         )
     )
@@ -141,6 +147,7 @@ def imported_result(
         cost_known=False,
         metadata=sample.metadata,
         method_data={} if line is None else {"import_line": line},
+        transcript=tuple(transcript.messages),
     )
 
 

@@ -196,3 +196,19 @@ def test_trajectory_spans_outside_the_transcript_are_a_format_error(tmp_path: Pa
     (tmp_path / "samples.jsonl").write_text(json.dumps(line) + "\n")
     with pytest.raises(LogFormatError, match=r"samples\.jsonl:1: not a sample result.*trajectory"):
         list(iter_results(tmp_path / "samples.jsonl"))
+
+
+def test_an_imported_output_is_logged_on_the_sample_messages(tmp_path: Path) -> None:
+    from harness.importing import import_outputs
+
+    plan = TaskPlan("demo/arith", {"n": 2})
+    source = tmp_path / "out.jsonl"
+    source.write_text("".join(json.dumps({"row": i, "text": f"ANSWER: {i}"}) + "\n" for i in range(2)))
+    import_outputs(plan, source, tmp_path / "run")
+    result = next(iter(RunStore(tmp_path / "run").results()))
+    (call,) = result.calls
+    assert call.role == "import" and call_messages(result.transcript or (), call) == (
+        Message(role="user", content=result.input),
+    )
+    shown = CliRunner().invoke(show_command, [str(tmp_path / "run"), "--sample", result.sample_id])
+    assert "without transcripts" not in shown.output and "ANSWER: 0" in shown.output and "import" in shown.output
