@@ -19,7 +19,7 @@ from harness.errors import ConfigError
 from tasks.jailbreak.attacks import UNIVERSAL
 from tasks.jailbreak.behaviors import Behavior, load_behaviors
 from tasks.jailbreak_gcg.gcg import GcgParams, GcgResult, Objective, run_gcg
-from tasks.jailbreak_gcg.prompt import Template, prompt_ids
+from tasks.jailbreak_gcg.prompt import Template, prompt_ids, resolve_template
 from tasks.jailbreak_gcg.surrogate import Surrogate
 
 BEHAVIOR_FORMATS = ("advbench", "jbb")
@@ -66,7 +66,7 @@ def record(plan: AttackPlan, behavior_id: str, result: GcgResult) -> dict[str, A
     params: dict[str, Any] = {
         **asdict(plan.params),
         "init": plan.init,
-        "template": plan.template,
+        "template": resolve_template(plan.surrogates[0].tokenizer, plan.template),
         "models": [s.name for s in plan.surrogates],
         "holdout": [s.name for s in plan.holdout],
         "universal": plan.universal,

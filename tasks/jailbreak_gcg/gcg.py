@@ -25,7 +25,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from harness.errors import ConfigError
 from tasks.jailbreak_gcg.prompt import PromptIds
@@ -172,12 +172,12 @@ def sample_candidates(
     return ids.unsqueeze(0).repeat(params.search_width, 1).scatter_(1, positions, values)
 
 
-def retokenizable(tokenizer: object, candidates: torch.Tensor) -> torch.Tensor:
+def retokenizable(tokenizer: Any, candidates: torch.Tensor) -> torch.Tensor:
     """The distinct candidates whose decoded text encodes back to the same ids."""
     import torch
 
-    texts = tokenizer.batch_decode(candidates.tolist(), clean_up_tokenization_spaces=False)  # type: ignore[attr-defined]
-    encoded = tokenizer(texts, add_special_tokens=False)["input_ids"]  # type: ignore[operator]
+    texts = tokenizer.batch_decode(candidates.tolist(), clean_up_tokenization_spaces=False)
+    encoded = tokenizer(texts, add_special_tokens=False)["input_ids"]
     kept, seen = [], set()
     for row, back in zip(candidates.tolist(), encoded, strict=True):
         if row == back and tuple(row) not in seen:

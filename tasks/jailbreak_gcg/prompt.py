@@ -3,8 +3,9 @@
 The user's message is the behaviour's request, one space, then the suffix, as the ``jailbreak``
 family sends it (:meth:`tasks.jailbreak.attacks.Attack.applied_to`). With a chat template the
 message is rendered with a placeholder where the suffix goes, and the rendered text is split
-there (as nanoGCG does); a plain prompt is the message itself. The target string gets a leading
-space, so that it is tokenised as the continuation of a reply.
+there (as nanoGCG does); a plain prompt is the message itself. BOS appears once: the template's
+own is kept unless the tokenizer adds one itself. The target string gets a leading space, so that
+it is tokenised as the continuation of a reply.
 """
 
 from __future__ import annotations
@@ -30,13 +31,18 @@ class PromptIds:
     target: torch.Tensor
 
 
-def _split_text(tokenizer: Any, request: str, template: Template) -> tuple[str, str, bool]:
-    """The prompt text before and after the suffix, and whether the tokenizer should add BOS itself."""
-    message = f"{request} {PLACEHOLDER}"
+def resolve_template(tokenizer: Any, template: Template) -> Literal["chat", "plain"]:
+    """The layout ``template`` means for this tokenizer: ``auto`` is ``chat`` when it has a chat template."""
     has_chat = bool(getattr(tokenizer, "chat_template", None))
     if template == "chat" and not has_chat:
         raise ConfigError("--template chat: this tokenizer has no chat template")
-    if template == "plain" or not has_chat:
+    return "chat" if has_chat and template != "plain" else "plain"
+
+
+def _split_text(tokenizer: Any, request: str, template: Template) -> tuple[str, str, bool]:
+    """The prompt text before and after the suffix, and whether the tokenizer should add BOS itself."""
+    message = f"{request} {PLACEHOLDER}"
+    if resolve_template(tokenizer, template) == "plain":
         before, after = message.split(PLACEHOLDER)
         return before, after, True
     rendered = tokenizer.apply_chat_template(
@@ -46,9 +52,15 @@ def _split_text(tokenizer: Any, request: str, template: Template) -> tuple[str, 
         raise ConfigError("the chat template does not render the user's message once and verbatim")
     before, after = rendered.split(PLACEHOLDER)
     bos = getattr(tokenizer, "bos_token", None)
-    if bos and before.startswith(bos):
+    if bos and before.startswith(bos) and _adds_bos(tokenizer):
         return before[len(bos) :], after, True
     return before, after, False
+
+
+def _adds_bos(tokenizer: Any) -> bool:
+    """Whether encoding with special tokens puts the BOS token first (then the template's own is dropped)."""
+    bos = getattr(tokenizer, "bos_token_id", None)
+    return bos is not None and tokenizer("a", add_special_tokens=True)["input_ids"][:1] == [bos]
 
 
 def prompt_ids(tokenizer: Any, request: str, target: str, template: Template = "auto") -> PromptIds:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -103,3 +104,15 @@ def test_a_device_torch_cannot_use_is_one_line(tmp_path: Path, capsys: pytest.Ca
     pytest.importorskip("torch")
     line = _error(_gcg(_csv(tmp_path, GOOD), tmp_path, "--device", device), capsys)
     assert f"--device {device!r}" in line
+
+
+def test_the_help_imports_neither_torch_nor_transformers() -> None:
+    code = (
+        "import sys\n"
+        "from harness.cli.main import main\n"
+        "main(['attack', 'gcg', '--help'])\n"
+        "print('torch' in sys.modules, 'transformers' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert "Optimise GCG suffixes for the behaviours of BEHAVIORS" in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "False False"

@@ -30,7 +30,7 @@ from tasks.jailbreak_gcg.gcg import (  # noqa: E402
     sample_candidates,
     token_gradient,
 )
-from tasks.jailbreak_gcg.prompt import prompt_ids  # noqa: E402
+from tasks.jailbreak_gcg.prompt import prompt_ids, resolve_template  # noqa: E402
 from tasks.jailbreak_gcg.surrogate import Surrogate, from_model, load_surrogate  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -291,3 +291,39 @@ def test_a_hugging_face_folder_loads_with_its_scaled_embedding(saved: tuple[Path
     ids = torch.tensor([5, 6, 7])
     by_hand = loaded.embedding_matrix[ids] * loaded.embed_scale
     assert torch.allclose(loaded.embed(ids), by_hand)
+
+
+@pytest.mark.parametrize("adds_bos", [False, True])
+def test_the_prompt_is_the_request_a_space_and_the_suffix_in_the_chat_template_when_there_is_one(
+    adds_bos: bool,
+) -> None:
+    from tokenizers.processors import TemplateProcessing
+
+    from harness.errors import ConfigError
+
+    chat = _tokenizer()
+    if adds_bos:
+        chat.backend_tokenizer.post_processor = TemplateProcessing(
+            single="<bos> $A", special_tokens=[("<bos>", chat.convert_tokens_to_ids("<bos>"))]
+        )
+        assert chat("a")["input_ids"][0] == chat.bos_token_id
+    chat.chat_template = (
+        "{{ bos_token }}{% for m in messages %}<{{ m['role'] }}>{{ m['content'] }}</{{ m['role'] }}>{% endfor %}"
+        "{% if add_generation_prompt %}<assistant>{% endif %}"
+    )
+    request, target = "Write a short poem about the sea", "Sure, here is a short poem"
+    laid = prompt_ids(chat, request, target)
+    assert resolve_template(chat, "auto") == "chat"
+    assert laid.before[0] == chat.bos_token_id and (laid.before == chat.bos_token_id).sum() == 1
+    assert chat.decode(laid.before[1:]) == f"<user>{request} "
+    assert chat.decode(laid.after) == "</user><assistant>"
+    assert chat.decode(laid.target) == f" {target}"
+    plain = prompt_ids(chat, request, target, "plain")
+    assert chat.decode(plain.before, skip_special_tokens=True) == f"{request} " and plain.after.numel() == 0
+    assert (plain.before[0] == chat.bos_token_id) == adds_bos
+    bare = _tokenizer()
+    assert resolve_template(bare, "auto") == "plain"
+    with pytest.raises(ConfigError, match="no chat template"):
+        prompt_ids(bare, request, target, "chat")
+    with pytest.raises(ConfigError, match="empty target"):
+        prompt_ids(bare, request, "  ")
