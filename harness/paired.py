@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 from harness.stats import BOOTSTRAP_RESAMPLES, Z95
@@ -142,12 +143,14 @@ def bootstrap_ci(strata: Sequence[Stratum], seed: int = 0, resamples: int = BOOT
         for start in range(0, resamples, rows):
             count = min(rows, resamples - start)
             drawn = rng.integers(0, stratum.k, size=(count, stratum.k))
-            total[start : start + count] += sums[drawn].sum(axis=1) / sizes[drawn].sum(axis=1)
+            items = sizes[drawn].sum(axis=1) if stratum.clustered else stratum.k  # one item a cluster otherwise
+            total[start : start + count] += sums[drawn].sum(axis=1) / items
     tail = 100 * expanded_tail(min(s.k for s in strata))
     low, high = np.percentile(total / len(strata), [tail, 100 - tail])
     return (float(low), float(high))
 
 
+@cache
 def expanded_tail(clusters: int) -> float:
     """The tail share of the expanded percentile interval (Hesterberg 2015) for ``clusters`` resampled units.
 
@@ -162,6 +165,7 @@ def expanded_tail(clusters: int) -> float:
     return float(ndtr(-math.sqrt(clusters / (clusters - 1)) * stdtrit(clusters - 1, 0.975)))
 
 
+@cache
 def binomial_half_cdf(k: int, n: int) -> float:
     """P(X <= k) for X ~ Binomial(n, 1/2) and k <= n / 2, without scipy (whose import dominated a small report).
 
@@ -180,8 +184,11 @@ def binomial_half_cdf(k: int, n: int) -> float:
 
 def mcnemar_exact(a: np.ndarray, b: np.ndarray) -> float:
     """Two-sided exact McNemar p-value of paired 0/1 values: a binomial test of the discordant pairs at 1/2."""
-    only_b = int(((a == 0) & (b == 1)).sum())
-    only_a = int(((a == 1) & (b == 0)).sum())
+    return mcnemar_from_counts(int(((a == 1) & (b == 0)).sum()), int(((a == 0) & (b == 1)).sum()))
+
+
+def mcnemar_from_counts(only_a: int, only_b: int) -> float:
+    """Two-sided exact McNemar p-value from the discordant counts (items only A got right, only B got right)."""
     discordant = only_a + only_b
     if discordant == 0:
         return 1.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -10,7 +11,8 @@ from pathlib import Path
 from conftest import binary
 
 from harness.stats import wilson_interval
-from leaderboard.paired_bands import Entry, bands, sample_values
+from leaderboard import paired_bands
+from leaderboard.paired_bands import Entry, bands, paired_p, sample_values, shared_item_tests
 from leaderboard.runs import load_run
 from leaderboard.site import build_site
 from leaderboard.submission import build_submission
@@ -93,3 +95,31 @@ def test_head_to_head_pages_cover_every_pair_of_a_small_suite_and_leader_and_nei
     chosen = pairs_of(ranked)
     assert len(chosen) == 11 + 10 and ("s00", "s11") in chosen and ("s05", "s06") in chosen
     assert ("s03", "s07") not in chosen
+
+
+def _random_entries(rng: random.Random, count: int) -> list[Entry]:
+    """Entries of a task table: mostly 0/1 on one item set, some on another hash, fewer items, fractions or none."""
+    entries = []
+    for index in range(count):
+        kind = rng.choice(["same", "same", "same", "hash", "subset", "fraction", "none"])
+        keys = [f"i{i:02d}" for i in range(30 if kind != "subset" else 20)]
+        values = {k: float(rng.random() < 0.3 + 0.02 * index) for k in keys}
+        if kind == "fraction":
+            values = {k: round(rng.random(), 2) for k in keys}
+        score = math.fsum(values.values()) / len(values)
+        data_hash = "other" if kind == "hash" else "h"
+        entries.append(Entry(score, score - 0.1, score + 0.1, None if kind == "none" else values, data_hash, True))
+    return entries
+
+
+def test_the_grouped_tests_are_each_pairs_own_test_and_the_bands_do_not_change(monkeypatch) -> None:
+    rng = random.Random(7)
+    entries = _random_entries(rng, 40)
+    chosen = list(range(len(entries)))
+    grouped = shared_item_tests(entries, chosen)
+    assert len(grouped) > 200
+    for (i, j), (p, diff) in grouped.items():
+        assert i < j and paired_p(entries[i], entries[j]) == (p, diff)
+    fast = bands(entries)
+    monkeypatch.setattr(paired_bands, "shared_item_tests", lambda entries, chosen: {})
+    assert bands(entries) == fast and fast[2] == "mixed"
