@@ -134,6 +134,10 @@ async def test_a_tau2_episode_page_shows_every_turn_and_tool_call_and_payloads_s
         assert results_text == [m.content for m in shown if m.role == "tool"]
         folded = "Array.from(document.querySelectorAll('details.tool-call, details.tool-result')).some(d => d.open)"
         assert await browser.evaluate(folded) is False
+        # the agent's long policy prompt is folded to its first lines, the whole of it one click away
+        policy = "document.querySelector('.conversation .role-system details.long')"
+        assert await browser.evaluate(f"{policy}.open") is False
+        assert await browser.evaluate(f"{policy}.querySelector('pre').textContent") == shown[0].content
         page_text = await browser.evaluate("document.body.innerText")
         for message in shown:
             if message.role in ("user", "assistant") and message.content:
