@@ -4,10 +4,16 @@ A point dominates another on an axis when its score is no lower and its figure n
 tok/s; lower latency, tokens or cost), and it is strictly better in one of the two. Scores carry
 their task's 95% CI; tok/s and latency the bootstrap intervals of :mod:`harness.throughput`. A
 point without the figure (no timed call, unknown cost) is left off that axis.
+
+Along each axis's frontier, from the best figure to the best score, every step between
+neighbouring frontier points is a trade of score for speed (or tokens, or cost); each step is
+compared item by item as ``frontier compare`` does (:func:`frontier_steps`), Holm over all of them,
+so the sweep says which of the score drops bought with speed are real.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -58,7 +64,16 @@ def axis_rows(points: list[dict[str, Any]], task: str, axis: Axis) -> list[dict[
         if value is None or not math.isfinite(value):
             continue
         name = f"{point['method']} {point['label']}" if point.get("method") else point["label"]
-        rows.append({"label": name, "score": row["accuracy"], "score_ci": row["ci"], "x": value, "x_ci": interval})
+        rows.append(
+            {
+                "label": name,
+                "run_dir": point["run_dir"],
+                "score": row["accuracy"],
+                "score_ci": row["ci"],
+                "x": value,
+                "x_ci": interval,
+            }
+        )
     for row in rows:
         row["dominated_by"] = [
             other["label"]
@@ -80,6 +95,45 @@ def frontiers(points: list[dict[str, Any]]) -> dict[str, dict[str, list[dict[str
             if len(rows) > 1:
                 found.setdefault(task, {})[axis.key] = rows
     return found
+
+
+def frontier_steps(found: dict[str, dict[str, list[dict[str, Any]]]], seed: int) -> list[dict[str, Any]]:
+    """Each step between neighbouring frontier points of each task and axis, compared item by item.
+
+    A step reads ``{"task", "axis", "from", "to", "diff", "ci", "p_value", "p_adjusted", ...}``
+    (``frontier compare``'s row for the task; Holm over every step), or ``not_compared`` with the reason.
+    """
+    from pathlib import Path
+
+    from harness.compare import CompareError, adjust, compare_runs
+
+    words = {axis.key: axis for axis in AXES}
+    steps: list[dict[str, Any]] = []
+    for task, axes in found.items():
+        for key, rows in axes.items():
+            front = [row for row in rows if not row["dominated_by"]]
+            front.sort(key=lambda row: -row["x"] if words[key].higher_is_better else row["x"])
+            for fast, good in itertools.pairwise(front):
+                if fast["x"] == good["x"]:  # no trade on this axis: the same figure, the same score
+                    continue
+                step: dict[str, Any] = {"task": task, "axis": key, "from": fast["label"], "to": good["label"]}
+                try:
+                    pair = compare_runs([Path(fast["run_dir"]), Path(good["run_dir"])], seed=seed)["pairs"][0]
+                    step["tasks"] = {task: pair["tasks"][task]}
+                except (CompareError, KeyError) as exc:
+                    step["not_compared"] = str(exc)
+                steps.append(step)
+    adjust([step for step in steps if "tasks" in step], "holm")
+    return steps
+
+
+def step_text(step: dict[str, Any]) -> str:
+    """A frontier step in words: the score change from the better figure to the better score."""
+    head = f"frontier step {step['task']} on {step['axis']}: {step['from']} -> {step['to']}:"
+    row = step.get("tasks", {}).get(step["task"], {})
+    if "diff" not in row:
+        return f"{head} not compared ({step.get('not_compared', 'no item scored by both')})"
+    return f"{head} {row['diff']:+.4f} [{row['ci'][0]:+.4f}, {row['ci'][1]:+.4f}] p={row['p_adjusted']:.3g} (Holm)"
 
 
 def _number(value: float) -> str:

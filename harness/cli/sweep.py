@@ -359,7 +359,7 @@ def sweep_command(
     from harness.cli.options import parse_key_values, parse_option_values, path_slug
     from harness.cli.run import build_plan
     from harness.engine import EngineError
-    from harness.sweep_frontier import frontier_lines, frontiers
+    from harness.sweep_frontier import frontier_lines, frontier_steps, frontiers, step_text
 
     if bool(budgets) == bool(grid):
         raise ConfigError("give either --budgets (with --method) or --grid KEY=V1,V2")
@@ -423,6 +423,9 @@ def sweep_command(
     document["frontiers"] = frontiers(document["points"])
     for line in frontier_lines(document["frontiers"]):
         click.echo(line)
+    document["frontier_steps"] = frontier_steps(document["frontiers"], seed)
+    for step in document["frontier_steps"]:
+        click.echo(step_text(step))
     _write_index(out_dir, document)
     click.echo(f"sweep index: {out_dir / 'sweep.json'}")
     if failed:

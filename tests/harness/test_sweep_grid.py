@@ -143,6 +143,13 @@ def test_a_dlm_steps_grid_reaches_the_server_and_throughput_falls_as_steps_rise(
     scores = [p["tasks"]["demo/arith"]["accuracy"] for p in points]
     assert scores[0] < scores[2] == 1.0  # four steps apply all four operations of a problem
     assert "extra_body.steps=1 -> extra_body.steps=2: demo/arith" in output
+    # along the tok/s frontier (steps=2 scores as steps=1 and is slower: dominated), the trade of speed
+    # for score is compared item by item: all six items fixed, exact McNemar p = 2 / 2**6
+    (trade,) = [s for s in _index(out)["frontier_steps"] if s["axis"] == "output_tok_s"]
+    assert (trade["from"], trade["to"]) == ("extra_body.steps=1", "extra_body.steps=4")
+    row = trade["tasks"]["demo/arith"]
+    assert row["n_paired"] == 6 and row["diff"] == 1.0 and row["p_value"] == pytest.approx(2 / 2**6)
+    assert "frontier step demo/arith on output_tok_s: extra_body.steps=1 -> extra_body.steps=4: +1.0000" in output
 
 
 def test_a_three_point_engine_sweep_gives_three_runs_and_marks_the_dominated_point(tmp_path: Path) -> None:
