@@ -1,4 +1,4 @@
-"""Scripted τ² episodes and τ²'s own verdict on them, for the parity test and the speed benchmark.
+"""Scripted τ² episodes and τ²'s own verdict on them, for the parity tests, the speed benchmark and synthesis.
 
 ``variants`` derives agent plans from a task's gold actions (gold in order; do nothing;
 gold minus its last write; gold with one argument changed; gold plus one harmful write; in

@@ -60,11 +60,10 @@ class ToolSpec:
 
 @dataclass(frozen=True)
 class ToolResult:
-    """What a call returned: the text shown to the caller, whether it failed, and the parsed arguments."""
+    """What a call returned: the text shown to the caller, and whether it failed."""
 
     content: str
     error: bool
-    arguments: dict[str, Any] | None = None
 
 
 def _render(value: Any) -> str:
@@ -117,7 +116,7 @@ class Toolkit:
 
     def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         """Validate and run one call; every failure becomes an error result, never an exception."""
-        spec = self._specs.get(name)
+        spec = self.spec(name)
         if spec is None:
             known = ", ".join(self.tool_names())
             return ToolResult(f"Error: unknown tool {name[:80]!r}; available tools: {known}", True)
@@ -136,12 +135,12 @@ class Toolkit:
         try:
             parsed = spec.args_model.model_validate(raw, strict=True)
         except ValidationError as exc:
-            return ToolResult(f"Error: invalid arguments for {name}: {_validation_message(exc)}", True, raw)
+            return ToolResult(f"Error: invalid arguments for {name}: {_validation_message(exc)}", True)
         values = {field: getattr(parsed, field) for field in spec.args_model.model_fields}
         try:
             result = self.invoke(name, values)
         except ToolError as exc:
-            return ToolResult(f"Error: {exc}", True, raw)
+            return ToolResult(f"Error: {exc}", True)
         except Exception as exc:  # a faulty tool must not end the episode
-            return ToolResult(f"Error: {name} failed: {type(exc).__name__}: {exc}", True, raw)
-        return ToolResult(_render(result), False, raw)
+            return ToolResult(f"Error: {name} failed: {type(exc).__name__}: {exc}", True)
+        return ToolResult(_render(result), False)
