@@ -244,7 +244,8 @@ def test_the_command_writes_attacks_the_jailbreak_family_reads(
     behaviors.write_text(CSV, encoding="utf-8")
     out = tmp_path / "attacks.jsonl"
     common = ["--steps", "2", "--search-width", "16", "--topk", "16", "--init", INIT]
-    main(["attack", "gcg", str(behaviors), "-m", str(saved[0]), "-o", str(out), *common])
+    stability = ["--holdout", str(saved[1]), "--lookahead", "4"]
+    main(["attack", "gcg", str(behaviors), "-m", str(saved[0]), "-o", str(out), *stability, *common])
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [line["behavior_id"] for line in lines] == ["0", "1"]
     assert {line["attack"] for line in lines} == {"gcg"}
@@ -253,6 +254,8 @@ def test_the_command_writes_attacks_the_jailbreak_family_reads(
         assert line["loss"] == min(line["params"]["loss_curve"])
         assert line["params"]["steps"] == 2 and line["params"]["search_width"] == 16
         assert line["params"]["models"] == [str(saved[0])]
+        assert line["params"]["holdout"] == [str(saved[1])] and line["params"]["lookahead"] == 4
+        assert line["params"]["holdout_loss"] > 0
     attacks = read_attacks(out)
     assert [a.behavior_id for a in attacks] == ["0", "1"]
     assert (
