@@ -5,7 +5,7 @@ The log is read in **one pass** for the whole run: each result goes to its task'
 per task by :func:`accumulator_of`:
 
 * a task that offers an incremental accumulator (:class:`StreamingAggregate`, such as the
-  tools family) is fed result by result and holds only what its metrics need;
+  τ² family) is fed result by result and holds only what its metrics need;
 * a task that keeps the base class's per-sample metrics is fed to a :class:`MetricsAccumulator`,
   which holds one float per sample and metric;
 * any other task's ``aggregate`` consumes that task's results as the pass reads them, in log
