@@ -94,6 +94,26 @@ def speed_points(entry: dict[str, Any], data: dict[str, Any], score: float) -> t
     return tok_s, wait
 
 
+def speed_standings(tok_s_points: list[Point], latency_points: list[Point]) -> list[dict[str, Any]]:
+    """The speed plots as one table, best score first: each entry's score, output tok/s and median latency
+    with their intervals, and who dominates it on each axis (tok/s points are reciprocals, see
+    :func:`speed_points`; dominance is the same on either scale)."""
+    rows: dict[str, dict[str, Any]] = {}
+    for point in tok_s_points:
+        x_ci = point.meta.get("x_ci")
+        rows.setdefault(point.label, {"label": point.label, "score": point.score})
+        rows[point.label]["tok_s"] = 1 / point.cost
+        rows[point.label]["tok_s_ci"] = [1 / x_ci[1], 1 / x_ci[0]] if x_ci else None
+    for point in latency_points:
+        rows.setdefault(point.label, {"label": point.label, "score": point.score})
+        rows[point.label]["latency"] = point.cost
+        rows[point.label]["latency_ci"] = point.meta.get("x_ci")
+    for key, points in (("tok_s_dominated_by", tok_s_points), ("latency_dominated_by", latency_points)):
+        for row in standings(points):
+            rows[row["label"]][key] = row["dominated_by"]
+    return sorted(rows.values(), key=lambda row: (-row["score"], row["label"]))
+
+
 SHOWN_SETTINGS = ("max_tokens", "temperature")
 
 
@@ -276,6 +296,7 @@ def task_sections(
                 "usd_points": item["usd_points"],
                 "tok_s_points": item["tok_s_points"],
                 "latency_points": item["latency_points"],
+                "speed_standings": speed_standings(item["tok_s_points"], item["latency_points"]),
                 "standings": standings(item["token_points"]),
             }
         )

@@ -60,7 +60,15 @@ def test_the_report_draws_score_against_tok_s_and_latency(sweep_runs: list[Path]
     svg = tok_s[0].read_text()
     assert "output tok/s" in svg and "Pareto frontier" in svg
     page = next(p for p in site.glob("tasks/*.html") if "score against output tok/s" in p.read_text())
-    assert "score against median latency" in page.read_text()
+    html = page.read_text()
+    assert "score against median latency" in html
+    table = html[html.index('<table class="sortable standings speed">') :]
+    table = table[: table.index("</table>")]
+    rows = {row.split("</td>")[0]: row for row in table.split("<tr><td>")[1:]}
+    slowest_zero = next(label for label in rows if label.startswith("extra_body.steps=2 "))
+    assert "dominated by extra_body.steps=1 (openai-compatible/dlm@" in rows[slowest_zero]
+    best = next(label for label in rows if label.startswith("extra_body.steps=4 "))
+    assert rows[best].count("on the frontier") == 2  # the best score is on both frontiers
 
 
 def test_speed_points_carry_both_intervals_and_skip_what_is_missing() -> None:
