@@ -38,15 +38,16 @@ Examples:
   frontier sweep --task demo/arith --model M --method budget --budget-param tokens --budgets 64,256,1024
   frontier sweep --task demo/arith --model openai-compatible/dlm@http://127.0.0.1:30000/v1 \\
       --grid extra_body.steps=32,64,128
-  frontier sweep --task confiqa/qa -T n=8 --model openai-compatible/smollm \\
+  frontier sweep --task confiqa-gen/qa -T n=8 --model openai-compatible/smollm \\
       --engine "python -m llama_cpp.server --model M.gguf --port {port} --n_threads {threads}" --grid threads=1,2
 
 \b
 Each point is an ordinary run directory (<out>/<method>_B<budget>, or <out>/<k=v_k=v> for a
 grid); <out>/sweep.json lists the points with their accuracy, tokens, cost and throughput,
 the frontiers of score against output tok/s, latency, tokens and cost (dominated points named),
-and each step between neighbouring points compared item by item as 'frontier compare' does
-(difference, 95% CI, Holm-adjusted p over all steps), so a curve shows which steps are real.
+and each step between neighbouring points, and each trade between neighbouring frontier points,
+compared item by item as 'frontier compare' does (difference, 95% CI, Holm-adjusted p), so a
+curve shows which steps are real.
 A --grid key that is a {placeholder} of --engine configures the server, started per point on
 --engine-port ({port}; the model's URL when --model has none) and stopped after it; other keys
 are -M options, or extra_body fields as extra_body.NAME. Rerunning the same sweep into the
