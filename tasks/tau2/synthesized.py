@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from tasks.tau2.synth.toolkit import Toolkit
 
 SYNTHESIZED_SPLIT = "base"
+INSTANCE_ATTRIBUTES = frozenset({"db"})
+"""What τ²'s ``ToolKitBase.__init__`` sets on each toolkit: a tool of that name would be hidden by it."""
 
 
 def spec_toolkit(kit_class: type[Toolkit]) -> type:
@@ -44,7 +46,7 @@ def spec_toolkit(kit_class: type[Toolkit]) -> type:
     from tasks.tau2.synth.toolkit import ToolKind, ToolSpec
 
     specs = kit_class.specs()
-    clashes = sorted(spec.name for spec in specs if hasattr(ToolKitBase, spec.name))
+    clashes = sorted(spec.name for spec in specs if hasattr(ToolKitBase, spec.name) or spec.name in INSTANCE_ATTRIBUTES)
     if clashes:
         raise ConfigError(f"synthesized tools {', '.join(clashes)}: names that τ²'s toolkit uses itself; rename them")
 
@@ -127,6 +129,9 @@ def read_synthesized(folder: Path) -> SynthesizedDomain:
     kept = read_json_file(folder / "tools.json", ConfigError)
     if not isinstance(kept, list) or not all(isinstance(k, str) for k in kept):
         raise ConfigError(f"{folder / 'tools.json'}: expected a list of tool names")
+    unknown = sorted(set(kept) - {tool.name for tool in spec.tools})
+    if unknown:
+        raise ConfigError(f"{folder / 'tools.json'}: names tools the spec does not declare: {', '.join(unknown)[:300]}")
     try:
         db = SynthDB.model_validate(read_json_file(folder / "db.json", ConfigError))
     except ValidationError as exc:

@@ -10,6 +10,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from harness.errors import ConfigError
 from tasks.tau2.parity import scripted_episode, tau2_registry_over, tau2_reward
 from tasks.tau2.rewards import Evaluator
 from tasks.tau2.scripted import gold_actions
@@ -97,3 +98,11 @@ def test_cli_synthesize_writes_a_tau2_domain_that_reads_back(tmp_path: Path) -> 
     bad.write_text("name: [unclosed")
     failed = CliRunner().invoke(tools_group, ["synthesize", str(bad), "-o", str(tmp_path / "x")])
     assert failed.exit_code != 0 and "not valid YAML" in failed.output and "Traceback" not in failed.output
+
+
+@pytest.mark.parametrize("name", ["db", "get_tools", "use_tool"])
+def test_a_tool_named_like_tau2s_toolkit_itself_is_refused(name: str) -> None:
+    data = yaml.safe_load((SPEC_DIR / "library.yaml").read_text())
+    next(t for t in data["tools"] if t["name"] == "get_member")["name"] = name
+    with pytest.raises(ConfigError, match=f"synthesized tools {name}: names that τ²'s toolkit uses itself"):
+        synthesize(parse_spec(data), seed=0, n_tasks=2)

@@ -123,10 +123,21 @@ def test_a_folder_that_is_not_a_synthesized_domain_is_refused(tmp_path: Path) ->
         ("tasks.json", '{"id": 1}', "expected a JSON list of tasks"),
         ("tasks.json", '[{"id": "0", "user_scenario": 7}]', "task #0: user_scenario"),
         ("tools.json", '["a", 2]', "expected a list of tool names"),
+        ("tools.json", '["lend_book", "teleport"]', "names tools the spec does not declare: teleport"),
         ("spec.json", '"\\ud800"', "not a valid spec"),
         ("policy.md", b"\xff\xfe", "policy.md: cannot be read"),
     ],
-    ids=["huge-integer", "deep", "bad-db", "tasks-not-list", "bad-task", "bad-tools", "lone-surrogate", "not-utf8"],
+    ids=[
+        "huge-integer",
+        "deep",
+        "bad-db",
+        "tasks-not-list",
+        "bad-task",
+        "bad-tools",
+        "unknown-tool",
+        "lone-surrogate",
+        "not-utf8",
+    ],
 )
 def test_a_hostile_synthesized_folder_is_refused_naming_the_file(
     library_folder: Path, tmp_path: Path, file: str, content: str | bytes, fragment: str
