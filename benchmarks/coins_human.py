@@ -261,6 +261,9 @@ def ablate(
                         ablation.only[task] += 1
                     else:
                         ablation.others[outcome.rung] += 1
+            print(
+                f"ablated {rung}: {ablation.decided} decided, {sum(ablation.only.values())} only by it", file=sys.stderr
+            )
     return table
 
 
