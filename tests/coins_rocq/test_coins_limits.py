@@ -20,6 +20,7 @@ import pytest
 
 from coins_rocq import LADDER, Case, CoqtopPool, Limits, check_spec, parse_signature
 from coins_rocq.backends.clock import Budget, _loadable, clock_kind, process_cpu_s, prover_env
+from coins_rocq.checker import prepare_all
 from coins_rocq.ladder import RUNG_MARK, ladder_tactic, strip_rung_marks, winning_rung
 
 SIG = parse_signature("add (x : Z) (y : Z) : Z")
@@ -123,6 +124,23 @@ def test_a_rung_left_out_is_not_tried_and_an_unknown_name_is_refused() -> None:
     assert tactic.count(f'idtac "{RUNG_MARK} ') == len(LADDER) - 1
     with pytest.raises(ValueError, match="no such rung: nonesuch"):
         ladder_tactic((), 5, "M", frozenset({"nonesuch"}))
+
+
+def test_a_ladder_without_the_winning_rung_names_the_next_one_that_decides() -> None:
+    # The benchmark's ablation: the same obligations on the ladder without the rung that
+    # decided them are decided by a later rung, and that rung is the one recorded.
+    spec = "Definition add_spec (x y r : Z) : Prop := (r = x + y)%Z."
+    item = (spec, SIG, [Case((2, 3), 5)])
+    with CoqtopPool(1) as pool:
+        first = check_spec(spec, SIG, [Case((2, 3), 5)], pool, mutants_per_case=1)
+        winner = {r.rung or "(none)" for r in first.results}
+        assert first.verdict == "correct" and len(winner) == 1 and "(none)" not in winner
+        (prepared,) = prepare_all([item], mutants_per_case=1, left_out=frozenset(winner))
+        assert prepared.job is not None
+        (ablated,) = pool.run([prepared.job])
+    rungs = {r.rung for r in ablated.results}
+    assert {r.outcome for r in ablated.results} <= {"proved", "refuted"}
+    assert None not in rungs and not rungs & winner, (winner, rungs)
 
 
 def test_a_budget_counts_charged_seconds_and_ends_at_its_wall_clock_backstop() -> None:
