@@ -47,6 +47,12 @@ def result_key(task: str, sample_id: str) -> str:
     return f"{task}\x00{sample_id}"
 
 
+def key_parts(key: str) -> tuple[str, str]:
+    """The task and sample id of a :func:`result_key`."""
+    task, _, sample_id = key.partition("\x00")
+    return task, sample_id
+
+
 def _problem(exc: Exception) -> str:
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]

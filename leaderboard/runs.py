@@ -76,7 +76,7 @@ def iter_samples(path: str | Path, winners: set[int] | None = None) -> Iterator[
 def count_samples(path: str | Path) -> tuple[dict[str, int], set[int]]:
     """How many samples each task logged, and the lines that win (for :func:`iter_samples`), reading only
     each line's identity."""
-    from harness.runlog import LogFormatError, winning_lines
+    from harness.runlog import LogFormatError, key_parts, winning_lines
 
     try:
         lines = winning_lines(_log_file(path))
@@ -84,7 +84,7 @@ def count_samples(path: str | Path) -> tuple[dict[str, int], set[int]]:
         raise RunFormatError(str(exc)) from None
     counts: dict[str, int] = {}
     for key in lines:
-        task = key.partition("\x00")[0]
+        task = key_parts(key)[0]
         counts[task] = counts.get(task, 0) + 1
     return counts, set(lines.values())
 

@@ -11,6 +11,7 @@ import click
 
 from harness.errors import ConfigError
 from harness.runformat import RunFiles
+from harness.runlog import key_parts, winning_lines
 from harness.score_view import criteria, verdict
 from harness.transcript import WITHOUT_TRANSCRIPTS, call_views, conversation, has_transcript
 from harness.types import Message, SampleResult
@@ -39,15 +40,21 @@ def reason(result: SampleResult) -> str:
 
 
 def find_sample(run_dir: Path, sample_id: str, task: str | None) -> SampleResult:
-    """The logged result of ``sample_id`` (in ``task`` when given); ConfigError naming what is missing or ambiguous."""
-    found = [r for r in RunFiles(run_dir).results() if r.sample_id == sample_id and task in (None, r.task)]
+    """The logged result of ``sample_id`` (in ``task`` when given); ConfigError naming what is missing or ambiguous.
+
+    Only each line's identity is read to find it; the one record is then parsed whole.
+    """
+    files = RunFiles(run_dir)
+    lines = winning_lines(files.samples_path)
+    found = {key_parts(key)[0]: line for key, line in lines.items() if key_parts(key)[1] == sample_id}
+    if task is not None:
+        found = {name: line for name, line in found.items() if name == task}
     if not found:
         where = f" in task {task}" if task else ""
         raise ConfigError(f"{run_dir}: no sample {sample_id!r}{where} in the log")
     if len(found) > 1:
-        tasks = ", ".join(r.task for r in found)
-        raise ConfigError(f"sample {sample_id!r} is in several tasks ({tasks}); name one with --task")
-    return found[0]
+        raise ConfigError(f"sample {sample_id!r} is in several tasks ({', '.join(found)}); name one with --task")
+    return next(iter(files.results(set(found.values()))))
 
 
 def _message_lines(message: Message) -> Iterator[tuple[str, str]]:
