@@ -18,7 +18,7 @@ from typing import Any
 from harness.errors import ConfigError
 from tasks.jailbreak.attacks import UNIVERSAL
 from tasks.jailbreak.behaviors import Behavior, load_behaviors
-from tasks.jailbreak_gcg.gcg import GcgParams, GcgResult, Objective, run_gcg
+from tasks.jailbreak_gcg.gcg import GcgParams, GcgResult, Objective, disallowed_tokens, run_gcg, vocabulary_size
 from tasks.jailbreak_gcg.prompt import Template, prompt_ids, resolve_template
 from tasks.jailbreak_gcg.surrogate import Surrogate
 
@@ -90,6 +90,16 @@ def run_attack(plan: AttackPlan, out: Path, on_line: Callable[[dict[str, Any]], 
     """Optimise the plan's suffixes and write them to ``out`` (which must not exist); the number of lines."""
     check_shared_tokenizer([*plan.surrogates, *plan.holdout])
     groups = [list(plan.behaviors)] if plan.universal else [[b] for b in plan.behaviors]
+    vocab = vocabulary_size([*plan.surrogates, *plan.holdout])
+    disallowed = disallowed_tokens(plan.surrogates[0], vocab, plan.params.allow_non_ascii)
+    jobs = [
+        (
+            group,
+            _objective(plan.surrogates, group, plan.template),
+            _objective(plan.holdout, group, plan.template) if plan.holdout else None,
+        )
+        for group in groups
+    ]
     try:
         handle = out.open("x", encoding="utf-8")
     except FileExistsError:
@@ -97,9 +107,8 @@ def run_attack(plan: AttackPlan, out: Path, on_line: Callable[[dict[str, Any]], 
     except OSError as exc:
         raise ConfigError(f"cannot write {out}: {exc.strerror or exc}") from None
     with handle:
-        for group in groups:
-            holdout = _objective(plan.holdout, group, plan.template) if plan.holdout else None
-            result = run_gcg(_objective(plan.surrogates, group, plan.template), plan.init, plan.params, holdout)
+        for group, objective, holdout in jobs:
+            result = run_gcg(objective, plan.init, plan.params, holdout, disallowed=disallowed)
             line = record(plan, UNIVERSAL if plan.universal else group[0].id, result)
             handle.write(json.dumps(line, ensure_ascii=False) + "\n")
             handle.flush()

@@ -221,12 +221,14 @@ def run_gcg(
     params: GcgParams,
     holdout: Objective | None = None,
     on_step: Callable[[int, float, str], None] | None = None,
+    disallowed: torch.Tensor | None = None,
 ) -> GcgResult:
     """Optimise a suffix for ``objective`` for ``params.steps`` steps; the best suffix seen is returned.
 
     With ``holdout`` and ``params.lookahead`` > 0, each step's choice among the best
     ``lookahead`` candidates is made by the held-out loss (see the module's docstring).
-    ``on_step(step, loss, suffix)`` is called after each step.
+    ``on_step(step, loss, suffix)`` is called after each step. ``disallowed`` is the
+    :func:`disallowed_tokens` mask when the caller has it (it decodes the whole vocabulary).
     """
     import torch
 
@@ -234,7 +236,10 @@ def run_gcg(
         raise ConfigError("lookahead needs at least one held-out model")
     first = objective.surrogates[0]
     vocab = vocabulary_size([*objective.surrogates, *(holdout.surrogates if holdout else [])])
-    disallowed = disallowed_tokens(first, vocab, params.allow_non_ascii)
+    if disallowed is None:
+        disallowed = disallowed_tokens(first, vocab, params.allow_non_ascii)
+    elif disallowed.shape != (vocab,):
+        raise ConfigError(f"the token mask covers {disallowed.shape[0]} ids, the surrogates share {vocab}")
     generator = torch.Generator().manual_seed(params.seed)
     ids = encode_suffix(first, init)
     if int(ids.max()) >= vocab:

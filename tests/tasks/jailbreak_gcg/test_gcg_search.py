@@ -330,3 +330,18 @@ def test_the_prompt_is_the_request_a_space_and_the_suffix_in_the_chat_template_w
         prompt_ids(bare, request, target, "chat")
     with pytest.raises(ConfigError, match="empty target"):
         prompt_ids(bare, request, "  ")
+
+
+def test_a_layout_the_model_cannot_give_is_one_line_and_writes_nothing(
+    saved: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    behaviors = tmp_path / "behaviors.csv"
+    behaviors.write_text(CSV, encoding="utf-8")
+    out = tmp_path / "attacks.jsonl"
+    with pytest.raises(SystemExit) as exited:
+        main(["attack", "gcg", str(behaviors), "-m", str(saved[0]), "-o", str(out), "--template", "chat"])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err  # transformers' progress bar of the weights comes first
+    assert err.strip().splitlines()[-1] == "error: --template chat: this tokenizer has no chat template"
+    assert err.count("error") == 1 and "Traceback" not in err
+    assert not out.exists()
