@@ -105,24 +105,24 @@ def disallowed_tokens(surrogate: Surrogate, vocab: int, allow_non_ascii: bool) -
     return mask
 
 
-def _embeds(surrogate: Surrogate, prompt: PromptIds, suffix: torch.Tensor) -> torch.Tensor:
-    """Input embeddings (batch × length × hidden) of ``before · suffix · after · target``, given the suffix's."""
-    import torch
-
-    def fixed(ids: torch.Tensor) -> torch.Tensor:
-        return surrogate.embed(ids.to(surrogate.device)).unsqueeze(0).expand(suffix.shape[0], -1, -1)
-
-    return torch.cat([fixed(prompt.before), suffix, fixed(prompt.after), fixed(prompt.target)], dim=1)
-
-
 def _target_loss(surrogate: Surrogate, prompt: PromptIds, suffix_embeds: torch.Tensor) -> torch.Tensor:
-    """Mean cross-entropy of the target tokens per batch row; only the target's logits are computed."""
+    """Mean cross-entropy of the target tokens per batch row, for a batch of suffix embeddings.
+
+    The prompt before the suffix is the same in every row: it is run once, and its key/value
+    cache repeated over the batch. Only the target's logits are computed.
+    """
     import torch
 
-    target = prompt.target.to(surrogate.device)
+    model, device, batch = surrogate.model, surrogate.device, suffix_embeds.shape[0]
+    target = prompt.target.to(device)
     n = int(target.shape[0])
-    out = surrogate.model(inputs_embeds=_embeds(surrogate, prompt, suffix_embeds), logits_to_keep=n + 1)
-    logits = out.logits[:, :-1, :].float()
+    tail = torch.cat([surrogate.embed(prompt.after.to(device)), surrogate.embed(target)]).unsqueeze(0)
+    inputs = torch.cat([suffix_embeds, tail.expand(batch, -1, -1)], dim=1)
+    with torch.no_grad():
+        prefix = model(inputs_embeds=surrogate.embed(prompt.before.to(device)).unsqueeze(0), use_cache=True)
+    cache = prefix.past_key_values
+    cache.batch_repeat_interleave(batch)
+    logits = model(inputs_embeds=inputs, cache=cache, logits_to_keep=n + 1).logits[:, :-1, :].float()
     flat = torch.nn.functional.cross_entropy(
         logits.reshape(-1, logits.shape[-1]), target.repeat(logits.shape[0]), reduction="none"
     )

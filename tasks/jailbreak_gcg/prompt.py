@@ -75,4 +75,7 @@ def prompt_ids(tokenizer: Any, request: str, target: str, template: Template = "
         encoded = tokenizer(text, add_special_tokens=special)["input_ids"]
         return torch.tensor(encoded, dtype=torch.long)
 
-    return PromptIds(before=ids(before, add_bos), after=ids(after, False), target=ids(" " + target.strip(), False))
+    laid = PromptIds(before=ids(before, add_bos), after=ids(after, False), target=ids(" " + target.strip(), False))
+    if laid.before.numel() == 0:
+        raise ConfigError("a behaviour's prompt has no token before the suffix")
+    return laid
