@@ -87,9 +87,7 @@ def transcript_view(result: SampleResult) -> dict[str, Any]:
             for call in calls
         ],
         "selection": any(call.selected for call in calls),
-        "method_notes": cut(json.dumps(result.method_data, ensure_ascii=False, default=str), 4000)
-        if result.method_data
-        else "",
+        "method_notes": [{"name": c.name, "value": c.value, "held": c.held} for c in criteria(result.method_data)],
         "usage": result.usage.model_dump(),
         "cost_usd": result.cost_usd if result.cost_known else None,
         "latency_s": result.latency_s,

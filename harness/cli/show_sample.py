@@ -121,6 +121,14 @@ def print_sample(result: SampleResult) -> None:
             note.strip(", "),
         )
     console.print(calls)
+    notes = criteria(result.method_data)
+    if notes:
+        table = Table(title="method notes (votes, selection, allocation, step scores...)")
+        for column in ("note", "value"):
+            table.add_column(column)
+        for row in notes:
+            table.add_row(Text(printable(row.name, 200)), Text(printable(row.value, 600)))
+        console.print(table)
 
 
 def print_failed(run_dir: Path) -> None:

@@ -179,6 +179,11 @@ async def test_a_best_of_n_page_shows_the_candidates_and_the_selected_one(tmp_pa
         assert [selected for _, selected in rows].count(True) == 1
         (chosen,) = result.method_data["best_of_n"]["selected_calls"]
         assert rows[chosen][1] is True
+        notes = await browser.evaluate(
+            "Object.fromEntries(Array.from(document.querySelectorAll('table.method-notes tbody tr'))"
+            ".map(r => [r.cells[0].textContent, r.cells[1].textContent]))"
+        )
+        assert notes["best_of_n.n"] == "4" and notes["best_of_n.selector"] == "majority"
         assert browser.problems() == []
 
 
