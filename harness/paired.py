@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Literal
 
 from harness.stats import BOOTSTRAP_RESAMPLES, Z95
@@ -131,6 +131,21 @@ def se_unpaired(strata: Sequence[Stratum]) -> float:
     return math.sqrt(math.fsum(mean_se(s, s.a) ** 2 + mean_se(s, s.b) ** 2 for s in strata)) / len(strata)
 
 
+CACHED_DRAWS = 500_000
+"""Draw matrices up to this many indices (4 MB) are kept for reuse by :func:`first_draws`."""
+
+
+@lru_cache(maxsize=8)
+def first_draws(seed: int, clusters: int, resamples: int) -> np.ndarray:
+    """The first ``resamples`` x ``clusters`` indices a fresh generator of ``seed`` draws (read-only): a site
+    computes thousands of one-stratum intervals over the same number of items, each with the same draws."""
+    import numpy as np
+
+    drawn = np.random.default_rng(seed).integers(0, clusters, size=(resamples, clusters))
+    drawn.flags.writeable = False
+    return drawn
+
+
 def bootstrap_ci(strata: Sequence[Stratum], seed: int = 0, resamples: int = BOOTSTRAP_RESAMPLES) -> tuple[float, float]:
     """Percentile 95 % interval of :func:`difference`, resampling each stratum's clusters with replacement."""
     import numpy as np
@@ -142,7 +157,10 @@ def bootstrap_ci(strata: Sequence[Stratum], seed: int = 0, resamples: int = BOOT
         rows = max(1, 4_000_000 // stratum.k)
         for start in range(0, resamples, rows):
             count = min(rows, resamples - start)
-            drawn = rng.integers(0, stratum.k, size=(count, stratum.k))
+            if len(strata) == 1 and count == resamples and count * stratum.k <= CACHED_DRAWS:
+                drawn = first_draws(seed, stratum.k, resamples)  # the one draw of a fresh generator
+            else:
+                drawn = rng.integers(0, stratum.k, size=(count, stratum.k))
             items = sizes[drawn].sum(axis=1) if stratum.clustered else stratum.k  # one item a cluster otherwise
             total[start : start + count] += sums[drawn].sum(axis=1) / items
     tail = 100 * expanded_tail(min(s.k for s in strata))

@@ -18,6 +18,7 @@ from harness.paired import (
     choose_test,
     difference,
     expanded_tail,
+    first_draws,
     holm,
     mcnemar_exact,
     minimum_detectable_effect,
@@ -56,6 +57,20 @@ def test_the_expanded_tail_is_hesterbergs_formula_and_tends_to_two_and_a_half_pe
     for k, tail in zip((2, 3, 5, 10, 40, 1000, 100_000), tails, strict=True):
         assert tail == pytest.approx(float(norm.cdf(-math.sqrt(k / (k - 1)) * t.ppf(0.975, k - 1))), rel=1e-12)
     assert tails == sorted(tails) and 0.0249 < tails[-1] < 0.025 and expanded_tail(1) == 0.025
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_one_stratum_interval_from_the_shared_draws_is_the_fresh_generators(seed: int) -> None:
+    rng = random.Random(seed)
+    for size in (2, 17, 50, 300):
+        stratum = Stratum(_items([rng.random() < 0.5 for _ in range(size)], [rng.random() < 0.6 for _ in range(size)]))
+        drawn = np.random.default_rng(seed).integers(0, size, size=(2000, size))
+        means = stratum.sums(stratum.d)[drawn].sum(axis=1) / size
+        tail = 100 * expanded_tail(size)
+        expected = tuple(float(x) for x in np.percentile(means, [tail, 100 - tail]))
+        assert bootstrap_ci([stratum], seed=seed) == bootstrap_ci([stratum], seed=seed) == expected
+    with pytest.raises(ValueError, match="read-only"):
+        first_draws(seed, 50, 2000)[0, 0] = 1
 
 
 def test_no_discordant_pair_gives_p_one_and_no_detectable_effect() -> None:
