@@ -58,6 +58,10 @@ def input_messages(result: SampleResult) -> tuple[Message, ...]:
     return result.input
 
 
+def _asked_model(call: CallRecord) -> bool:
+    return call.role == "model" and bool(call.messages)
+
+
 def conversation(result: SampleResult) -> tuple[Message, ...]:
     """The sample's conversation as the solver saw it last.
 
@@ -67,9 +71,10 @@ def conversation(result: SampleResult) -> tuple[Message, ...]:
     makes the answer. The sample's input and output when no call kept its messages.
     """
     transcript = result.transcript or ()
-    last = next((c for c in reversed(result.calls) if c.role == "model" and c.messages), None)
-    if last is None:
+    position = next((i for i in reversed(range(len(result.calls))) if _asked_model(result.calls[i])), None)
+    if position is None:
         return (*input_messages(result), Message(role="assistant", content=result.output.text or None))
+    last = result.calls[position]
     asked = call_messages(transcript, last)
     trajectory = result.output.trajectory
     if not trajectory:
@@ -77,7 +82,7 @@ def conversation(result: SampleResult) -> tuple[Message, ...]:
     final = max((i for i, m in enumerate(trajectory) if m.role == "assistant"), default=-1)
     closing = tuple(
         Message(role="user", content=c.generation.text or None, tool_calls=c.generation.tool_calls)
-        for c in result.calls[result.calls.index(last) + 1 :]
+        for c in result.calls[position + 1 :]
         if c.role == "user"
     )
     return (*asked, last.generation.as_message(), *trajectory[final + 1 :], *closing)
