@@ -120,7 +120,7 @@ def _target_loss(surrogate: Surrogate, prompt: PromptIds, suffix_embeds: torch.T
     inputs = torch.cat([suffix_embeds, tail.expand(batch, -1, -1)], dim=1)
     with torch.no_grad():
         prefix = model(inputs_embeds=surrogate.embed(prompt.before.to(device)).unsqueeze(0), use_cache=True)
-    cache = prefix.past_key_values
+    cache = prefix.cache
     cache.batch_repeat_interleave(batch)
     logits = model(inputs_embeds=inputs, cache=cache, logits_to_keep=n + 1).logits[:, :-1, :].float()
     flat = torch.nn.functional.cross_entropy(
