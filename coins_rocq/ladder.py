@@ -2,12 +2,7 @@
 
 Each rung is one tactic; the ladder runs them in order, each under the per-goal
 ``timeout`` (and the whole ladder under it too), until one closes the goal (``solve``).
-``{unfold}`` is ``cbv beta delta [...]`` over the spec's ``Definition``s. The ``invert``
-rung refutes an inductive relation on literal arguments (the spec's own: the library's
-``Forall``, ``Sorted`` and the like are the search's) by inverting it, and the
-hypotheses its constructors bring, until none has a literal argument left (a literal
-last argument, the relation's output, is first turned into an equation, so that Rocq's
-inversion does not rewrite that numeral inside the others). The ``search``
+``{unfold}`` is ``cbv beta delta [...]`` over the spec's ``Definition``s. The ``search``
 rung is ``coins_crush``, a bounded depth-first search in plain Ltac
 (``coins_rocq.ladder_ltac``). Axioms stay audited: every proof is followed by ``Print Assumptions``.
 """
@@ -32,9 +27,7 @@ LADDER: tuple[tuple[str, str], ...] = (
     ("recurrence", "{unfold}; coins_memo"),
     ("index-set", "{unfold}; coins_count"),
     ("sorted-permutation", "{unfold}; coins_sorted"),
-    ("invert", "{unfold}; repeat intro; repeat coins_invert_literal; coins_leaf"),
     ("search", "{unfold}; coins_crush"),
-    ("compute-intuition-lia", "vm_compute; intuition (try discriminate; try congruence; try lia)"),
 )
 """The rungs, cheapest first: (name, tactic). Rungs whose proofs have small dependency
 sets come first, because ``Print Assumptions`` walks every dependency; the first rung
@@ -55,7 +48,7 @@ shares one per-goal timeout, and a real-arithmetic goal must not wait behind it.
 by ``Nat.leb``/``Nat.ltb``: ``lia`` and the constructors of ``le`` are slow on unary numbers
 that large. ``real-integers`` (``coins_rocq.ladder_real``), ``recurrence`` (``coins_rocq.ladder_memo``),
 ``index-set`` (``coins_rocq.ladder_count``) and ``sorted-permutation``
-(``coins_rocq.ladder_sorted``) come before ``invert`` and the search, which would spend the
+(``coins_rocq.ladder_sorted``) come before the search, which would spend the
 whole per-goal timeout on the goals they decide (case splits of ``Rabs`` without the
 integers between, recurrences whose premise-by-premise proofs grow exponentially, counts
 whose witness is a filtered range of indices and whose refutations need a counting

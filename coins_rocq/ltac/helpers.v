@@ -94,29 +94,6 @@ Ltac coins_lt_cases :=
   | H : (?i > ?n)%nat |- _ => fail
   end.
 
-Ltac coins_literal_arg G :=
-  lazymatch G with
-  | ?f ?a => first [ coins_numeral a | coins_list_literal a | coins_literal_arg f ]
-  end.
-
-Ltac coins_not_library G :=
-  lazymatch G with
-  | Forall _ _ => fail | Forall2 _ _ _ => fail | Exists _ _ => fail | NoDup _ => fail
-  | Sorted _ _ => fail | StronglySorted _ _ => fail | HdRel _ _ _ => fail | _ => idtac
-  end.
-
-Ltac coins_invert_literal :=
-  match goal with
-  | H : ?P ?x |- _ =>
-      lazymatch type of (P x) with Prop => idtac end; coins_user_inductive (P x); coins_not_library (P x);
-      tryif coins_numeral x
-      then (coins_literal_arg P;
-            let Hx := fresh "Hx" in let r := fresh "r" in let Hr := fresh "Hr" in let H2 := fresh "H" in
-            pose proof (ex_intro (fun r => P r /\ r = x) x (conj H eq_refl)) as Hx; clear H;
-            destruct Hx as [r [H2 Hr]]; inversion H2; clear H2; subst)
-      else (coins_literal_arg (P x); inversion H; clear H; subst)
-  end.
-
 Ltac coins_bool b := lazymatch b with true => idtac | false => idtac end.
 
 Ltac coins_ascii_literal c :=
