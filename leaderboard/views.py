@@ -99,13 +99,18 @@ def speed_standings(tok_s_points: list[Point], latency_points: list[Point]) -> l
     with their intervals, and who dominates it on each axis (tok/s points are reciprocals, see
     :func:`speed_points`; dominance is the same on either scale)."""
     rows: dict[str, dict[str, Any]] = {}
+
+    def row_of(point: Point) -> dict[str, Any]:
+        empty = {"label": point.label, "score": point.score, "tok_s_dominated_by": [], "latency_dominated_by": []}
+        return rows.setdefault(point.label, empty)
+
     for point in tok_s_points:
         x_ci = point.meta.get("x_ci")
-        rows.setdefault(point.label, {"label": point.label, "score": point.score})
+        row_of(point)
         rows[point.label]["tok_s"] = 1 / point.cost
         rows[point.label]["tok_s_ci"] = [1 / x_ci[1], 1 / x_ci[0]] if x_ci else None
     for point in latency_points:
-        rows.setdefault(point.label, {"label": point.label, "score": point.score})
+        row_of(point)
         rows[point.label]["latency"] = point.cost
         rows[point.label]["latency_ci"] = point.meta.get("x_ci")
     for key, points in (("tok_s_dominated_by", tok_s_points), ("latency_dominated_by", latency_points)):

@@ -211,6 +211,7 @@ def test_leaderboard_imports_only_record_types_from_harness() -> None:
                     "harness.paired",  # the paired statistics of frontier compare, for rank bands (issue 39)
                     "harness.transcript",  # a logged sample's transcript and calls, for its page (issue 44)
                     "harness.score_view",  # a score's details one criterion a row, as frontier show lays them
+                    "harness.stats",  # the one interval method per metric kind (the transfer page's Wilson intervals)
                 )
                 assert node.module in allowed, f"{module.name} imports {node.module}"
             if isinstance(node, ast.Import):
