@@ -28,6 +28,8 @@ from coins_rocq.backends.base import (
     NO_RUNG,
     OUTCOMES,
     QUICK_LADDER,
+    REPROVE_LADDER,
+    REPROVE_SLACK,
     JobResult,
     Limits,
     ObligationResult,
@@ -170,6 +172,8 @@ def prepare(
         data_binder_probe(screened.definitions, probe_statement(obligations)),
         ladder_definition(ladder, FULL_LADDER),
     ]
+    reprove_timeout_s = limits.goal_timeout_s * REPROVE_SLACK
+    setup.append(ladder_definition(ladder_tactic(screened.definitions, reprove_timeout_s, left_out), REPROVE_LADDER))
     if QUICK_LADDER in limits.passes:
         setup.append(
             ladder_definition(ladder_tactic(screened.definitions, limits.quick_timeout_s, left_out), QUICK_LADDER)

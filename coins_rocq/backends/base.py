@@ -86,6 +86,25 @@ FULL_LADDER = "coins_ladder"
 """The job's ladder under the full per-goal timeout."""
 QUICK_LADDER = "coins_ladder_quick"
 """The job's ladder under the quick pass's per-goal timeout."""
+REPROVE_LADDER = "coins_ladder_reprove"
+"""The job's ladder under ``REPROVE_SLACK`` times the full per-goal timeout, for proving again what was proved."""
+REPROVE_SLACK = 4
+"""How much longer a proof already found may take when it is found again after its worker was replaced.
+
+The limit decided that proof once; finding it again only restores it in the new worker, and the
+prover's CPU time for the same search varies with what else runs (shared caches and cores): a
+proof found near the limit on a busy machine must not be lost the second time."""
+
+
+def for_reprove(sentences: Sequence[str]) -> list[str]:
+    """An attempt's sentences with its ladder (full or quick) replaced by the reprove ladder."""
+    ladders = (f"ltac:({FULL_LADDER})", f"ltac:({QUICK_LADDER})")
+    out = []
+    for sentence in sentences:
+        for ladder in ladders:
+            sentence = sentence.replace(ladder, f"ltac:({REPROVE_LADDER})")
+        out.append(sentence)
+    return out
 
 
 def attempt_timeout(limits: Limits, sentences: Sequence[str]) -> int:

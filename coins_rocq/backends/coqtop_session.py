@@ -18,6 +18,7 @@ from coins_rocq.backends.base import (
     check_assumptions,
     classify_failure,
     command_timeout,
+    for_reprove,
 )
 from coins_rocq.backends.clock import Budget
 from coins_rocq.backends.coqtop_worker import MARK, CoqtopWorker, ProtocolAnomaly, Reply, WorkerDied
@@ -213,11 +214,15 @@ class CoqtopSession:
         return AttemptResult("proved", rung=winning_rung("\n".join(r.text for r in replies)))
 
     def _reprove(self, budget: Budget) -> None:
-        """After a reload, prove again the proofs not yet audited (the dead worker took them along)."""
+        """After a reload, prove again the proofs not yet audited (the dead worker took them along).
+
+        They are proved again under the reprove ladder's longer per-goal limit (``REPROVE_SLACK``):
+        the limit decided them once, and their verdict must not hang on a second run's CPU time.
+        """
         for name, proof in list(self.proofs.items()):
             if name in self.checked:
                 continue
-            replies = self._run(proof, budget)
+            replies = self._run(for_reprove(proof), budget)
             if _first_error(replies) is not None or replies[-1].proof_open:
                 del self.proofs[name]
                 self.lost[name] = AttemptResult("timeout", "proof lost with a replaced worker and not found again")

@@ -13,7 +13,7 @@ import pytest
 
 from coins_rocq import Case, CoqcBackend, CoqtopPool, Limits, check_specs, parse_signature
 from coins_rocq.backends import coqtop_worker
-from coins_rocq.backends.base import AttemptResult
+from coins_rocq.backends.base import QUICK_LADDER, REPROVE_LADDER, AttemptResult, for_reprove
 from coins_rocq.backends.clock import Budget
 from coins_rocq.backends.coqc import CoqcSession
 from coins_rocq.backends.coqtop import _Slot
@@ -209,3 +209,36 @@ def test_every_obligation_gets_the_quick_pass_before_any_gets_the_full_timeout()
     assert [r.outcome for r in result.results] == ["proved", "unknown", "unknown"]
     assert Limits(quick_timeout_s=0).passes == ("coins_ladder",)
     assert Limits(goal_timeout_s=1).passes == ("coins_ladder",)
+
+
+RUNAWAY = "let x := eval vm_compute in (Pos.iter negb true 1000000000000%positive) in exact I"
+"""A tactic that computes for hours: the command limit kills its worker."""
+
+
+@pytest.mark.parametrize(("reprove_tactic", "status"), [("exact I", "proved"), ('fail "not this ladder"', "timeout")])
+def test_a_proof_lost_with_its_worker_is_found_again_with_the_reprove_ladder(reprove_tactic: str, status: str) -> None:
+    """A worker killed by a runaway attempt takes the proofs not yet audited along; they are proved again
+    with the reprove ladder (a longer per-goal limit), not the ladder that found them, so a second run's
+    CPU time near the limit cannot lose them. The ladder that fails here shows which one the reprove ran."""
+    setup = ["Ltac coins_ladder := exact I.", f"Ltac {REPROVE_LADDER} := {reprove_tactic}."]
+    slot = _Slot()
+    try:
+        session = CoqtopSession(slot, Limits(command_timeout_s=2.0))
+        budget = Budget(60)
+        assert session.load(PRELUDE, setup, budget) is None
+        assert session.attempt("coins_goal_0", attempt_sentences("coins_goal_0", "True"), budget).status == "proved"
+        runaway = [s.replace("ltac:(coins_ladder)", f"ltac:({RUNAWAY})") for s in attempt_sentences("loop", "True")]
+        assert session.attempt("loop", runaway, budget).status == "timeout"
+        assert [a.status for a in session.audit(["coins_goal_0"], budget)] == [status]
+    finally:
+        slot.close()
+
+
+def test_the_reprove_ladder_replaces_the_full_and_the_quick_one_only() -> None:
+    sentences = attempt_sentences("g", "True") + attempt_sentences("q", "True", QUICK_LADDER)
+    assert [s for s in for_reprove(sentences) if "ltac:" in s] == [
+        f"Definition g : True := ltac:({REPROVE_LADDER}).",
+        f"Definition q : True := ltac:({REPROVE_LADDER}).",
+    ]
+    script = ["Definition p : True := ltac:(exact I)."]
+    assert for_reprove(script) == script
