@@ -74,7 +74,7 @@ def compare(*runs: Path, options: tuple[str, ...] = ()) -> dict[str, Any]:
 
     done = CliRunner().invoke(compare_command, [*map(str, runs), "--json", *options])
     assert done.exit_code == 0, done.output
-    return json.loads(done.output)
+    return json.loads(done.stdout)  # stdout alone: a stray log line on stderr is not the JSON
 
 
 def test_runs_that_differ_on_no_item_give_diff_0_and_p_1(runs) -> None:
