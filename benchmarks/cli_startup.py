@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import statistics
 import subprocess
 import sys
 import time
+
+from harness.testing.cpu_time import median_cpu_s
 
 HEAVY = ("litellm", "datasets", "pandas", "matplotlib", "inspect_ai")
 
@@ -80,22 +81,6 @@ main(["list", "tasks"])
 """
 
 
-def children_cpu_s() -> float:
-    """CPU seconds used so far by this process's ended children."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def median_cpu_seconds(command: list[str], runs: int) -> float:
-    """Median CPU time (user + system) of ``command`` over ``runs`` runs."""
-    times = []
-    for _ in range(runs):
-        before = children_cpu_s()
-        subprocess.run(command, check=True, capture_output=True)
-        times.append(children_cpu_s() - before)
-    return statistics.median(times)
-
-
 def heavy_imports_of_help() -> list[str]:
     """Heavy modules that ``frontier --help`` imports (should be none)."""
     probe = (
@@ -118,9 +103,9 @@ def main() -> None:
     importlib_s = in_process_help_seconds("importlib", args.runs)
     heavy = heavy_imports_of_help()
     ratio = importlib_s / lean_s
-    python_cpu = median_cpu_seconds([sys.executable, "-c", "pass"], args.runs)
-    listing_cpu = median_cpu_seconds([sys.executable, "-c", LIST_TASKS, "catalogues"], args.runs)
-    families_cpu = median_cpu_seconds([sys.executable, "-c", LIST_TASKS, "families"], args.runs)
+    python_cpu = median_cpu_s([sys.executable, "-c", "pass"], args.runs)
+    listing_cpu = median_cpu_s([sys.executable, "-c", LIST_TASKS, "catalogues"], args.runs)
+    families_cpu = median_cpu_s([sys.executable, "-c", LIST_TASKS, "families"], args.runs)
     print(f"python -c pass:  {python_s * 1000:.0f} ms")
     print(f"frontier --help: {help_s * 1000:.0f} ms (target: well under 500 ms)")
     print(f"--help in process, lean entry-point reader: {lean_s * 1000:.1f} ms")

@@ -27,7 +27,6 @@ import argparse
 import dataclasses
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -46,6 +45,7 @@ from coins_rocq.ladder import LADDER
 from coins_rocq.obligations import Case
 from coins_rocq.rtypes import Signature
 from coins_rocq.upstream import UpstreamFormatError, read_upstream
+from harness.testing.cpu_time import children_cpu_s
 
 BUSY_LOOP = "import sys, time\nend = time.monotonic() + float(sys.argv[1])\nwhile time.monotonic() < end: pass\n"
 """One load process: a busy loop that also ends by itself after its time limit."""
@@ -129,12 +129,6 @@ def read_specs(folder: Path, only: str) -> tuple[list[tuple[str, Signature, list
         except (UpstreamFormatError, CaseError, KeyError, ValueError) as exc:
             unread[task_id] = f"not read: {exc}"
     return items, names, unread
-
-
-def children_cpu_s() -> float:
-    """CPU seconds used by this process's ended children (the pool's workers, once it is closed)."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def judge(

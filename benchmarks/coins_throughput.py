@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from coins_rocq.curated import curated_specs
 from coins_rocq.humaneval import humaneval_cases
 from coins_rocq.obligations import Case
 from coins_rocq.rtypes import Signature
+from harness.testing.cpu_time import children_cpu_s
 
 REQUIRED = frozenset(f"HumanEval/{n}" for n in (13, 23, 30, 34, 35, 42, 48, 53))
 
@@ -45,12 +45,6 @@ class Side:
     def cpu_ms(self) -> float:
         """Prover CPU milliseconds per obligation."""
         return 1000 * self.cpu_s / self.obligations
-
-
-def children_cpu_s() -> float:
-    """CPU seconds used so far by this process's ended children (a backend's provers once it is closed)."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def measure(open_backend: Callable[[], CoqtopPool | CoqcBackend], items: list[Item]) -> Side:

@@ -16,8 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -25,23 +23,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from harness.testing.cpu_time import median_cpu_s
+
 ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
-
-
-def children_cpu_s() -> float:
-    """CPU seconds used so far by this process's ended children."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def median_cpu_s(command: list[str], repeat: int) -> float:
-    """Median CPU time of ``command`` (with its children) over ``repeat`` runs."""
-    times = []
-    for _ in range(repeat):
-        before = children_cpu_s()
-        subprocess.run(command, check=True, capture_output=True, env=ENV)
-        times.append(children_cpu_s() - before)
-    return statistics.median(times)
 
 
 def make_runs(root: Path, count: int) -> list[Path]:
@@ -117,8 +101,8 @@ def main() -> None:
         root = Path(tmp)
         runs = make_runs(root, args.runs)
         report = [sys.executable, "-m", "harness", "report", *map(str, runs), "-o", str(root / "site")]
-        report_cpu = median_cpu_s(report, args.repeat)
-        python_cpu = median_cpu_s([sys.executable, "-c", "pass"], args.repeat)
+        report_cpu = median_cpu_s(report, args.repeat, ENV)
+        python_cpu = median_cpu_s([sys.executable, "-c", "pass"], args.repeat, ENV)
         plots = args.runs * (args.runs - 1) // 2
         svg_s, mpl_s = forest_seconds(plots, root)
     print(f"frontier report over {args.runs} runs: {report_cpu:.2f} s of CPU (python -c pass: {python_cpu:.2f} s)")
