@@ -293,13 +293,21 @@ def _inductive(d: _Definition, aliases: dict[str, str], named: dict[str, RType])
             if arrows[-1].strip() != d.name:
                 return None
             types += [t.strip() for t in arrows[:-1]]
-        if any(re.search(rf"\b{re.escape(d.name)}\b", t) for t in types):
+        args = _constructor_args(d.name, types, aliases, named)
+        if args is None:
             return None
-        args = [_try_type(t, aliases, named) for t in types]
-        if any(a is None for a in args):
-            return None
-        ctors.append(Ctor(f"{SPEC_MODULE}.{match.group(0)}", tuple(a for a in args if a is not None)))
+        ctors.append(Ctor(f"{SPEC_MODULE}.{match.group(0)}", args))
     return RType("ind", name=f"{SPEC_MODULE}.{d.name}", ctors=tuple(ctors)) if ctors else None
+
+
+def _constructor_args(
+    type_name: str, types: list[str], aliases: dict[str, str], named: dict[str, RType]
+) -> tuple[RType, ...] | None:
+    """A constructor's argument types; None when one is not renderable or mentions ``type_name`` (recursion)."""
+    if any(re.search(rf"\b{re.escape(type_name)}\b", t) for t in types):
+        return None
+    args = [_try_type(t, aliases, named) for t in types]
+    return None if any(a is None for a in args) else tuple(a for a in args if a is not None)
 
 
 _RECORD_BODY = re.compile(r"^([A-Za-z_][A-Za-z0-9_']*)?\s*\{(.*)\}$", re.DOTALL)
@@ -323,10 +331,10 @@ def _record(d: _Definition, aliases: dict[str, str], named: dict[str, RType]) ->
         if not colon or _WORD.fullmatch(name.strip()) is None or type_text.startswith("="):
             return None
         types.append(type_text.strip())
-    args = [_try_type(t, aliases, named) for t in types]
-    if not args or any(a is None for a in args) or any(re.search(rf"\b{re.escape(d.name)}\b", t) for t in types):
+    args = _constructor_args(d.name, types, aliases, named)
+    if not args:
         return None
-    constructor = Ctor(f"{SPEC_MODULE}.{ctor or 'Build_' + d.name}", tuple(a for a in args if a is not None))
+    constructor = Ctor(f"{SPEC_MODULE}.{ctor or 'Build_' + d.name}", args)
     return RType("ind", name=f"{SPEC_MODULE}.{d.name}", ctors=(constructor,))
 
 
