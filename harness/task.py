@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar, cast, get_args, get_origin
+from typing import Any, ClassVar, Generic, TypeVar, Unpack, cast, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -21,6 +21,7 @@ from harness.stats import MetricKind
 from harness.types import (
     GenerateRequest,
     Generation,
+    GenerationOverrides,
     Message,
     MetricValue,
     Output,
@@ -102,13 +103,13 @@ class SolveContext:
         self.settings = settings
         self.seed = seed
 
-    def request(self, messages: Iterable[Message], **overrides: Any) -> GenerateRequest:
+    def request(self, messages: Iterable[Message], **overrides: Unpack[GenerationOverrides]) -> GenerateRequest:
         """A request for ``messages`` with the run's settings, overridden by ``overrides``."""
         params: dict[str, Any] = self.settings.model_dump()
         params.update(overrides)
         return GenerateRequest(messages=tuple(messages), **params)
 
-    async def generate(self, messages: Iterable[Message], **overrides: Any) -> Generation:
+    async def generate(self, messages: Iterable[Message], **overrides: Unpack[GenerationOverrides]) -> Generation:
         """Generate once from ``messages`` with the run's settings."""
         return await self.model.generate(self.request(messages, **overrides))
 

@@ -11,7 +11,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import (
     AfterValidator,
@@ -125,6 +125,28 @@ class GenerateRequest(Record):
     def is_deterministic(self) -> bool:
         """True when the same request must give the same answer (greedy or seeded)."""
         return self.temperature == 0 or self.seed is not None
+
+
+class GenerationOverrides(TypedDict, total=False):
+    """Fields of a :class:`GenerateRequest` a solver sets for one call: ``ctx.generate(messages, **overrides)``.
+
+    The keys are the request's fields less ``messages`` (a test keeps them equal). A provider's own
+    parameters (``response_format``, ``reasoning_effort``, ``extra_body``, llama.cpp's ``top_k``) go in
+    ``extra``, which the OpenAI-style adapters merge into the request they send.
+    """
+
+    max_tokens: int | None
+    temperature: float | None
+    top_p: float | None
+    n: int
+    stop: tuple[str, ...]
+    seed: int | None
+    tools: tuple[JsonDict, ...]
+    tool_choice: str | JsonDict | None
+    logprobs: bool
+    top_logprobs: int | None
+    reasoning_budget: int | None
+    extra: JsonDict
 
 
 MAX_TOKENS = 10**10
