@@ -6,7 +6,7 @@ read these without importing the tasks.
 
 from __future__ import annotations
 
-from harness.datasets_get import DataSource
+from harness.api import DataSource
 
 LONGCOT_DOMAINS = ("chemistry", "chess", "cs", "logic", "math")
 CTI_FILES = ("cti-mcq", "cti-rcm", "cti-rcm-2021", "cti-vsp", "cti-ate", "cti-taa")

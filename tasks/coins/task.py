@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from harness.task import Metric, SolveContext, Task, TaskArgs
-from harness.types import GenerateRequest, Output, Sample, SampleResult, Score
+from harness.api import GenerateRequest, Metric, Output, Sample, SampleResult, Score, SolveContext, Task, TaskArgs
 
 if TYPE_CHECKING:
     from coins_rocq.backends.coqtop import CoqtopPool
@@ -99,7 +98,7 @@ class SpecGenTask(Task[SpecGenArgs]):
         known = {s.task_id: s for s in specs}
         missing = [p for p in wanted if p not in known]
         if missing:
-            from harness.errors import ConfigError
+            from harness.api import ConfigError
 
             raise ConfigError(f"coins/spec-gen: no curated spec for {', '.join(missing)}")
         return [known[p] for p in wanted]

@@ -1,6 +1,6 @@
 """ConFiQA: context-faithfulness under knowledge conflicts (QA, MR, MC), real and generated."""
 
-from harness.task import TaskFamily
+from harness.api import TaskFamily
 from tasks.confiqa.task import ConFiQAFileTask, ConFiQAGenTask
 
 FAMILY = TaskFamily.of(

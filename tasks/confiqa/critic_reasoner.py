@@ -19,10 +19,7 @@ import re
 import string
 from dataclasses import dataclass
 
-from harness.adapters.base import MethodAdapter, ModelAdapter
-from harness.context import labelled_calls
-from harness.errors import ConfigError
-from harness.types import GenerateRequest, Generation, Message
+from harness.api import ConfigError, GenerateRequest, Generation, Message, MethodAdapter, ModelAdapter, labelled_calls
 
 DEFAULT_CRITIC_PROMPT = (
     "You are a critic checking the evidence given for a question. Some statements in it may have been "

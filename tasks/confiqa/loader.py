@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from harness.errors import ConfigError
-from harness.json_input import parse_json
+from harness.api import ConfigError, parse_json
 from tasks.confiqa.records import ConFiQAItem, ItemError, parse_item
 
 Subset = Literal["qa", "mr", "mc"]
@@ -89,7 +88,7 @@ def _looks_like_path(source: str) -> bool:
 
 
 def _hub_file(hub_id: str, subset: Subset) -> Path:
-    from harness.hub import hub_unavailable
+    from harness.api import hub_unavailable
 
     unavailable = hub_unavailable()  # offline or unreachable: only a cached copy can be used, at once
     hint = (

@@ -22,8 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-from harness.stats import mean_metric, ratio_metric
-from harness.types import MetricValue, SampleResult
+from harness.api import MetricValue, SampleResult, mean_metric, ratio_metric
 from scorers.alias_match import (
     CONTRACTED_NEGATIONS,
     NEGATION_WORDS,

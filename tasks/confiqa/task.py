@@ -16,9 +16,20 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import Field
 
-from harness.errors import ConfigError
-from harness.task import GenerationSettings, SolveContext, Task, TaskArgs
-from harness.types import GenerateRequest, Message, MetricValue, Output, Sample, SampleResult, Score
+from harness.api import (
+    ConfigError,
+    GenerateRequest,
+    GenerationSettings,
+    Message,
+    MetricValue,
+    Output,
+    Sample,
+    SampleResult,
+    Score,
+    SolveContext,
+    Task,
+    TaskArgs,
+)
 from tasks.confiqa.loader import HUB_ID, LoadProblem, Subset, load_subset, parse_items
 from tasks.confiqa.metrics import FLAGS, aggregate_results, control_correct, judge
 from tasks.confiqa.prompts import PromptVariant, build_prompt

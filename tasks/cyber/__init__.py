@@ -4,7 +4,7 @@ Importing the family is cheap: heavy libraries (pandas, datasets, cvss, cwe2) ar
 only when samples are loaded or answers scored.
 """
 
-from harness.task import TaskFamily
+from harness.api import TaskFamily
 from tasks.cyber.cti import CtiMcqTask, CtiRcm2021Task, CtiRcmTask, CtiVspTask
 from tasks.cyber.cti_ate import CtiAteTask
 from tasks.cyber.cti_taa import CtiTaaTask

@@ -12,8 +12,19 @@ import random
 from collections.abc import Iterable
 from typing import ClassVar
 
-from harness.task import ArgsT, GenerationSettings, Metric, Task, accuracy_over_answered
-from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
+from harness.api import (
+    ArgsT,
+    GenerateRequest,
+    GenerationSettings,
+    Metric,
+    MetricValue,
+    Output,
+    Sample,
+    SampleResult,
+    Score,
+    Task,
+    accuracy_over_answered,
+)
 from scorers.choice import read_choice
 from scorers.cti_ids import read_cwe
 from scorers.cvss_score import (

@@ -21,16 +21,19 @@ from typing import ClassVar, TypeVar
 
 from pydantic import Field
 
-from harness.errors import ConfigError
-from harness.task import (
+from harness.api import (
+    ConfigError,
     GenerationSettings,
+    Message,
     Metric,
+    MetricValue,
+    Sample,
+    SampleResult,
     Task,
     TaskArgs,
     accuracy_over_answered,
     accuracy_over_scored,
 )
-from harness.types import Message, MetricValue, Sample, SampleResult
 from scorers.choice import normalise_letters
 from scorers.cti_ids import normalise_cwe
 from scorers.cvss_score import InvalidVector, parse_cvss3

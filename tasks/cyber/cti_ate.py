@@ -11,8 +11,17 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from harness.task import Metric, accuracy_over_answered, accuracy_over_scored
-from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
+from harness.api import (
+    GenerateRequest,
+    Metric,
+    MetricValue,
+    Output,
+    Sample,
+    SampleResult,
+    Score,
+    accuracy_over_answered,
+    accuracy_over_scored,
+)
 from scorers.cti_ids import extract_techniques, technique_ids
 from scorers.set_f1 import match_sets
 from tasks.cyber.cti import CtiArgs, CtiRows, prompt_text

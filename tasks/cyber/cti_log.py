@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from harness.errors import ConfigError
-from harness.import_formats import ImportedText, ImportFormatSpec, read_import_text, refuse_duplicates
+from harness.api import ConfigError, ImportedText, ImportFormatSpec, read_import_text, refuse_duplicates
 
 MARKER = r"^#####(\d{1,9})#####$"
 _MARKER = re.compile(MARKER)

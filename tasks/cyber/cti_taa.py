@@ -21,10 +21,17 @@ from pathlib import Path
 
 from pydantic import Field
 
-from harness.errors import ConfigError
-from harness.stats import proportion_metric
-from harness.task import SolveContext
-from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
+from harness.api import (
+    ConfigError,
+    GenerateRequest,
+    MetricValue,
+    Output,
+    Sample,
+    SampleResult,
+    Score,
+    SolveContext,
+    proportion_metric,
+)
 from scorers.threat_actor import ActorRelations, AliasTable, extract_actor, table_groups
 from tasks.cyber.cti import CtiArgs, CtiRows
 from tasks.cyber.ctibench_data import data_path, load_taa_truth, locate

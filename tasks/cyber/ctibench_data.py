@@ -21,7 +21,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from harness.errors import ConfigError
+from harness.api import ConfigError
 
 HUB_ID = "AI4Sec/cti-bench"
 HUB_PREFIX = "hub"
@@ -101,7 +101,7 @@ def read_tsv(path: Path, required: Sequence[str]) -> list[Row]:
     Raises ConfigError naming the file (and line) when it is unreadable, has a quote that
     runs over lines, a row with too many fields, or lacks a required column.
     """
-    from harness.import_formats import read_tsv_table
+    from harness.api import read_tsv_table
 
     if path.stat().st_size > MAX_FILE_BYTES:
         raise ConfigError(f"CTI-Bench: {path} is larger than {MAX_FILE_BYTES} bytes")
@@ -123,7 +123,7 @@ def _checked(rows: list[dict], columns: Sequence[str], required: Sequence[str], 
 
 def read_hub(name: str, required: Sequence[str], dataset: str = HUB_ID) -> list[Row]:
     """Rows of subset ``name`` from the hub dataset (test split); ConfigError when offline or failing."""
-    from harness.hub import hub_unavailable
+    from harness.api import hub_unavailable
 
     unavailable = hub_unavailable()
     if unavailable:

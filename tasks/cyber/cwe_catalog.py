@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from harness.errors import ConfigError
+from harness.api import ConfigError
 
 RESEARCH_VIEW = "1000"
 _RELATION = re.compile(r"NATURE:(\w+):CWE ID:(\d+):VIEW ID:(\d+)")

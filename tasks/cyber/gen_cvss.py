@@ -12,8 +12,7 @@ from collections.abc import Iterator
 
 from pydantic import Field
 
-from harness.task import TaskArgs
-from harness.types import Sample
+from harness.api import Sample, TaskArgs
 from tasks.cyber.base import CvssVectorTask
 from tasks.cyber.cvss_phrases import PHRASES, random_metrics, vector_of
 from tasks.cyber.fillers import COMPONENTS, product_name, random_version

@@ -14,8 +14,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from harness.task import TaskArgs
-from harness.types import Sample
+from harness.api import Sample, TaskArgs
 from tasks.cyber.base import CweTask
 from tasks.cyber.cwe_catalog import cwe_name
 from tasks.cyber.cwe_template_types import CweTemplates, Ticket

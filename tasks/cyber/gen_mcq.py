@@ -19,8 +19,7 @@ from functools import lru_cache
 
 from pydantic import Field
 
-from harness.task import TaskArgs
-from harness.types import Sample
+from harness.api import Sample, TaskArgs
 from tasks.cyber.base import LetterChoiceTask
 from tasks.cyber.cwe_catalog import CweEntry, catalogue, related
 from tasks.cyber.prompts import mcq_prompt

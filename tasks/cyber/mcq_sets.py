@@ -14,10 +14,16 @@ from typing import Any
 
 from pydantic import Field
 
-from harness.errors import ConfigError
-from harness.json_input import parse_json
-from harness.task import GenerationSettings, SolveContext, TaskArgs
-from harness.types import GenerateRequest, Output, Sample
+from harness.api import (
+    ConfigError,
+    GenerateRequest,
+    GenerationSettings,
+    Output,
+    Sample,
+    SolveContext,
+    TaskArgs,
+    parse_json,
+)
 from scorers.choice import extract_choice, normalise_letters
 from tasks.cyber.base import LetterChoiceTask
 from tasks.cyber.prompts import cybermetric_messages

@@ -14,8 +14,7 @@ import json
 from collections import Counter
 from collections.abc import Iterable
 
-from harness.stats import mean_metric, proportion_metric
-from harness.types import MetricValue, SampleResult
+from harness.api import MetricValue, SampleResult, mean_metric, proportion_metric
 from scorers.set_f1 import SetMatch, match_sets
 
 
@@ -56,7 +55,7 @@ def _match_of(result: SampleResult) -> SetMatch:
 
 def set_metrics(results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
     """Macro F1 (all rows; parsed rows), micro precision/recall/F1 and exact-set accuracy."""
-    from harness.stats import ratio_metric
+    from harness.api import ratio_metric
 
     f1_all: list[float] = []
     f1_scored: list[float] = []

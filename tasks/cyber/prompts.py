@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from harness.types import Message
+from harness.api import Message
 
 CTI_SYSTEM_PROMPT = "You are a cybersecurity expert specializing in cyberthreat intelligence."
 

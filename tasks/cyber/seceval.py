@@ -23,9 +23,19 @@ import random
 import re
 from collections.abc import Iterable, Iterator
 
-from harness.errors import ConfigError
-from harness.task import GenerationSettings, Metric, Task, accuracy_over_answered
-from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
+from harness.api import (
+    ConfigError,
+    GenerateRequest,
+    GenerationSettings,
+    Metric,
+    MetricValue,
+    Output,
+    Sample,
+    SampleResult,
+    Score,
+    Task,
+    accuracy_over_answered,
+)
 from scorers.choice import extract_choices, normalise_letters
 from tasks.cyber.mcq_sets import JsonSetArgs, read_json, text_field
 from tasks.cyber.prompts import seceval_messages

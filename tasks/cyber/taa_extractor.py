@@ -7,8 +7,7 @@ sample's calls with role ``extractor``.
 
 from __future__ import annotations
 
-from harness.calls import RetryPolicy
-from harness.types import GenerateRequest, Message
+from harness.api import GenerateRequest, Message, RetryPolicy
 
 EXTRACTOR_ROLE = "extractor"
 MAX_ANSWER_CHARS = 20_000
@@ -32,8 +31,7 @@ def parse_extraction(text: str) -> str | None:
 
 async def ask_extractor(spec: str, answer: str, retry: RetryPolicy | None = None) -> dict[str, str | None]:
     """``{"actor": name or None, "error": message or None}`` from extractor ``spec`` (the run's retries by default)."""
-    from harness.calls import auxiliary_model
-    from harness.errors import FrontierError
+    from harness.api import FrontierError, auxiliary_model
 
     try:
         adapter = auxiliary_model(spec, EXTRACTOR_ROLE, retry=retry)

@@ -13,8 +13,7 @@ import io
 import pickle
 from pathlib import Path
 
-from harness.errors import ConfigError
-from harness.json_input import parse_json
+from harness.api import ConfigError, parse_json
 
 TABLE_NAMES = ("alias_dict", "related_dict")
 MAX_TABLE_BYTES = 20_000_000

@@ -7,8 +7,7 @@ from collections.abc import Iterator
 
 from pydantic import Field
 
-from harness.task import Task, TaskArgs
-from harness.types import GenerateRequest, Output, Sample, Score
+from harness.api import GenerateRequest, Output, Sample, Score, Task, TaskArgs
 from scorers.extract import last_answer_value
 from scorers.numeric import parse_integer
 

@@ -1,6 +1,6 @@
 """Jailbreak robustness: AdvBench, HarmBench, JailbreakBench, StrongREJECT and over-refusal, under supplied attacks."""
 
-from harness.task import TaskFamily
+from harness.api import TaskFamily
 from tasks.jailbreak.task import AdvBenchTask, HarmBenchTask, JBBTask, OverRefusalTask, StrongRejectTask
 
 FAMILY = TaskFamily.of(

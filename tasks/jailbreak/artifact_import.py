@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.errors import ConfigError
-from harness.import_formats import MAX_IMPORT_BYTES, ImportedText, ImportFormatSpec, refuse_duplicates
-from harness.json_input import read_json
+from harness.api import MAX_IMPORT_BYTES, ConfigError, ImportedText, ImportFormatSpec, read_json, refuse_duplicates
 from tasks.jailbreak.attacks import read_artifact
 
 

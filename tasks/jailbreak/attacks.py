@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.errors import ConfigError
-from harness.json_input import JsonInputError, parse_json
+from harness.api import ConfigError, JsonInputError, parse_json
 
 MAX_ATTACK_FILE_BYTES = 256 * 1024 * 1024
 MAX_ATTACK_TEXT_CHARS = 200_000

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.errors import ConfigError
+from harness.api import ConfigError
 
 log = logging.getLogger("tasks.jailbreak")
 MAX_BEHAVIOR_FILE_BYTES = 64 * 1024 * 1024

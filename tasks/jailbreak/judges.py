@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from harness.types import GenerateRequest, Message
+from harness.api import GenerateRequest, Message
 from tasks.jailbreak import judge_prompts as prompts
 
 JudgeKind = Literal["harmbench", "jbb", "strongreject", "xstest"]
@@ -189,8 +189,7 @@ async def ask_judge(spec: str, kind: str, request: GenerateRequest) -> Verdict:
 
     A judge that cannot be reached gives an unscored verdict naming why; the target's reply is kept.
     """
-    from harness.calls import auxiliary_model
-    from harness.errors import FrontierError
+    from harness.api import FrontierError, auxiliary_model
 
     try:
         judge = auxiliary_model(spec, JUDGE_ROLE)

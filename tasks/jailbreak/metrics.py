@@ -19,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from harness.stats import mean_metric, proportion_metric
-from harness.types import MetricValue, SampleResult
+from harness.api import MetricValue, SampleResult, mean_metric, proportion_metric
 from tasks.jailbreak.judges import JUDGE_ROLE
 
 

@@ -20,9 +20,19 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import Field
 
-from harness.errors import ConfigError
-from harness.task import GenerationSettings, SolveContext, Task, TaskArgs
-from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
+from harness.api import (
+    ConfigError,
+    GenerateRequest,
+    GenerationSettings,
+    MetricValue,
+    Output,
+    Sample,
+    SampleResult,
+    Score,
+    SolveContext,
+    Task,
+    TaskArgs,
+)
 from tasks.jailbreak.attacks import Attack, read_attacks
 from tasks.jailbreak.behaviors import OVER_REFUSAL_FORMATS, Behavior, load_behaviors, missing_file_message
 from tasks.jailbreak.judges import Verdict, ask_judge, judge_request

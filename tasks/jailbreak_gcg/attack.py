@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.errors import ConfigError
+from harness.api import ConfigError
 from tasks.jailbreak.attacks import UNIVERSAL
 from tasks.jailbreak.behaviors import Behavior, load_behaviors
 from tasks.jailbreak_gcg.gcg import GcgParams, GcgResult, Objective, disallowed_tokens, run_gcg, vocabulary_size

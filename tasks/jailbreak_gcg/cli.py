@@ -46,7 +46,7 @@ def gcg_command(
     **settings: Any,
 ) -> None:
     """Optimise GCG suffixes for the behaviours of BEHAVIORS (an AdvBench goal,target or JBB CSV)."""
-    from harness.errors import ConfigError
+    from harness.api import ConfigError
     from tasks.jailbreak_gcg.attack import AttackPlan, read_targets, run_attack
     from tasks.jailbreak_gcg.gcg import GcgParams
     from tasks.jailbreak_gcg.surrogate import load_surrogate, require_torch

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.cli.commands import LazyCommand
+from harness.api import LazyCommand
 
 ATTACK = LazyCommand(
     "Generate jailbreak attacks (GCG, multi-model GCG) on white-box models.", "tasks.jailbreak_gcg.cli:attack_group"

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from harness.errors import ConfigError
+from harness.api import ConfigError
 from tasks.jailbreak_gcg.prompt import PromptIds
 from tasks.jailbreak_gcg.surrogate import Surrogate
 

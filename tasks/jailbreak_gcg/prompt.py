@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from harness.errors import ConfigError
+from harness.api import ConfigError
 
 if TYPE_CHECKING:
     import torch

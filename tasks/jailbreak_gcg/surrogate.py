@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.errors import ConfigError
+from harness.api import ConfigError
 
 if TYPE_CHECKING:
     import torch
@@ -64,7 +64,7 @@ def require_torch() -> None:
 def _source(spec: str) -> tuple[Path, str | None]:
     """The folder to load from and the GGUF file name in it (None: a Hugging Face folder)."""
     if spec.startswith("local/"):
-        from harness.adapters.local import resolve_model_path
+        from harness.api import resolve_model_path
 
         path = resolve_model_path(spec.removeprefix("local/"))
         return path.parent, path.name

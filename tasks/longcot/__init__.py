@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from harness.task import AnyTask, TaskEntry, TaskFamily
+from harness.api import AnyTask, TaskEntry, TaskFamily
 from tasks.longcot.catalog import DOMAINS, SPLITS
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from harness.types import GenerateRequest, Message
+from harness.api import GenerateRequest, Message
 from tasks.longcot.data import Question
 from tasks.longcot.verify.extract import solution_payload
 
@@ -44,8 +44,7 @@ def parse_judgement(text: str) -> dict[str, Any]:
 
 async def judge_answer(spec: str, question: Question, response: str) -> dict[str, Any]:
     """Ask the judge adapter ``spec`` about ``response``; failures give ``equivalent: None``."""
-    from harness.calls import auxiliary_model
-    from harness.errors import FrontierError
+    from harness.api import FrontierError, auxiliary_model
 
     try:
         adapter = auxiliary_model(spec, "judge")

@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
-from harness.stats import mean_metric
-from harness.types import MetricValue, SampleResult
+from harness.api import MetricValue, SampleResult, mean_metric
 
 VERIFIERS = ("official", "strict")
 

@@ -9,8 +9,18 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import Field
 
-from harness.task import GenerationSettings, SolveContext, Task, TaskArgs
-from harness.types import GenerateRequest, MetricValue, Output, Sample, SampleResult, Score
+from harness.api import (
+    GenerateRequest,
+    GenerationSettings,
+    MetricValue,
+    Output,
+    Sample,
+    SampleResult,
+    Score,
+    SolveContext,
+    Task,
+    TaskArgs,
+)
 from tasks.longcot.data import DOMAINS, Question, load_questions
 from tasks.longcot.metrics import aggregate_results
 from tasks.longcot.official import verify_official

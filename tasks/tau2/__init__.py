@@ -10,8 +10,7 @@ spec (a shipped one, a ``.yaml`` path, or a folder ``frontier tools synthesize``
 
 from __future__ import annotations
 
-from harness.errors import ConfigError
-from harness.task import TaskEntry, TaskFamily
+from harness.api import ConfigError, TaskEntry, TaskFamily
 from tasks.tau2.domains import DOMAINS
 from tasks.tau2.pooled import Tau2PooledTask
 from tasks.tau2.synth.shipped import SPEC_SUFFIXES, shipped_specs

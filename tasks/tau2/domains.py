@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from harness.errors import ConfigError
+from harness.api import ConfigError
 from tasks.tau2.jsonfile import read_json_file
 from tasks.tau2.library import import_tau2
 

@@ -18,8 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from harness.errors import AdapterError
-from harness.types import Generation, Message, ToolCall
+from harness.api import AdapterError, Generation, Message, ToolCall
 
 if TYPE_CHECKING:
     from tau2.data_model.message import AssistantMessage, ToolMessage, UserMessage

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from harness.json_input import JsonInputError, read_json
+from harness.api import JsonInputError, read_json
 
 MAX_JSON_FILE_BYTES = 64 * 1024 * 1024
 

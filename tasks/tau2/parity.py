@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from harness.types import Generation, Message
+from harness.api import Generation, Message
 from tasks.tau2.domains import DomainData
 from tasks.tau2.episode import Episode, EpisodeRunner, agent_system_prompt, user_system_prompt
 from tasks.tau2.scripted import (

@@ -15,8 +15,7 @@ from collections.abc import Iterable, Iterator
 from itertools import chain, zip_longest
 from typing import TYPE_CHECKING
 
-from harness.task import SolveContext
-from harness.types import GenerateRequest, Generation, MetricValue, Output, Sample, SampleResult, Score
+from harness.api import GenerateRequest, Generation, MetricValue, Output, Sample, SampleResult, Score, SolveContext
 from tasks.tau2.task import Tau2DomainTask
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from harness.types import Generation, Message, ToolCall
+from harness.api import Generation, Message, ToolCall
 
 if TYPE_CHECKING:
     from tau2.data_model.tasks import Action

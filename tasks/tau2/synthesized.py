@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from harness.errors import ConfigError
+from harness.api import ConfigError
 from tasks.tau2.domains import DomainData, validate_tasks
 from tasks.tau2.jsonfile import read_json_file
 from tasks.tau2.library import import_tau2, package_data_root

@@ -15,9 +15,22 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field, ValidationError
 
-from harness.adapters.base import close_adapter
-from harness.task import GenerationSettings, Metric, SolveContext, Task, TaskArgs, accuracy_over_answered
-from harness.types import GenerateRequest, Generation, MetricValue, Output, Sample, SampleResult, Score
+from harness.api import (
+    GenerateRequest,
+    Generation,
+    GenerationSettings,
+    Metric,
+    MetricValue,
+    Output,
+    Sample,
+    SampleResult,
+    Score,
+    SolveContext,
+    Task,
+    TaskArgs,
+    accuracy_over_answered,
+    close_adapter,
+)
 from tasks.tau2.domains import DEFAULT_SPLIT, DomainData, load_domain
 from tasks.tau2.episode import (
     EpisodeRunner,
@@ -35,8 +48,7 @@ from tasks.tau2.scripted import IDLE_REPLIES, oracle_reply, scripted_user_reply
 if TYPE_CHECKING:
     from tau2.data_model.tasks import Task as Tau2Task
 
-    from harness.adapters.base import ModelAdapter
-    from harness.summary import Accumulator
+    from harness.api import Accumulator, ModelAdapter
 
 SCRIPTED = "scripted"
 
@@ -133,7 +145,7 @@ class Tau2DomainTask(Task[Tau2Args]):
 
     def _user(self, task: Tau2Task, ctx: SolveContext) -> tuple[ModelAdapter | None, list[object]]:
         """The user simulator's adapter (None: scripted) and the adapters to close afterwards."""
-        from harness.calls import LabelledAdapter, auxiliary_model
+        from harness.api import LabelledAdapter, auxiliary_model
 
         spec: str | None = self.args.user_model
         if spec == SCRIPTED:
@@ -221,7 +233,7 @@ class Tau2DomainTask(Task[Tau2Args]):
         assertions = (task.evaluation_criteria.nl_assertions or []) if task.evaluation_criteria else []
         if spec is None or not assertions:
             return None
-        from harness.calls import auxiliary_model
+        from harness.api import auxiliary_model
         from tasks.tau2.judge import judge_nl_assertions
 
         judge = auxiliary_model(spec, "judge")
@@ -289,14 +301,14 @@ class Tau2DomainTask(Task[Tau2Args]):
     def accumulator(self, seed: int = 0) -> Accumulator:
         """reward, reward_strict, pass^k / pass@k for both, termination shares and tool errors, one result at a
         time."""
-        from harness.summary import CombinedAccumulator, MetricsAccumulator
+        from harness.api import CombinedAccumulator, MetricsAccumulator
         from tasks.tau2.metrics import EpisodeAccumulator
 
         return CombinedAccumulator(MetricsAccumulator(self.metrics(), seed=seed), EpisodeAccumulator(seed))
 
     def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
         """The accumulator's metrics over ``results``."""
-        from harness.summary import fold
+        from harness.api import fold
 
         return fold(self.accumulator(seed), results)
 

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.errors import ConfigError
+from harness.api import ConfigError
 
 
 class LongCotDataError(ConfigError):

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from pydantic import Field
 
-from harness.types import Sample
+from harness.api import Sample
 from tasks.longcot.data import Question
 from tasks.longcot.gen.problems import GENERATORS
 from tasks.longcot.task import VerifiedArgs, VerifiedTask

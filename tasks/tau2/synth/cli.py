@@ -19,7 +19,7 @@ def tools_group() -> None:
 @click.option("-o", "--out", "out_dir", required=True, type=click.Path(file_okay=False), help="output folder")
 def synthesize_command(spec: str, seed: int, n_tasks: int, out_dir: str) -> None:
     """Build an environment from SPEC.yaml, test its tools, and write sound tasks to OUT as a τ² data root."""
-    from harness.errors import ConfigError
+    from harness.api import ConfigError
     from tasks.tau2.synth.generate import synthesize, write_domain
     from tasks.tau2.synth.spec import SpecError, load_spec
 

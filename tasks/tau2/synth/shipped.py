@@ -6,7 +6,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness.errors import ConfigError
+from harness.api import ConfigError
 
 if TYPE_CHECKING:
     from tasks.tau2.synth.generate import Synthesis

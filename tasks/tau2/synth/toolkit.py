@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
-from harness.json_input import JsonInputError, parse_json
+from harness.api import JsonInputError, parse_json
 
 MAX_ARGUMENT_CHARS = 32_768
 MAX_RESULT_CHARS = 16_000
