@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import operator
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from pydantic import Field
 
@@ -11,10 +12,10 @@ from harness.api import GenerateRequest, Output, Sample, Score, Task, TaskArgs
 from scorers.extract import last_answer_value
 from scorers.numeric import parse_integer
 
-OPERATIONS = (
-    ("add", "Add {k}.", lambda x, k: x + k),
-    ("sub", "Subtract {k}.", lambda x, k: x - k),
-    ("mul", "Multiply by {k}.", lambda x, k: x * k),
+OPERATIONS: tuple[tuple[str, str, Callable[[int, int], int]], ...] = (
+    ("add", "Add {k}.", operator.add),
+    ("sub", "Subtract {k}.", operator.sub),
+    ("mul", "Multiply by {k}.", operator.mul),
 )
 
 
