@@ -13,14 +13,18 @@ from pathlib import Path
 from harness.batch.state import STATE_FILE, read_batches
 from harness.testing.batch_server import BatchServer
 
-from .conftest import FAST, run_arith, scores
+from .conftest import run_arith, scores
 
-ENV = {**os.environ, **FAST, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+
+def command_env() -> dict[str, str]:
+    """The environment of a ``frontier`` command, read when it starts: the conftest's quick batches and the
+    test's private response cache (an import-time copy would carry neither)."""
+    return {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
 
 def frontier(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "harness", *args], capture_output=True, text=True, env=ENV, timeout=120
+        [sys.executable, "-m", "harness", *args], capture_output=True, text=True, env=command_env(), timeout=120
     )
 
 
@@ -39,7 +43,7 @@ def test_killed_while_waiting_then_resumed_polls_the_same_batch(tmp_path: Path, 
     args = ["--task", "demo/arith", "-T", "n=20", "--model", model, "--no-cache", "--no-progress", "--out", str(out)]
     process = subprocess.Popen(
         [sys.executable, "-m", "harness", "run", *args, "--batch"],
-        env=ENV,
+        env=command_env(),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -75,7 +79,7 @@ def test_killed_between_the_provider_making_the_batch_and_recording_it(
     args = ["--task", "demo/arith", "-T", "n=6", "--model", model, "--no-cache", "--no-progress", "--out", str(out)]
     process = subprocess.Popen(
         [sys.executable, "-m", "harness", "run", *args, "--batch"],
-        env=ENV,
+        env=command_env(),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
