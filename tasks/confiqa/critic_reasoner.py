@@ -18,8 +18,18 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass
+from typing import Unpack
 
-from harness.api import ConfigError, GenerateRequest, Generation, Message, MethodAdapter, ModelAdapter, labelled_calls
+from harness.api import (
+    ConfigError,
+    GenerateRequest,
+    Generation,
+    GenerationOverrides,
+    Message,
+    MethodAdapter,
+    ModelAdapter,
+    labelled_calls,
+)
 
 DEFAULT_CRITIC_PROMPT = (
     "You are a critic checking the evidence given for a question. Some statements in it may have been "
@@ -100,7 +110,9 @@ class CriticReasoner(MethodAdapter):
         lines = [line for line in prompt.splitlines() if line.strip()]
         return Split(prompt.strip(), lines[-1].strip() if lines else "")
 
-    def _with_prompt(self, request: GenerateRequest, prompt: str, **overrides: object) -> GenerateRequest:
+    def _with_prompt(
+        self, request: GenerateRequest, prompt: str, **overrides: Unpack[GenerationOverrides]
+    ) -> GenerateRequest:
         system = tuple(m for m in request.messages if m.role == "system")
         return request.model_copy(
             update={"messages": (*system, Message(role="user", content=prompt)), "n": 1, **overrides}
