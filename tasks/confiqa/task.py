@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Iterator
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, NotRequired, TypedDict, TypeVar, cast
 
 from pydantic import Field
 
@@ -83,6 +83,26 @@ def subset_of(name: str) -> Subset:
     raise ConfigError(f"task {name}: a ConFiQA task name ends with /qa, /mr or /mc")
 
 
+class ConFiQAState(TypedDict):
+    """A ConFiQA sample's ``metadata``: what ``samples()`` hands the solver, the scorer and the baselines."""
+
+    subset: Subset
+    question: str
+    hops: int | None
+    orig_answer: str
+    cf_answer: str
+    orig_alias: list[str]
+    cf_alias: list[str]
+    source_triple: list[str] | None
+    control_prompt: NotRequired[str]
+    """The question under the original context, asked as well with ``control=true``."""
+
+
+def state_of(sample: Sample) -> ConFiQAState:
+    """The state ``samples()`` wrote into ``sample`` (a task is given only its own samples)."""
+    return cast(ConFiQAState, sample.metadata)
+
+
 ConFiQAArgsT = TypeVar("ConFiQAArgsT", bound=ConFiQAArgs, covariant=True)
 
 
@@ -106,41 +126,39 @@ class ConFiQATask(Task[ConFiQAArgsT]):
         """One sample per item; the prompt uses the counterfactual context."""
         opts = self.args
         for sample_id, item in self.items():
-            metadata: dict[str, Any] = {
-                "subset": self.subset,
-                "question": item.question,
-                "hops": item.hops,
-                "orig_answer": item.orig_answer,
-                "cf_answer": item.cf_answer,
-                "orig_alias": list(item.orig_alias),
-                "cf_alias": list(item.cf_alias),
-                "source_triple": list(item.source_triple) if item.source_triple else None,
-            }
+            state = ConFiQAState(
+                subset=self.subset,
+                question=item.question,
+                hops=item.hops,
+                orig_answer=item.orig_answer,
+                cf_answer=item.cf_answer,
+                orig_alias=list(item.orig_alias),
+                cf_alias=list(item.cf_alias),
+                source_triple=list(item.source_triple) if item.source_triple else None,
+            )
             if opts.control:
-                metadata["control_prompt"] = build_prompt(opts.prompt, item.orig_context, item.question)
+                state["control_prompt"] = build_prompt(opts.prompt, item.orig_context, item.question)
             target = item.cf_answer if opts.target == "faithfulness" else item.orig_answer
             yield Sample(
                 id=sample_id,
                 input=build_prompt(opts.prompt, item.cf_context, item.question),
                 target=target,
-                metadata=metadata,
+                metadata=dict(state),
             )
 
     async def solve(self, sample: Sample, ctx: SolveContext) -> Output:
         """Ask under the counterfactual context, then (with control) under the original one."""
         generation = await ctx.generate(sample.messages())
         data: dict[str, Any] = {}
-        control_prompt = sample.metadata.get("control_prompt")
+        control_prompt = state_of(sample).get("control_prompt")
         if control_prompt:
             control = await ctx.generate([Message(role="user", content=control_prompt)])
             data["control"] = control.text
         return Output(text=generation.text, data=data)
 
     def _answers(self, sample: Sample) -> tuple[list[str], list[str]]:
-        meta = sample.metadata
-        orig = [str(meta.get("orig_answer", "")), *[str(a) for a in meta.get("orig_alias", [])]]
-        cf = [str(meta.get("cf_answer", "")), *[str(a) for a in meta.get("cf_alias", [])]]
-        return orig, cf
+        state = state_of(sample)
+        return [state["orig_answer"], *state["orig_alias"]], [state["cf_answer"], *state["cf_alias"]]
 
     def score(self, sample: Sample, output: Output) -> Score:
         """Official Pc/Po/EM flags, factual robustness and control; the value follows ``target``."""
@@ -168,14 +186,15 @@ class ConFiQATask(Task[ConFiQAArgsT]):
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The original answer for the control prompt; otherwise the ``oracle_target`` answer."""
         last_user = next((m.content for m in reversed(request.messages) if m.role == "user"), None)
-        if last_user is not None and last_user == sample.metadata.get("control_prompt"):
-            return str(sample.metadata["orig_answer"])
-        key = "cf_answer" if self.args.oracle_target == "counterfactual" else "orig_answer"
-        return str(sample.metadata[key])
+        state = state_of(sample)
+        if last_user is not None and last_user == state.get("control_prompt"):
+            return state["orig_answer"]
+        return state["cf_answer"] if self.args.oracle_target == "counterfactual" else state["orig_answer"]
 
     def random_output(self, sample: Sample, request: GenerateRequest, rng: random.Random) -> str:
         """One of the two answers, or an abstention, uniformly."""
-        return rng.choice([str(sample.metadata["cf_answer"]), str(sample.metadata["orig_answer"]), "I don't know."])
+        state = state_of(sample)
+        return rng.choice([state["cf_answer"], state["orig_answer"], "I don't know."])
 
     def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
         """accuracy (per ``target``), pc, po, mr, em, factual_robustness, control_accuracy."""
