@@ -12,7 +12,7 @@ import re
 import threading
 import weakref
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from pydantic import Field
 
@@ -23,6 +23,19 @@ if TYPE_CHECKING:
     from coins_rocq.curated import CuratedSpec
     from coins_rocq.obligations import Case
     from coins_rocq.rtypes import Signature
+
+
+class CoinsState(TypedDict):
+    """A Coins sample's ``metadata``: the problem's signature (Rocq types, as text) and its HumanEval entry point."""
+
+    signature: str
+    entry_point: str
+
+
+def state_of(sample: Sample) -> CoinsState:
+    """The state ``samples()`` wrote into ``sample`` (a task is given only its own samples)."""
+    return cast(CoinsState, sample.metadata)
+
 
 _FENCE = re.compile(r"```[ \t]*(?:coq|rocq|v)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
 MAX_ANSWER_CHARS = 50_000
@@ -113,7 +126,7 @@ class SpecGenTask(Task[SpecGenArgs]):
                 id=spec.task_id,
                 input=build_prompt(item["prompt"], spec.signature),
                 target=spec.source,
-                metadata={"signature": str(spec.signature), "entry_point": item["entry_point"]},
+                metadata=dict(CoinsState(signature=str(spec.signature), entry_point=item["entry_point"])),
             )
 
     def _backend(self) -> CoqtopPool:
@@ -148,7 +161,7 @@ class SpecGenTask(Task[SpecGenArgs]):
         from coins_rocq.humaneval import humaneval_cases
         from coins_rocq.rtypes import parse_signature
 
-        signature = parse_signature(sample.metadata["signature"])
+        signature = parse_signature(state_of(sample)["signature"])
         return source, signature, humaneval_cases(sample.id, max_cases=self.args.max_cases)
 
     def score(self, sample: Sample, output: Output) -> Score:
@@ -183,7 +196,7 @@ class SpecGenTask(Task[SpecGenArgs]):
         """A trivial spec (always true or always false) with the right arity."""
         from coins_rocq.rtypes import parse_signature
 
-        signature = parse_signature(sample.metadata["signature"])
+        signature = parse_signature(state_of(sample)["signature"])
         binders = " ".join(f"(_ : {p.rtype})" for p in signature.params)
         body = rng.choice(["True", "False"])
         return f"```coq\nDefinition {signature.spec_name} {binders} (_ : {signature.output}) : Prop := {body}.\n```"
