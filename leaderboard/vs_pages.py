@@ -15,7 +15,7 @@ from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
 
-from harness.paired import Item, Stratum, bootstrap_ci, choose_test, difference, holm, p_value
+from harness.paired import Item, Stratum, bootstrap_cis, choose_test, difference, holm, p_value
 from leaderboard.aggregate import submission_id
 from leaderboard.forest import forest_plot
 from leaderboard.paired_bands import sample_values
@@ -25,6 +25,9 @@ from leaderboard.views import point_label, slug
 
 MAX_DISCORDANT = 200
 """Discordant items listed per task (the count is always given)."""
+SEED = 0
+"""The seed of the intervals and sign-flip tests."""
+ValuesOf = Callable[[dict[str, Any]], dict[str, float] | None]
 MAX_ALL_PAIRS = 10
 """Up to this many submissions in a suite, every pair gets a page; beyond, each submission is paired
 with the suite's leader and with its neighbours in the ranking (a page costs a plot)."""
@@ -38,8 +41,12 @@ def pairs_of(ranked: list[str]) -> list[tuple[str, str]]:
     return chosen
 
 
-def task_row(task: str, a: dict[str, Any], b: dict[str, Any], seed: int = 0) -> dict[str, Any]:
-    """One task of a head-to-head: both values, and the paired difference where the items can be paired."""
+def task_row(
+    task: str, a: dict[str, Any], b: dict[str, Any], values: ValuesOf = sample_values
+) -> tuple[dict[str, Any], Stratum | None]:
+    """One task of a head-to-head: both values, and the paired difference where the items can be paired,
+    with the pairs' stratum (its interval, ``ci``, still to be set: :func:`head_to_head` computes a page's
+    intervals together). ``values`` reads a task entry's per-sample values."""
     name = a["primary_metric"]
     row: dict[str, Any] = {
         "task": task,
@@ -48,36 +55,56 @@ def task_row(task: str, a: dict[str, Any], b: dict[str, Any], seed: int = 0) -> 
         "b": b["metrics"].get(name, {}).get("value"),
         "paired": False,
     }
-    left, right = sample_values(a), sample_values(b)
+    left, right = values(a), values(b)
     if left is None or right is None or a.get("data_hash") != b.get("data_hash") or b["primary_metric"] != name:
-        return row
+        return row, None
     shared = sorted(set(left) & set(right))
     if not shared:
-        return row
+        return row, None
     stratum = Stratum([Item(key, None, left[key], right[key]) for key in shared])
     test = choose_test([stratum])
     discordant = [{"id": key, "a": left[key], "b": right[key]} for key in shared if left[key] != right[key]]
-    return row | {
+    paired = row | {
         "paired": True,
         "n": len(shared),
         "a": float(stratum.a.mean()),
         "b": float(stratum.b.mean()),
         "diff": difference([stratum]),
-        "ci": bootstrap_ci([stratum], seed=seed),
         "test": test,
-        "p_value": p_value([stratum], test, seed=seed),
+        "p_value": p_value([stratum], test, seed=SEED),
         "discordant_count": len(discordant),
         "discordant": discordant[:MAX_DISCORDANT],
     }
+    return paired, stratum
 
 
-def head_to_head(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
+def head_to_head(a: dict[str, Any], b: dict[str, Any], values: ValuesOf = sample_values) -> list[dict[str, Any]]:
     """Every task both submissions ran, compared, with Holm-adjusted p-values over the paired ones."""
-    rows = [task_row(task, a["tasks"][task], b["tasks"][task]) for task in sorted(set(a["tasks"]) & set(b["tasks"]))]
+    found = [
+        task_row(task, a["tasks"][task], b["tasks"][task], values) for task in sorted(set(a["tasks"]) & set(b["tasks"]))
+    ]
+    rows = [row for row, _ in found]
+    strata = [(row, stratum) for row, stratum in found if stratum is not None]
+    for (row, _), interval in zip(strata, bootstrap_cis([[stratum] for _, stratum in strata], seed=SEED), strict=True):
+        row["ci"] = interval
     paired = [row for row in rows if row["paired"]]
     for row, adjusted in zip(paired, holm([row["p_value"] for row in paired]), strict=True):
         row["p_adjusted"] = adjusted
     return rows
+
+
+def cached_values() -> ValuesOf:
+    """:func:`sample_values` remembered per task entry (by identity, so only while the entries live):
+    a submission's entries meet several others on the head-to-head pages."""
+    memo: dict[int, dict[str, float] | None] = {}
+
+    def values(entry: dict[str, Any]) -> dict[str, float] | None:
+        key = id(entry)
+        if key not in memo:
+            memo[key] = sample_values(entry)
+        return memo[key]
+
+    return values
 
 
 def write_vs_pages(
@@ -96,6 +123,7 @@ def write_vs_pages(
     discordant item both runs logged also gets a side-by-side page of its two transcripts."""
     (out / "vs").mkdir(exist_ok=True)
     by_id = {submission_id(data): data for data in submissions}
+    values = cached_values()
     links: dict[str, list[dict[str, str]]] = {}
     for suite, ranked in sorted(ranking.items()):
         for id_a, id_b in pairs_of([sid for sid in ranked if sid in by_id]):
@@ -105,7 +133,7 @@ def write_vs_pages(
                 point_label(a["model"], a["method"]["label"]),
                 point_label(b["model"], b["method"]["label"]),
             )
-            rows = head_to_head(a, b)
+            rows = head_to_head(a, b, values)
             for row in rows:
                 row["samples_a"] = samples_links.get((id_a, row["task"]))
                 row["samples_b"] = samples_links.get((id_b, row["task"]))

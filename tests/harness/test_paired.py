@@ -15,6 +15,7 @@ from harness.paired import (
     benjamini_hochberg,
     binomial_half_cdf,
     bootstrap_ci,
+    bootstrap_cis,
     choose_test,
     difference,
     expanded_tail,
@@ -71,6 +72,24 @@ def test_a_one_stratum_interval_from_the_shared_draws_is_the_fresh_generators(se
         assert bootstrap_ci([stratum], seed=seed) == bootstrap_ci([stratum], seed=seed) == expected
     with pytest.raises(ValueError, match="read-only"):
         first_draws(seed, 50, 2000)[0, 0] = 1
+
+
+def test_intervals_computed_together_are_each_one_computed_alone() -> None:
+    """0/1 scores (the matrix-product path), halves, scores on a 0-5 scale, clustered items, several strata
+    and a stratum too large for the cached draws: every interval exactly as :func:`bootstrap_ci` gives it."""
+    rng = random.Random(7)
+    sets: list[list[Stratum]] = []
+    for size in (3, 17, 50, 50, 50, 300):
+        for scale in (1, 2, 5):
+            a = [rng.randint(0, scale) / (2 if scale == 2 else 1) for _ in range(size)]
+            b = [rng.randint(0, scale) / (2 if scale == 2 else 1) for _ in range(size)]
+            sets.append([Stratum(_items(a, b))])
+            sets.append([Stratum(_items(a, b, [i % 12 for i in range(size)]))])
+    sets.append([Stratum(_items([1, 0, 1, 1] * 3, [0, 0, 1, 1] * 3)), Stratum(_items([1, 0] * 9, [1, 1] * 9))])
+    sets.append([Stratum(_items([rng.random() < 0.5 for _ in range(600)], [rng.random() < 0.5 for _ in range(600)]))])
+    for seed in (0, 5):
+        assert bootstrap_cis(sets, seed=seed) == [bootstrap_ci(strata, seed=seed) for strata in sets]
+    assert bootstrap_cis([]) == []
 
 
 def test_no_discordant_pair_gives_p_one_and_no_detectable_effect() -> None:
