@@ -33,14 +33,13 @@ if TYPE_CHECKING:
         refuse_duplicates,
     )
     from harness.json_input import JsonInputError, parse_json, read_json
+    from harness.metrics import Accumulator, CombinedAccumulator, Metric, MetricsAccumulator, fold
     from harness.run_options import RetryPolicy
     from harness.stats import MetricKind, mean_metric, proportion_metric, ratio_metric
-    from harness.summary import Accumulator, CombinedAccumulator, MetricsAccumulator, fold
     from harness.task import (
         AnyTask,
         ArgsT,
         GenerationSettings,
-        Metric,
         SolveContext,
         Task,
         TaskArgs,
@@ -72,7 +71,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "AnyTask",
         "ArgsT",
         "GenerationSettings",
-        "Metric",
         "SolveContext",
         "Task",
         "TaskArgs",
@@ -100,7 +98,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     # Metrics: one interval method per kind (Wilson for proportions, a seeded bootstrap otherwise).
     "harness.stats": ("MetricKind", "mean_metric", "proportion_metric", "ratio_metric"),
-    "harness.summary": ("Accumulator", "CombinedAccumulator", "MetricsAccumulator", "fold"),
+    "harness.metrics": ("Accumulator", "CombinedAccumulator", "Metric", "MetricsAccumulator", "fold"),
     # Errors a user sees as one line.
     "harness.errors": ("AdapterError", "ConfigError", "FrontierError", "MissingCapability", "TransientError"),
     # Untrusted input.

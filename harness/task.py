@@ -11,13 +11,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar, Unpack, cast, get_args, get_origin
+from typing import Any, ClassVar, Generic, TypeVar, Unpack, cast, final, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from harness.adapters.base import ModelAdapter
 from harness.errors import ConfigError
-from harness.stats import MetricKind
+from harness.metrics import Accumulator, Metric, MetricsAccumulator, fold
 from harness.types import (
     GenerateRequest,
     Generation,
@@ -54,16 +54,6 @@ class GenerationSettings(BaseModel):
     seed: int | None = Field(default=None, description="sampling seed, for providers that take one")
     stop: tuple[str, ...] = Field(default=(), description="sequences that end the generation")
     reasoning_budget: int | None = Field(default=None, ge=0, description="thinking tokens, for models with a budget")
-
-
-@dataclass(frozen=True)
-class Metric:
-    """A per-sample value averaged over a task; ``None`` leaves the sample out."""
-
-    name: str
-    value: Callable[[SampleResult], float | None]
-    description: str = ""
-    kind: MetricKind = "auto"
 
 
 def accuracy_over_answered(result: SampleResult) -> float | None:
@@ -140,6 +130,8 @@ class Task(Generic[ArgsT]):
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
+        if "aggregate" in cls.__dict__:
+            raise TypeError(f"{cls.__qualname__} overrides aggregate: return an accumulator from accumulator() instead")
         parameter = _args_parameter(cls)
         if parameter is None or issubclass(cls.Args, parameter):
             return
@@ -211,19 +203,18 @@ class Task(Generic[ArgsT]):
         """
         return None
 
-    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
-        """Task-level metrics from streamed results; override for ratios such as F1."""
-        from harness.stats import mean_metric
+    def accumulator(self, seed: int = 0) -> Accumulator:
+        """What builds the task's metrics in the summary, fed one result at a time (:mod:`harness.metrics`).
 
-        metrics = self.metrics()
-        values: dict[str, list[float]] = {m.name: [] for m in metrics}
-        for result in results:
-            for metric in metrics:
-                value = metric.value(result)
-                if value is not None:
-                    values[metric.name].append(float(value))
-        kinds = {m.name: m.kind for m in metrics}
-        return {name: mean_metric(vals, seed=seed, kind=kinds[name]) for name, vals in values.items()}
+        By default the mean of each of ``metrics()``; a task whose metrics are not such means (a ratio
+        of sums, a breakdown by group, a count) returns its own accumulator.
+        """
+        return MetricsAccumulator(self.metrics(), seed=seed)
+
+    @final
+    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+        """The task's metrics over ``results``: its accumulator fed every one (not overridable)."""
+        return fold(self.accumulator(seed), results)
 
     @classmethod
     def missing_library(cls) -> str | None:

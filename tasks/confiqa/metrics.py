@@ -19,7 +19,7 @@ the original context), both with the authors' matching.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from harness.api import MetricValue, SampleResult, mean_metric, ratio_metric
@@ -96,26 +96,35 @@ def _flag(result: SampleResult, name: str) -> float | None:
     return 1.0 if value else 0.0
 
 
-def aggregate_results(results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+class ConFiQAAccumulator:
     """accuracy (the run's target), the official pc, po, mr, em, their strict readings, factual_robustness
     and control_accuracy; every item that is not an infrastructure error counts (an empty answer as 0)."""
-    columns: dict[str, list[float]] = {name: [] for name in ("accuracy", *FLAGS, "control")}
-    for result in results:
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.columns: dict[str, list[float]] = {name: [] for name in ("accuracy", *FLAGS, "control")}
+
+    def add(self, result: SampleResult) -> None:
+        """Record the result's score and flags; an infrastructure error is left out."""
         if result.score.outcome == "error":
-            continue
+            return
         value = result.score.value if result.score.outcome == "scored" else None
-        columns["accuracy"].append(float(value) if value is not None else 0.0)
+        self.columns["accuracy"].append(float(value) if value is not None else 0.0)
         for name in (*FLAGS, "control"):
-            value = _flag(result, name)
-            if value is not None:
-                columns[name].append(value)
-    metrics = {"accuracy": mean_metric(columns["accuracy"], seed=seed)}
-    for suffix in ("", "_strict"):
-        po, pc = columns["po" + suffix], columns["pc" + suffix]
-        metrics["pc" + suffix] = mean_metric(pc, seed=seed)
-        metrics["po" + suffix] = mean_metric(po, seed=seed)
-        metrics["mr" + suffix] = ratio_metric(po, [p + c for p, c in zip(po, pc, strict=True)], seed=seed)
-        metrics["em" + suffix] = mean_metric(columns["em" + suffix], seed=seed)
-    metrics["factual_robustness"] = mean_metric(columns["robust"], seed=seed)
-    metrics["control_accuracy"] = mean_metric(columns["control"], seed=seed)
-    return metrics
+            flag = _flag(result, name)
+            if flag is not None:
+                self.columns[name].append(flag)
+
+    def finish(self) -> dict[str, MetricValue]:
+        """Each metric with its n and 95% CI (MR a ratio of sums, by paired bootstrap)."""
+        columns, seed = self.columns, self.seed
+        metrics = {"accuracy": mean_metric(columns["accuracy"], seed=seed)}
+        for suffix in ("", "_strict"):
+            po, pc = columns["po" + suffix], columns["pc" + suffix]
+            metrics["pc" + suffix] = mean_metric(pc, seed=seed)
+            metrics["po" + suffix] = mean_metric(po, seed=seed)
+            metrics["mr" + suffix] = ratio_metric(po, [p + c for p, c in zip(po, pc, strict=True)], seed=seed)
+            metrics["em" + suffix] = mean_metric(columns["em" + suffix], seed=seed)
+        metrics["factual_robustness"] = mean_metric(columns["robust"], seed=seed)
+        metrics["control_accuracy"] = mean_metric(columns["control"], seed=seed)
+        return metrics

@@ -21,7 +21,6 @@ from harness.api import (
     GenerateRequest,
     GenerationSettings,
     Message,
-    MetricValue,
     Output,
     Sample,
     SampleResult,
@@ -31,7 +30,7 @@ from harness.api import (
     TaskArgs,
 )
 from tasks.confiqa.loader import HUB_ID, LoadProblem, Subset, load_subset, parse_items
-from tasks.confiqa.metrics import FLAGS, aggregate_results, control_correct, judge
+from tasks.confiqa.metrics import FLAGS, ConFiQAAccumulator, control_correct, judge
 from tasks.confiqa.prompts import PromptVariant, build_prompt
 from tasks.confiqa.records import ConFiQAItem
 
@@ -196,9 +195,9 @@ class ConFiQATask(Task[ConFiQAArgsT]):
         state = state_of(sample)
         return rng.choice([state["cf_answer"], state["orig_answer"], "I don't know."])
 
-    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+    def accumulator(self, seed: int = 0) -> ConFiQAAccumulator:
         """accuracy (per ``target``), pc, po, mr, em, factual_robustness, control_accuracy."""
-        return aggregate_results(results, seed=seed)
+        return ConFiQAAccumulator(seed)
 
     def cluster_of(self, result: SampleResult) -> str | None:
         """The item's source triple: questions built from one fact are correlated (None in older logs)."""

@@ -9,7 +9,6 @@ an answer that cannot be parsed is ``unscored``.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from typing import ClassVar
 
 from harness.api import (
@@ -17,7 +16,6 @@ from harness.api import (
     GenerateRequest,
     GenerationSettings,
     Metric,
-    MetricValue,
     Output,
     Sample,
     SampleResult,
@@ -35,7 +33,7 @@ from scorers.cvss_score import (
     same_base_metrics,
 )
 from tasks.cyber.cvss_phrases import random_vector
-from tasks.cyber.metrics import vector_metrics
+from tasks.cyber.metrics import VectorAccumulator
 
 COMMON_CWES: tuple[str, ...] = (
     "CWE-20",
@@ -157,9 +155,9 @@ class CvssVectorTask(Task[ArgsT]):
             Metric("exact_vector", accuracy_over_answered, "all eight base metrics right; invalid counts 0"),
         )
 
-    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+    def accumulator(self, seed: int = 0) -> VectorAccumulator:
         """MAD of base scores, exact vector match and the invalid-vector rate."""
-        return vector_metrics(results, seed=seed)
+        return VectorAccumulator(seed)
 
 
 def _abs_deviation(result: SampleResult) -> float | None:

@@ -16,19 +16,19 @@ cap any deterministic model. See ``ctibench_data`` for where the TSVs come from.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import ClassVar, TypeVar
 
 from pydantic import Field
 
 from harness.api import (
+    Accumulator,
+    CombinedAccumulator,
     ConfigError,
     GenerationSettings,
     Message,
     Metric,
-    MetricValue,
     Sample,
-    SampleResult,
     Task,
     TaskArgs,
     accuracy_over_answered,
@@ -39,7 +39,7 @@ from scorers.cti_ids import normalise_cwe
 from scorers.cvss_score import InvalidVector, parse_cvss3
 from tasks.cyber.base import CvssVectorTask, CweTask, LetterChoiceTask
 from tasks.cyber.ctibench_data import Row, load_subset
-from tasks.cyber.metrics import conflict_metrics
+from tasks.cyber.metrics import ConflictAccumulator
 from tasks.cyber.prompts import CTI_SYSTEM_PROMPT
 
 DATA_HELP = (
@@ -131,10 +131,9 @@ class CtiMcqTask(CtiRows[CtiArgs], LetterChoiceTask[CtiArgs]):
     version = "2"
     subset = "cti-mcq"
 
-    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+    def accumulator(self, seed: int = 0) -> Accumulator:
         """The paper's accuracy (every row), accuracy over parsed letters, and the duplicate-prompt ceiling."""
-        kept = list(results)
-        return {**super().aggregate(kept, seed=seed), **conflict_metrics(kept)}
+        return CombinedAccumulator(super().accumulator(seed), ConflictAccumulator())
 
     def target_of(self, row: Row, index: int) -> str:
         """The GT letter in uppercase (upstream has a lowercase ``b``)."""
@@ -171,10 +170,9 @@ class CtiRcmTask(CtiRows[CtiArgs], CweTask[CtiArgs]):
         """The paper's accuracy (over CWE answers) first, the all-rows reading beside it."""
         return RCM_METRICS
 
-    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+    def accumulator(self, seed: int = 0) -> Accumulator:
         """Both accuracies and the duplicate-prompt ceiling."""
-        kept = list(results)
-        return {**super().aggregate(kept, seed=seed), **conflict_metrics(kept)}
+        return CombinedAccumulator(super().accumulator(seed), ConflictAccumulator())
 
     def target_of(self, row: Row, index: int) -> str:
         """The GT as ``CWE-<n>``."""

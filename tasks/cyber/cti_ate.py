@@ -9,24 +9,13 @@ its set F1; the task reports F1 averaged over samples and micro F1 over pooled c
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 
-from harness.api import (
-    GenerateRequest,
-    Metric,
-    MetricValue,
-    Output,
-    Sample,
-    SampleResult,
-    Score,
-    accuracy_over_answered,
-    accuracy_over_scored,
-)
+from harness.api import GenerateRequest, Metric, Output, Sample, Score, accuracy_over_answered, accuracy_over_scored
 from scorers.cti_ids import extract_techniques, technique_ids
 from scorers.set_f1 import match_sets
 from tasks.cyber.cti import CtiArgs, CtiRows, prompt_text
 from tasks.cyber.ctibench_data import Row
-from tasks.cyber.metrics import set_metrics
+from tasks.cyber.metrics import SetAccumulator
 
 
 class CtiAteTask(CtiRows[CtiArgs]):
@@ -81,6 +70,6 @@ class CtiAteTask(CtiRows[CtiArgs]):
             Metric("f1_macro_scored", accuracy_over_scored, "set F1 over answers naming a technique", kind="mean"),
         )
 
-    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+    def accumulator(self, seed: int = 0) -> SetAccumulator:
         """F1 averaged over samples (all rows; parsed rows), micro precision/recall/F1, exact sets."""
-        return set_metrics(results, seed=seed)
+        return SetAccumulator(seed)

@@ -15,7 +15,7 @@ its reading is logged as its own call and reported apart (``llm_accuracy``).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
 
@@ -185,32 +185,9 @@ class CtiTaaTask(CtiRows[CtiTaaArgs]):
             return {"llm_actor": None, "llm_tier": "incorrect"}
         return {"llm_actor": actor[:120], "llm_tier": self.relations.tier(actor, str(sample.target))}
 
-    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+    def accumulator(self, seed: int = 0) -> TierAccumulator:
         """The paper's two tiers over every row, and the correct tier over answers naming an actor."""
-        rows = scored = correct = plausible = asked = llm_correct = llm_plausible = 0
-        for result in results:
-            if result.score.outcome == "error":
-                continue
-            rows += 1
-            scored += result.score.outcome == "scored"
-            tier = result.score.details.get("tier")
-            correct += tier == "correct"
-            plausible += tier in ("correct", "plausible")
-            llm_tier = result.score.details.get("llm_tier")
-            asked += llm_tier is not None
-            llm_correct += llm_tier == "correct"
-            llm_plausible += llm_tier in ("correct", "plausible")
-        metrics = {
-            "accuracy": proportion_metric(correct, rows),
-            "plausible_accuracy": proportion_metric(plausible, rows),
-            "accuracy_scored": proportion_metric(correct, scored),
-        }
-        if asked:
-            metrics.update(
-                llm_accuracy=proportion_metric(llm_correct, asked),
-                llm_plausible_accuracy=proportion_metric(llm_plausible, asked),
-            )
-        return metrics
+        return TierAccumulator()
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The truth on a labelled last line."""
@@ -219,3 +196,40 @@ class CtiTaaTask(CtiRows[CtiTaaArgs]):
     def random_output(self, sample: Sample, request: GenerateRequest, rng: random.Random) -> str:
         """A well-known actor picked at random."""
         return f"Threat actor: {rng.choice(KNOWN_ACTORS)}"
+
+
+class TierAccumulator:
+    """CTI-TAA's tiers: ``accuracy`` (correct) and ``plausible_accuracy`` over every row, ``accuracy_scored``
+    over answers naming an actor and, when the extractor model was asked, its two tiers."""
+
+    def __init__(self) -> None:
+        self.rows = self.scored = self.correct = self.plausible = 0
+        self.asked = self.llm_correct = self.llm_plausible = 0
+
+    def add(self, result: SampleResult) -> None:
+        """Count the row's tiers; an infrastructure error is left out."""
+        if result.score.outcome == "error":
+            return
+        self.rows += 1
+        self.scored += result.score.outcome == "scored"
+        tier = result.score.details.get("tier")
+        self.correct += tier == "correct"
+        self.plausible += tier in ("correct", "plausible")
+        llm_tier = result.score.details.get("llm_tier")
+        self.asked += llm_tier is not None
+        self.llm_correct += llm_tier == "correct"
+        self.llm_plausible += llm_tier in ("correct", "plausible")
+
+    def finish(self) -> dict[str, MetricValue]:
+        """Each tier's share with its Wilson interval."""
+        metrics = {
+            "accuracy": proportion_metric(self.correct, self.rows),
+            "plausible_accuracy": proportion_metric(self.plausible, self.rows),
+            "accuracy_scored": proportion_metric(self.correct, self.scored),
+        }
+        if self.asked:
+            metrics.update(
+                llm_accuracy=proportion_metric(self.llm_correct, self.asked),
+                llm_plausible_accuracy=proportion_metric(self.llm_plausible, self.asked),
+            )
+        return metrics

@@ -21,9 +21,11 @@ from __future__ import annotations
 import logging
 import random
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from harness.api import (
+    Accumulator,
+    CombinedAccumulator,
     ConfigError,
     GenerateRequest,
     GenerationSettings,
@@ -142,12 +144,9 @@ class SecEvalTask(Task[JsonSetArgs]):
             Metric("accuracy_strict", _strict, "letters alone on the last line; AA read as A; unreadable is wrong"),
         )
 
-    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+    def accumulator(self, seed: int = 0) -> Accumulator:
         """The two accuracies and, once the data was read, how many questions were skipped for lack of an answer."""
-        metrics = super().aggregate(results, seed=seed)
-        if self.skipped is not None:
-            metrics["skipped_no_answer"] = MetricValue(value=len(self.skipped), n=len(self.skipped), method="count")
-        return metrics
+        return CombinedAccumulator(super().accumulator(seed), SkippedCount(self))
 
     def reference_output(self, sample: Sample, request: GenerateRequest) -> str:
         """The right letters in SecEval's answer format."""
@@ -157,3 +156,20 @@ class SecEvalTask(Task[JsonSetArgs]):
         """A random non-empty set of letters."""
         chosen = rng.sample(self.letters, k=rng.randint(1, len(self.letters)))
         return "Answer: " + "".join(sorted(chosen))
+
+
+class SkippedCount:
+    """``skipped_no_answer``: how many questions the data gave no answer for, once the task has read it."""
+
+    def __init__(self, task: SecEvalTask) -> None:
+        self.task = task
+
+    def add(self, result: SampleResult) -> None:
+        """Nothing to record: the count is the data's, not the results'."""
+
+    def finish(self) -> dict[str, MetricValue]:
+        """The count, or nothing when the data was not read (a log summarised elsewhere)."""
+        skipped = self.task.skipped
+        if skipped is None:
+            return {}
+        return {"skipped_no_answer": MetricValue(value=len(skipped), n=len(skipped), method="count")}

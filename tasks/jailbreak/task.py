@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar, Literal, TypeVar
 
@@ -24,7 +24,6 @@ from harness.api import (
     ConfigError,
     GenerateRequest,
     GenerationSettings,
-    MetricValue,
     Output,
     Sample,
     SampleResult,
@@ -36,7 +35,7 @@ from harness.api import (
 from tasks.jailbreak.attacks import Attack, read_attacks
 from tasks.jailbreak.behaviors import OVER_REFUSAL_FORMATS, Behavior, load_behaviors, missing_file_message
 from tasks.jailbreak.judges import Verdict, ask_judge, judge_request
-from tasks.jailbreak.metrics import harmful_metrics, over_refusal_metrics
+from tasks.jailbreak.metrics import HarmfulAccumulator, OverRefusalAccumulator
 from tasks.jailbreak.refusal import PREFIX_LISTS, PrefixList, refused_official, refused_strict
 
 log = logging.getLogger("tasks.jailbreak")
@@ -188,12 +187,12 @@ class JailbreakTask(Task[ArgsT]):
         what = ("jailbroken" if bad else "refused") if self.harmful else ("refused" if bad else "complied")
         return Score.of(not bad, answer=what, explanation=f"{what}, by {how}", **details)
 
-    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+    def accumulator(self, seed: int = 0) -> HarmfulAccumulator | OverRefusalAccumulator:
         """Attack success (or over-refusal) by prefixes and judge, their agreement, StrongREJECT's mean score."""
         judge = self.judge_kind if self.args.judge is not None else None
         if self.harmful:
-            return harmful_metrics(results, seed=seed, judge_prompt=judge, unsubmitted=self.unsubmitted())
-        return over_refusal_metrics(results, seed=seed, judge_prompt=judge)
+            return HarmfulAccumulator(seed, judge_prompt=judge, unsubmitted=self.unsubmitted())
+        return OverRefusalAccumulator(seed, judge_prompt=judge)
 
     def unsubmitted(self) -> int | None:
         """How many of an artifact's jailbreaks carry no prompt; None when ``-T attacks=`` is no artifact, or

@@ -6,7 +6,6 @@ output/reasoning tokens per sample, and how many questions each split had (``que
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
 
 from harness.api import MetricValue, SampleResult, mean_metric
 
@@ -27,22 +26,39 @@ def _split_of(result: SampleResult) -> str:
     return str(details.get("split") or meta.get("split") or "unknown")
 
 
-def aggregate_results(results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
-    """All LongCoT metrics from streamed results; errors are left out of every accuracy.
+PROPORTIONS = (
+    "accuracy",
+    "accuracy_official",
+    "accuracy_strict",
+    "accuracy_scored",
+    "unscored_rate",
+    "unresolved_rate",
+    "accuracy_with_judge",
+)
+"""The metrics reported even when no result fed them (n = 0)."""
+
+
+class LongCotAccumulator:
+    """All LongCoT metrics, one result at a time; errors are left out of every accuracy.
 
     ``accuracy`` follows the verifier the run scored with (``-T verifier=``, official by
     default); ``accuracy_official`` and ``accuracy_strict`` are both reported from each
     sample's recorded decisions (absent in logs scored before both were recorded).
     """
-    values: dict[str, list[float]] = defaultdict(list)
-    questions: Counter[str] = Counter()
-    for result in results:
-        score = result.score
-        questions[_split_of(result)] += 1
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.values: dict[str, list[float]] = defaultdict(list)
+        self.questions: Counter[str] = Counter()
+
+    def add(self, result: SampleResult) -> None:
+        """Count the result's question and tokens and, unless it is an error, its verdicts."""
+        score, values = result.score, self.values
+        self.questions[_split_of(result)] += 1
         values["output_tokens"].append(float(result.usage.output_tokens))
         values["reasoning_tokens"].append(float(result.usage.reasoning_tokens))
         if score.outcome == "error":
-            continue
+            return
         correct = 1.0 if score.outcome == "scored" and score.correct else 0.0
         domain, template = _group_keys(result)
         for name in ("accuracy", f"accuracy/{domain}", f"accuracy/{domain}/{template}"):
@@ -57,20 +73,16 @@ def aggregate_results(results: Iterable[SampleResult], seed: int = 0) -> dict[st
             values["accuracy_scored"].append(correct)
         judged = (score.details or {}).get("judge_equivalent")
         values["accuracy_with_judge"].append(1.0 if correct or judged is True else 0.0)
-    for name in (
-        "accuracy",
-        "accuracy_official",
-        "accuracy_strict",
-        "accuracy_scored",
-        "unscored_rate",
-        "unresolved_rate",
-        "accuracy_with_judge",
-    ):
-        values.setdefault(name, [])
-    metrics = {
-        name: mean_metric(vals, seed=seed, kind="mean" if name.endswith("_tokens") else "proportion")
-        for name, vals in sorted(values.items())
-    }
-    for split, count in sorted(questions.items()):
-        metrics[f"questions/{split}"] = MetricValue(value=float(count), n=count, method="count")
-    return metrics
+
+    def finish(self) -> dict[str, MetricValue]:
+        """Every metric with its n and 95% CI, by name, then ``questions/<split>``."""
+        values = {name: list(vals) for name, vals in self.values.items()}
+        for name in PROPORTIONS:
+            values.setdefault(name, [])
+        metrics = {
+            name: mean_metric(vals, seed=self.seed, kind="mean" if name.endswith("_tokens") else "proportion")
+            for name, vals in sorted(values.items())
+        }
+        for split, count in sorted(self.questions.items()):
+            metrics[f"questions/{split}"] = MetricValue(value=float(count), n=count, method="count")
+        return metrics

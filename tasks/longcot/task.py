@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import Field
@@ -12,7 +12,6 @@ from pydantic import Field
 from harness.api import (
     GenerateRequest,
     GenerationSettings,
-    MetricValue,
     Output,
     Sample,
     SampleResult,
@@ -22,7 +21,7 @@ from harness.api import (
     TaskArgs,
 )
 from tasks.longcot.data import DOMAINS, Question, load_questions
-from tasks.longcot.metrics import aggregate_results
+from tasks.longcot.metrics import LongCotAccumulator
 from tasks.longcot.official import verify_official
 from tasks.longcot.oracle.render import random_payload, reference_payload, reference_text
 from tasks.longcot.verdict import Verdict
@@ -168,9 +167,9 @@ class VerifiedTask(Task[VerifiedArgsT]):
         """A guess of the right shape for the template."""
         return f"solution = {random_payload(question_of(sample), rng)}"
 
-    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+    def accumulator(self, seed: int = 0) -> LongCotAccumulator:
         """Accuracy overall/per domain/per template, unscored and unresolved rates, tokens."""
-        return aggregate_results(results, seed=seed)
+        return LongCotAccumulator(seed)
 
     def cluster_of(self, result: SampleResult) -> str | None:
         """The question's template within its domain: questions of one template are correlated."""

@@ -11,7 +11,7 @@ and adds each domain's ``<domain>/reward``, ``<domain>/pass^k`` and so on (a nam
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterator
 from itertools import chain, zip_longest
 from typing import TYPE_CHECKING
 
@@ -20,6 +20,8 @@ from tasks.tau2.task import Tau2DomainTask
 
 if TYPE_CHECKING:
     from tau2.data_model.tasks import Task as Tau2Task
+
+    from harness.api import Accumulator
 
 POOLED_DOMAINS = ("airline", "retail", "telecom")
 BREAKDOWN_METRICS = ("reward", "reward_strict")
@@ -95,17 +97,34 @@ class Tau2PooledTask(Tau2DomainTask):
         """The idle agent or the scripted user, as in the sample's domain."""
         return self.member(sample.id).random_output(sample, request, rng)
 
-    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
+    def accumulator(self, seed: int = 0) -> Accumulator:
         """The pooled metrics over every task, then ``<domain>/<metric>`` for reward, reward_strict and pass^k/@k."""
-        materialised = list(results)
-        metrics = super().aggregate(materialised, seed=seed)
-        by_domain: dict[str, list[SampleResult]] = {domain: [] for domain in POOLED_DOMAINS}
-        for result in materialised:
-            by_domain.setdefault(domain_of_id(result.sample_id), []).append(result)
-        for domain, group in by_domain.items():
-            if not group:
-                continue
-            for name, value in super().aggregate(group, seed=seed).items():
-                if _in_breakdown(name):
-                    metrics[f"{domain}/{name}"] = value
+        return PooledAccumulator(lambda: super(Tau2PooledTask, self).accumulator(seed))
+
+
+class PooledAccumulator:
+    """A domain task's metrics over every result, and each domain's over its own results (the breakdown ones)."""
+
+    def __init__(self, make: Callable[[], Accumulator]) -> None:
+        self.make = make
+        self.pooled = make()
+        self.domains: dict[str, Accumulator] = {}
+
+    def add(self, result: SampleResult) -> None:
+        """Feed ``result`` to the pooled metrics and to its domain's."""
+        self.pooled.add(result)
+        domain = domain_of_id(result.sample_id)
+        if domain not in self.domains:
+            self.domains[domain] = self.make()
+        self.domains[domain].add(result)
+
+    def finish(self) -> dict[str, MetricValue]:
+        """The pooled metrics, then each domain's breakdown metrics (the published domains first, then any other)."""
+        metrics = self.pooled.finish()
+        order = [*POOLED_DOMAINS, *(domain for domain in self.domains if domain not in POOLED_DOMAINS)]
+        for domain in order:
+            if domain in self.domains:
+                for name, value in self.domains[domain].finish().items():
+                    if _in_breakdown(name):
+                        metrics[f"{domain}/{name}"] = value
         return metrics

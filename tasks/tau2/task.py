@@ -9,7 +9,7 @@ user); ``score`` evaluates from the logged trajectory alone, so rescoring calls 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -20,7 +20,6 @@ from harness.api import (
     Generation,
     GenerationSettings,
     Metric,
-    MetricValue,
     Output,
     Sample,
     SampleResult,
@@ -301,16 +300,10 @@ class Tau2DomainTask(Task[Tau2Args]):
     def accumulator(self, seed: int = 0) -> Accumulator:
         """reward, reward_strict, pass^k / pass@k for both, termination shares and tool errors, one result at a
         time."""
-        from harness.api import CombinedAccumulator, MetricsAccumulator
+        from harness.api import CombinedAccumulator
         from tasks.tau2.metrics import EpisodeAccumulator
 
-        return CombinedAccumulator(MetricsAccumulator(self.metrics(), seed=seed), EpisodeAccumulator(seed))
-
-    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
-        """The accumulator's metrics over ``results``."""
-        from harness.api import fold
-
-        return fold(self.accumulator(seed), results)
+        return CombinedAccumulator(super().accumulator(seed), EpisodeAccumulator(seed))
 
 
 class Tau2SynthesizedTask(Tau2DomainTask):

@@ -16,12 +16,13 @@ from pydantic import BaseModel
 
 import harness.runlog as runlog
 from harness.lifecycle import summarize_run
+from harness.metrics import CombinedAccumulator, MetricsAccumulator, fold
 from harness.plan import RunPlan, TaskPlan, build_task, plan_from_config
 from harness.registry import resolve_task
 from harness.runner import RunOptions, execute
 from harness.store import RunStore
 from harness.suites import load_suite
-from harness.summary import MetricsAccumulator, StreamedAggregate, accumulator_of, fold, summarize_tasks
+from harness.summary import summarize_tasks
 from harness.task import AnyTask, Task, TaskArgs
 from harness.types import OUTCOMES, MetricValue, Output, SampleResult, Score, TaskSummary, Usage
 from tasks.tau2.library import tau2_available
@@ -105,8 +106,8 @@ def test_smoke_summary_is_each_tasks_aggregate_and_reads_the_log_once(
     for entry in prepared:
         assert summary.tasks[entry.task.name] == _reference(entry.task, store, plan.seed), entry.task.name
     assert store.read_summary().tasks == summary.tasks
-    kinds = {type(accumulator_of(p.task, plan.seed)).__name__ for p in prepared}
-    assert kinds == {"MetricsAccumulator", "StreamedAggregate", "CombinedAccumulator"}
+    kinds = {type(p.task.accumulator(plan.seed)).__name__ for p in prepared}
+    assert {"MetricsAccumulator", "CombinedAccumulator", "LongCotAccumulator", "VectorAccumulator"} <= kinds
 
 
 def _result(sample_id: str, task: str, outcome: str, value: float = 1.0, **data: object) -> SampleResult:
@@ -173,18 +174,19 @@ def test_tau2_accumulator_equals_the_materialised_aggregate_and_keeps_no_result(
 
     task = resolve_task("tau2/retail").create()
     via_task = task.aggregate(iter(results), seed=4)
-    assert via_task == fold(accumulator_of(task, 4), results)
+    assert via_task == fold(task.accumulator(4), results)
     assert via_task["reward"].n == 4 and via_task["pass^1"] == streamed["pass^1"]
 
     class Recounted(Tau2DomainTask):
-        """A subclass whose own aggregate must win over the accumulator it inherits."""
+        """A subclass whose own accumulator replaces the one it inherits."""
 
-        def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
-            return {"episodes": MetricValue(value=float(sum(1 for _ in results)), n=1)}
+        def accumulator(self, seed: int = 0) -> Counting:
+            return Counting()
 
     recounted = Recounted("tau2/retail", **task.args.model_dump())
-    assert isinstance(accumulator_of(recounted, 4), StreamedAggregate)
-    assert summarize_tasks([recounted], results, seed=4)["tau2/retail"].metrics["episodes"].value == 5
+    assert summarize_tasks([recounted], results, seed=4)["tau2/retail"].metrics == {
+        "episodes": MetricValue(value=5.0, n=5, method="count")
+    }
 
 
 def _flatten(value: object) -> Iterator[object]:
@@ -198,64 +200,81 @@ def _flatten(value: object) -> Iterator[object]:
         yield value
 
 
-def test_a_task_with_its_own_aggregate_gets_its_results_in_log_order() -> None:
-    seen: list[str] = []
+class Counting:
+    """An accumulator that counts the results it is fed and remembers their ids in order."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def add(self, result: SampleResult) -> None:
+        self.seen.append(result.sample_id)
+
+    def finish(self) -> dict[str, MetricValue]:
+        return {"episodes": MetricValue(value=float(len(self.seen)), n=len(self.seen), method="count")}
+
+
+def test_a_task_with_its_own_accumulator_gets_its_results_in_log_order() -> None:
+    counting = Counting()
 
     class Ordered(Task[TaskArgs]):
-        def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
-            seen.extend(r.sample_id for r in results)
-            return {}
+        def accumulator(self, seed: int = 0) -> Counting:
+            return counting
 
-    task = Ordered("x/ordered")
-    assert isinstance(accumulator_of(task, 0), StreamedAggregate)
+    task: AnyTask = Ordered("x/ordered")
     plain: AnyTask = Task("x/plain")
-    assert isinstance(accumulator_of(plain, 0), MetricsAccumulator)
+    assert isinstance(plain.accumulator(0), MetricsAccumulator)
     results = [_result(f"s{i}", name, "scored") for i in range(5) for name in ("x/ordered", "x/plain")]
     summaries = summarize_tasks([task, plain], results, seed=0)
-    assert seen == [f"s{i}" for i in range(5)]
+    assert counting.seen == [f"s{i}" for i in range(5)]
+    assert summaries["x/ordered"].metrics["episodes"].value == 5.0
     assert summaries["x/plain"].metrics == plain.aggregate((r for r in results if r.task == "x/plain"), seed=0)
     assert summaries["x/plain"].counts["scored"] == 5 and summaries["x/plain"].cost_usd == 2.5
     empty = summarize_tasks([plain], [], seed=0)["x/plain"]
     assert empty.cost_usd is None and not empty.cost_known and empty.metrics["accuracy"].n == 0
 
 
-class _Peek(Task[TaskArgs]):
-    """An aggregate that reads one result and returns: the rest of the stream must not block the pass."""
+def test_a_task_that_overrides_aggregate_is_refused_when_defined() -> None:
+    with pytest.raises(TypeError, match="Legacy overrides aggregate: return an accumulator from accumulator"):
 
-    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
-        first = next(iter(results), None)
-        return {"first": MetricValue(value=None if first is None else float(first.sample_id[1:]), n=1)}
+        class Legacy(Task[TaskArgs]):
+            def aggregate(  # type: ignore[misc]
+                self, results: Iterable[SampleResult], seed: int = 0
+            ) -> dict[str, MetricValue]:
+                return {}
 
 
-class _Broken(Task[TaskArgs]):
-    """An aggregate with a bug: its exception reaches the caller, as when it was given a stream."""
+class _Broken:
+    """An accumulator with a bug: its exception reaches the caller, and no result is held back."""
 
-    def aggregate(self, results: Iterable[SampleResult], seed: int = 0) -> dict[str, MetricValue]:
-        for result in results:
-            if result.sample_id == "s7":
-                raise ZeroDivisionError("the aggregate's bug")
+    def add(self, result: SampleResult) -> None:
+        if result.sample_id == "s7":
+            raise ZeroDivisionError("the accumulator's bug")
+
+    def finish(self) -> dict[str, MetricValue]:
         return {}
 
 
-def _aggregate_threads() -> list[str]:
-    import threading
+def test_an_accumulators_error_and_a_failing_log_reach_the_caller() -> None:
+    class Broken(Task[TaskArgs]):
+        def accumulator(self, seed: int = 0) -> _Broken:
+            return _Broken()
 
-    return [thread.name for thread in threading.enumerate() if thread.name.startswith("aggregate ")]
-
-
-def test_streamed_aggregates_stop_early_fail_or_lose_their_feed_without_hanging() -> None:
-    many = StreamedAggregate.QUEUE_SIZE * 3
-    results = [_result(f"s{i}", name, "scored") for i in range(many) for name in ("x/peek", "x/broken")]
-    peek, broken = _Peek("x/peek"), _Broken("x/broken")
-    assert summarize_tasks([peek], results, seed=0)["x/peek"].metrics["first"].value == 0.0
-    with pytest.raises(ZeroDivisionError, match="the aggregate's bug"):
-        summarize_tasks([peek, broken], results, seed=0)
-    assert _aggregate_threads() == []
+    results = [_result(f"s{i}", name, "scored") for i in range(10) for name in ("x/plain", "x/broken")]
+    with pytest.raises(ZeroDivisionError, match="the accumulator's bug"):
+        summarize_tasks([Task("x/plain"), Broken("x/broken")], results, seed=0)
 
     def failing_log() -> Iterator[SampleResult]:
-        yield from results[:many]
+        yield from results[:4]
         raise runlog.LogFormatError("samples.jsonl:9: not a sample result")
 
     with pytest.raises(runlog.LogFormatError, match=r"samples\.jsonl:9"):
-        summarize_tasks([peek, broken, Task("x/plain")], failing_log(), seed=0)
-    assert _aggregate_threads() == []
+        summarize_tasks([Task("x/plain")], failing_log(), seed=0)
+
+
+def test_combined_accumulators_merge_in_order_a_later_name_replacing_an_earlier() -> None:
+    results = [_result("s1", "x", "scored"), _result("s2", "x", "unscored")]
+    combined = CombinedAccumulator(MetricsAccumulator(Task("x").metrics(), seed=0), Counting())
+    metrics = fold(combined, results)
+    assert list(metrics) == ["accuracy", "accuracy_scored", "episodes"]
+    assert metrics["accuracy"].value == 0.5 and metrics["accuracy_scored"].value == 1.0
+    assert metrics["episodes"].value == 2.0
