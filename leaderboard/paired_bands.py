@@ -12,13 +12,15 @@ it; its worst is the ranked entries less those it is ahead of.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from harness.paired import Item, Stratum, choose_test, holm, mcnemar_from_counts, p_value
+from harness.paired import Item, Stratum, choose_test, mcnemar_from_counts, p_value
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ALPHA = 0.05
 MEAN_TOLERANCE = 1e-6
@@ -73,10 +75,20 @@ def paired_p(left: Entry, right: Entry) -> tuple[float, float] | None:
     return p_value([stratum], choose_test([stratum])), diff
 
 
-def shared_item_tests(entries: Sequence[Entry], chosen: Sequence[int]) -> dict[tuple[int, int], tuple[float, float]]:
+class PairTests(NamedTuple):
+    """Paired tests of pairs of entries, as parallel arrays: the pairs (``first`` < ``second``), each
+    one's p-value and mean difference ``second − first``."""
+
+    first: np.ndarray
+    second: np.ndarray
+    p: np.ndarray
+    diff: np.ndarray
+
+
+def shared_item_tests(entries: Sequence[Entry], chosen: Sequence[int]) -> PairTests:
     """:func:`paired_p` of each pair (i < j) of the ``chosen`` entries that have 0/1 values on one same item set
     and data hash, from one matrix product per such group instead of a test per pair (a task table of 200
-    entries has 19,900 pairs)."""
+    entries has 19,900 pairs), with one exact McNemar test per distinct pair of discordant counts."""
     import numpy as np
 
     groups: dict[tuple[str | None, tuple[str, ...]], list[tuple[int, dict[str, float]]]] = {}
@@ -84,50 +96,85 @@ def shared_item_tests(entries: Sequence[Entry], chosen: Sequence[int]) -> dict[t
         values = entries[i].values
         if values and all(v in (0.0, 1.0) for v in values.values()):
             groups.setdefault((entries[i].data_hash, tuple(sorted(values))), []).append((i, values))
-    found: dict[tuple[int, int], tuple[float, float]] = {}
+    parts: list[tuple[np.ndarray, ...]] = []
     for (_, keys), group in groups.items():
-        members = [i for i, _ in group]
+        members = np.array([i for i, _ in group], dtype=np.intp)
         rows = np.array([[values[key] for key in keys] for _, values in group])
-        only_first = (rows @ (1.0 - rows).T).astype(int).tolist()  # [x][y]: items x got right and y did not
-        for x, y in combinations(range(len(members)), 2):
-            only_left, only_right = only_first[x][y], only_first[y][x]
-            found[members[x], members[y]] = (
-                mcnemar_from_counts(only_left, only_right),
-                (only_right - only_left) / len(keys),
-            )
-    return found
+        only_first = np.einsum("ik,jk->ij", rows, 1.0 - rows).astype(np.int64)  # [x][y]: x right, y wrong
+        x, y = np.triu_indices(len(members), 1)
+        only_left, only_right = only_first[x, y], only_first[y, x]
+        parts.append((members[x], members[y], _mcnemar(only_left, only_right), (only_right - only_left) / len(keys)))
+    if not parts:
+        empty = np.zeros(0, dtype=np.intp)
+        return PairTests(empty, empty, np.zeros(0), np.zeros(0))
+    return PairTests(*(np.concatenate(column) for column in zip(*parts, strict=True)))
+
+
+def _mcnemar(only_left: np.ndarray, only_right: np.ndarray) -> np.ndarray:
+    """:func:`mcnemar_from_counts` of each pair of counts, computed once per distinct pair."""
+    import numpy as np
+
+    base = int(only_right.max(initial=0)) + 1
+    codes, where = np.unique(only_left * base + only_right, return_inverse=True)
+    p = np.array([mcnemar_from_counts(code // base, code % base) for code in codes.tolist()])
+    return p[where.reshape(-1)]
 
 
 def bands(entries: Sequence[Entry]) -> tuple[list[float], list[float], Basis]:
     """Best and worst rank of each entry (NaN when it has no score), and what decided the order."""
+    import numpy as np
+
     ranked = [i for i, entry in enumerate(entries) if entry.score is not None]
-    ahead: set[tuple[int, int]] = set()
-    paired: list[tuple[int, int, float, float]] = []
-    marginal = False
     grouped = shared_item_tests(entries, ranked)
-    for i, j in combinations(ranked, 2):
-        test = grouped.get((i, j)) or paired_p(entries[i], entries[j])
+    front: list[int] = []
+    back: list[int] = []
+    other: list[tuple[int, int, float, float]] = []
+    marginal = False
+    covered = set(zip(grouped.first.tolist(), grouped.second.tolist(), strict=True))
+    rest = [] if len(covered) == len(ranked) * (len(ranked) - 1) // 2 else combinations(ranked, 2)
+    for i, j in rest:
+        if (i, j) in covered:
+            continue
+        test = paired_p(entries[i], entries[j])
         if test is not None:
-            paired.append((i, j, *test))
+            other.append((i, j, *test))
             continue
         marginal = True
         ci_i, ci_j = _interval(entries[i]), _interval(entries[j])
-        if ci_i[0] > ci_j[1]:
-            ahead.add((i, j))
-        elif ci_j[0] > ci_i[1]:
-            ahead.add((j, i))
-    for (i, j, _, diff), adjusted in zip(paired, holm([p for _, _, p, _ in paired]), strict=True):
-        if adjusted < ALPHA and diff != 0:
-            better_j = (diff > 0) == entries[i].higher_is_better
-            ahead.add((j, i) if better_j else (i, j))
+        if ci_i[0] > ci_j[1] or ci_j[0] > ci_i[1]:
+            ahead_first = ci_i[0] > ci_j[1]
+            front.append(i if ahead_first else j)
+            back.append(j if ahead_first else i)
+    first = np.concatenate([grouped.first, np.array([t[0] for t in other], dtype=np.intp)])
+    second = np.concatenate([grouped.second, np.array([t[1] for t in other], dtype=np.intp)])
+    p = np.concatenate([grouped.p, np.array([t[2] for t in other])])
+    diff = np.concatenate([grouped.diff, np.array([t[3] for t in other])])
+    higher = np.array([entry.higher_is_better for entry in entries], dtype=bool)
+    ahead = (holm_array(p) < ALPHA) & (diff != 0)
+    better_second = (diff > 0) == higher[first]
+    front_all = np.concatenate([np.where(better_second, second, first)[ahead], np.array(front, dtype=np.intp)])
+    back_all = np.concatenate([np.where(better_second, first, second)[ahead], np.array(back, dtype=np.intp)])
+    in_front = np.bincount(front_all, minlength=len(entries)).tolist()
+    behind = np.bincount(back_all, minlength=len(entries)).tolist()
     best = [math.nan] * len(entries)
     worst = [math.nan] * len(entries)
-    in_front, behind = Counter(front for front, _ in ahead), Counter(back for _, back in ahead)
     for i in ranked:
         best[i] = 1 + behind[i]
         worst[i] = len(ranked) - in_front[i]
+    paired = len(p) > 0
     basis: Basis = "none" if len(ranked) < 2 else "mixed" if paired and marginal else "paired" if paired else "marginal"
     return best, worst, basis
+
+
+def holm_array(p_values: np.ndarray) -> np.ndarray:
+    """:func:`harness.paired.holm` of an array (the same numbers), without a Python step per p-value."""
+    import numpy as np
+
+    order = np.argsort(p_values, kind="stable")
+    steps = np.minimum(1.0, (len(p_values) - np.arange(len(p_values))) * p_values[order])
+    adjusted = np.empty(len(p_values))
+    adjusted[order] = np.maximum.accumulate(steps) if len(p_values) else steps
+    return adjusted
 
 
 def _interval(entry: Entry) -> tuple[float, float]:

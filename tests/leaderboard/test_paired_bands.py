@@ -8,11 +8,13 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 from conftest import binary
 
+from harness.paired import holm
 from harness.stats import wilson_interval
 from leaderboard import paired_bands
-from leaderboard.paired_bands import Entry, bands, paired_p, sample_values, shared_item_tests
+from leaderboard.paired_bands import Entry, bands, holm_array, paired_p, sample_values, shared_item_tests
 from leaderboard.runs import load_run
 from leaderboard.site import build_site
 from leaderboard.submission import build_submission
@@ -117,9 +119,20 @@ def test_the_grouped_tests_are_each_pairs_own_test_and_the_bands_do_not_change(m
     entries = _random_entries(rng, 40)
     chosen = list(range(len(entries)))
     grouped = shared_item_tests(entries, chosen)
-    assert len(grouped) > 200
-    for (i, j), (p, diff) in grouped.items():
+    assert len(grouped.first) > 200
+    tested = zip(
+        grouped.first.tolist(), grouped.second.tolist(), grouped.p.tolist(), grouped.diff.tolist(), strict=True
+    )
+    for i, j, p, diff in tested:
         assert i < j and paired_p(entries[i], entries[j]) == (p, diff)
     fast = bands(entries)
-    monkeypatch.setattr(paired_bands, "shared_item_tests", lambda entries, chosen: {})
+    nothing = shared_item_tests([], [])
+    monkeypatch.setattr(paired_bands, "shared_item_tests", lambda entries, chosen: nothing)
     assert bands(entries) == fast and fast[2] == "mixed"
+
+
+def test_holm_over_an_array_is_holms_adjustment() -> None:
+    rng = random.Random(3)
+    p_values = [rng.choice([0.001, 0.01, 0.04, 0.2, 1.0, rng.random()]) for _ in range(300)]
+    assert holm_array(np.array(p_values)).tolist() == holm(p_values)
+    assert holm_array(np.zeros(0)).tolist() == []
