@@ -16,6 +16,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from harness.adapters import resolve_adapter
     from harness.adapters.base import ClosableAdapter, MethodAdapter, ModelAdapter, checked_options, close_adapter
     from harness.adapters.local import resolve_model_path
     from harness.calls import LabelledAdapter, auxiliary_model
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from harness.json_input import JsonInputError, parse_json, read_json
     from harness.metrics import Accumulator, CombinedAccumulator, Metric, MetricsAccumulator, fold
     from harness.run_options import RetryPolicy
+    from harness.runner import evaluate
     from harness.stats import MetricKind, mean_metric, proportion_metric, ratio_metric
     from harness.task import (
         AnyTask,
@@ -112,11 +114,14 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "refuse_duplicates",
     ),
     # Models: the adapter protocol, method wrappers, and the second models a task calls (judges, users).
+    "harness.adapters": ("resolve_adapter",),
     "harness.adapters.base": ("ClosableAdapter", "MethodAdapter", "ModelAdapter", "checked_options", "close_adapter"),
     "harness.adapters.local": ("resolve_model_path",),
     "harness.calls": ("LabelledAdapter", "auxiliary_model"),
     "harness.run_options": ("RetryPolicy",),
     "harness.context": ("labelled_calls",),
+    # Running a task in memory (a family's own tests: the scorer against builtin/oracle and builtin/random).
+    "harness.runner": ("evaluate",),
     # Data, the hub, and subcommands.
     "harness.datasets_get": ("DataSource",),
     "harness.hub": ("hub_unavailable",),
@@ -174,6 +179,7 @@ __all__ = [
     "auxiliary_model",
     "checked_options",
     "close_adapter",
+    "evaluate",
     "fold",
     "hub_unavailable",
     "labelled_calls",
@@ -185,6 +191,7 @@ __all__ = [
     "read_json",
     "read_tsv_table",
     "refuse_duplicates",
+    "resolve_adapter",
     "resolve_model_path",
 ]
 
