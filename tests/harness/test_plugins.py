@@ -13,9 +13,7 @@ import pytest
 
 PLUGIN = '''
 """A tiny frontier plugin: an adapter that always answers 42, a method that upper-cases, a task."""
-from harness.adapters.base import MethodAdapter
-from harness.task import Task
-from harness.types import Generation, Sample, Score
+from harness.api import Generation, MethodAdapter, Sample, Score, Task
 
 
 class FortyTwo:
