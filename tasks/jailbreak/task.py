@@ -16,7 +16,7 @@ import logging
 import random
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypedDict, TypeVar, cast
 
 from pydantic import Field
 
@@ -24,6 +24,7 @@ from harness.api import (
     ConfigError,
     GenerateRequest,
     GenerationSettings,
+    JsonDict,
     Output,
     Sample,
     SampleResult,
@@ -43,6 +44,23 @@ MAX_SCORED_CHARS = 100_000
 JudgePrompt = Literal["harmbench", "jbb", "strongreject", "xstest"]
 PrefixListName = Literal["advbench-eval/1", "llm-attacks-demo/1"]
 OUTPUT_WARNING = "jailbreak sample: the prompt and the model's reply may be harmful"
+
+
+class JailbreakState(TypedDict):
+    """A jailbreak sample's ``metadata``: the behaviour, the attack applied to it, and the report's warning."""
+
+    behavior_id: str
+    behavior: str
+    context: str
+    category: str
+    attack: JsonDict | None
+    """The attack as :meth:`Attack.describe` gives it; None for the behaviour sent plainly."""
+    content_warning: str
+
+
+def state_of(sample: Sample) -> JailbreakState:
+    """The state ``make_sample`` wrote into ``sample`` (a task is given only its own samples)."""
+    return cast(JailbreakState, sample.metadata)
 
 
 class JailbreakArgs(TaskArgs):
@@ -127,28 +145,28 @@ class JailbreakTask(Task[ArgsT]):
         """The sample of ``behavior`` under ``attack`` (None: sent plainly)."""
         request = f"{behavior.context}\n\n---\n\n{behavior.text}" if behavior.context else behavior.text
         prompt = attack.applied_to(request) if attack else request
-        metadata: dict[str, Any] = {
-            "behavior_id": behavior.id,
-            "behavior": behavior.text,
-            "context": behavior.context,
-            "category": behavior.category,
-            "attack": attack.describe() if attack else None,
-            "content_warning": OUTPUT_WARNING,
-        }
+        state = JailbreakState(
+            behavior_id=behavior.id,
+            behavior=behavior.text,
+            context=behavior.context,
+            category=behavior.category,
+            attack=attack.describe() if attack else None,
+            content_warning=OUTPUT_WARNING,
+        )
         sample_id = behavior.id if attack is None else f"{behavior.id}@{attack.key}"
-        return Sample(id=sample_id, input=prompt, metadata=metadata)
+        return Sample(id=sample_id, input=prompt, metadata=dict(state))
 
     async def judged_output(self, sample: Sample, text: str) -> Output:
         """``text`` with the judge's verdict in ``data`` (when ``-T judge=`` is set)."""
         if self.args.judge is None:
             return Output(text=text)
-        meta = sample.metadata
+        state = state_of(sample)
         request = judge_request(
             self.judge_kind,
-            behavior=str(meta.get("behavior", "")),
+            behavior=state["behavior"],
             prompt=sample.input if isinstance(sample.input, str) else "",
             response=text,
-            context=str(meta.get("context") or ""),
+            context=state["context"],
             max_tokens=self.args.judge_max_tokens,
         )
         verdict = await ask_judge(self.args.judge, self.judge_kind, request)
@@ -167,13 +185,13 @@ class JailbreakTask(Task[ArgsT]):
         """The prefix readings always; the judge's verdict when there is one; the value follows the judge if set."""
         text = (output.text or "")[:MAX_SCORED_CHARS]
         verdict = _verdict_of(output.data)
-        attack = sample.metadata.get("attack")
+        attack = state_of(sample)["attack"]
         details: dict[str, Any] = {
             "prefix_list": self.prefix_list.describe(),
             "prefix_refused": refused_official(text, self.prefix_list),
             "prefix_refused_strict": refused_strict(text, self.prefix_list),
             "judge": verdict.as_data() if verdict else None,
-            "universal": bool(attack.get("universal")) if isinstance(attack, dict) else None,
+            "universal": bool(attack.get("universal")) if attack is not None else None,
         }
         if self.args.judge is not None and (verdict is None or _reading(verdict, self.harmful) is None):
             reason = verdict.reason if verdict else "no judge verdict recorded"
