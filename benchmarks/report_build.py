@@ -25,6 +25,8 @@ from typing import Any
 
 from harness.testing.cpu_time import median_cpu_s
 
+MATPLOTLIB_RC = {"font.size": 9, "svg.fonttype": "none", "axes.spines.top": False, "axes.spines.right": False}
+"""The settings the site's matplotlib plots were drawn with."""
 ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
 
 
@@ -53,9 +55,7 @@ def matplotlib_forest(rows: list[dict[str, Any]], title: str, base: Path) -> Non
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    from leaderboard.plots import RC
-
-    with matplotlib.rc_context(RC):
+    with matplotlib.rc_context(MATPLOTLIB_RC):
         figure = Figure(figsize=(7.5, 1.4 + 0.32 * len(rows)))
         axes = figure.add_subplot()
         positions = list(range(len(rows)))

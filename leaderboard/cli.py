@@ -1,7 +1,7 @@
 """Click commands: ``frontier submit``, ``frontier leaderboard validate|build`` and ``frontier report``.
 
 The lead attaches ``submit_command``, ``leaderboard_group`` and ``report_command`` to the
-``frontier`` group. Imports of pandas, matplotlib and jinja2 happen inside the commands.
+``frontier`` group. Imports of pandas and jinja2 happen inside the commands.
 """
 
 from __future__ import annotations
@@ -96,21 +96,19 @@ def _submission_files(directory: Path) -> list[Path]:
     type=click.IntRange(0, 64),
     default=0,
     show_default=True,
-    help="Processes that validate and draw the plots (0: one per CPU, at most 8).",
+    help="Processes that validate the submissions (0: one per CPU, at most 8).",
 )
 def build_command(submissions_dir: Path, runs_dir: Path | None, output: Path, skip_invalid: bool, workers: int) -> None:
     """Build the static site from every *.json submission under SUBMISSIONS_DIR."""
     from leaderboard.runs import RunFormatError, find_runs, load_run
     from leaderboard.site import SiteError, build_site
-    from leaderboard.site_plots import default_workers, plot_context
+    from leaderboard.site_plots import default_workers
     from leaderboard.validate import validate_files
 
     files = _submission_files(submissions_dir)
     if not files:
         _fail(f"error: no *.json submissions under {submissions_dir}")
     workers = workers or default_workers()
-    if workers > 1:
-        plot_context()
     valid, issues = validate_files(files, workers=workers)
     for issue in issues:
         click.echo(str(issue), err=True)
@@ -132,7 +130,7 @@ def build_command(submissions_dir: Path, runs_dir: Path | None, output: Path, sk
                     _fail(f"error: {exc}")
                 click.echo(f"skipped run: {exc}", err=True)
     try:
-        summary = build_site([data for _, data in valid], output, runs, workers=workers)
+        summary = build_site([data for _, data in valid], output, runs)
     except SiteError as exc:
         _fail(f"error: {exc}")
     click.echo(

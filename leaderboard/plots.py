@@ -1,4 +1,4 @@
-"""Pareto plots with matplotlib (Agg backend), written as PNG and SVG.
+"""Pareto plots, laid out here and written as SVG and PNG by :mod:`leaderboard.scene` (no matplotlib).
 
 Colours come from the Okabe–Ito palette (safe for the common colour-vision deficiencies), one
 per group (a model); groups beyond the eighth also change marker shape, so no reading depends on
@@ -8,27 +8,25 @@ where it carries no label of its own. Frontier points also carry labels, each pl
 below its point where it overlaps no other (a label with no free place is left out); the legend
 takes two columns beyond twelve labels and, beyond 24, names the labels on the frontier first
 and counts the rest. The step frontier is a dashed black line; budget sweeps are
-thin solid lines in their group's colour. Labels are plain text: ``$`` in a model name is
-escaped so that it is drawn as a dollar sign, never parsed as mathtext. A point whose ``meta``
+thin solid lines in their group's colour. Labels are plain text. A point whose ``meta``
 holds ``x_ci`` or ``score_ci`` (95% intervals) is drawn with error bars. An axis where higher is
 better (output tok/s) is drawn as its reciprocal (seconds per token, lower is better) on a reversed
 log axis whose ticks read the figure itself: on a log scale that is the figure's own axis, and the
 frontier of the reciprocal is the frontier of the figure.
 
-Drawing is the slow part of a site build, so a :class:`PlotCanvas` keeps one figure and one
-axes for many plots and only swaps the data artists between them: the axes, ticks, fonts and
-the Agg renderer (with its text-metrics cache) are built once per process. The layout uses
-fixed margins and a fixed title position, so no tight-bbox or title-placement pass runs.
+The figure is the one matplotlib drew before (7.5 x 4.6 inches at 100 dpi, the same margins, fonts,
+markers, ticks and legend rows), placed by hand: a site draws dozens, and matplotlib's import and
+rendering were most of ``frontier report``'s CPU time and a third of a large leaderboard's.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from leaderboard.pareto import Point, frontier, log_floor, on_log_axis, step_curve, sweeps, usable
+from leaderboard.scene import Line, Marker, Scene, Text, to_png, to_svg
 
 OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
@@ -42,19 +40,10 @@ LEGEND_LINESPACING = 1.45
 PNG_COMPRESSION = 1
 MIN_COST_RATIO = 10.0  # the cost axis spans at least one decade
 LOG_MARGIN = 1.12  # a twentieth of a decade each side of the outermost points
-RC = {
-    "font.size": 9,
-    "svg.fonttype": "none",
-    "svg.hashsalt": "frontier",
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "path.simplify": True,
-}
 
 
 def _short(text: str, limit: int = LABEL_CHARS) -> str:
-    cut = text if len(text) <= limit else text[: limit - 1] + "…"
-    return cut.replace("$", r"\$")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def cost_window(costs: Sequence[float]) -> tuple[float, float]:
@@ -81,220 +70,221 @@ def reciprocal_tick(value: float, _position: float = 0.0) -> str:
     return cost_tick(1 / value) if value > 0 else "∞"
 
 
-class PlotCanvas:
-    """One reusable figure on which Pareto plots are drawn one after another (not thread-safe)."""
+WIDTH, HEIGHT = 750, 460
+"""The figure in pixels (7.5 x 4.6 inches at 100 dpi)."""
+PT = 100 / 72
+"""Pixels per typographic point."""
+FONT_PX, TITLE_PX, LABEL_PX = 9 * PT, 10.8 * PT, 7.5 * PT
+CHAR_PX = 0.62 * FONT_PX
+"""The width of a tick label's character, about."""
+AXES_LEFT, AXES_TOP, AXES_BOTTOM = 0.09 * WIDTH, 0.09 * HEIGHT, 0.89 * HEIGHT
+MAJOR_TICK, MINOR_TICK, TICK_PAD = 3.5 * PT, 2 * PT, 3.5 * PT
+MARKER_PX, LEGEND_MARKER_PX = math.sqrt(34) * PT, math.sqrt(26) * PT
+EDGE_PX, LINE_PX, GRID_PX, ERROR_PX = 0.5 * PT, 1.0 * PT, 0.4 * PT, 0.7 * PT
+DASH = (3.7 * PT, 1.6 * PT)
+GRID_COLOUR, ERROR_COLOUR = "#d7d7d7", "#888888"
+Y_BINS = 9
+"""At most this many intervals between y ticks (as matplotlib's locator chose for this axis height)."""
 
-    def __init__(self) -> None:
-        import matplotlib
 
-        matplotlib.use("Agg", force=False)
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
+class _Axes:
+    """The plot area: a log x axis (possibly reversed) and a linear y axis, mapped to pixels."""
 
-        with matplotlib.rc_context(RC):
-            self._fig = Figure(figsize=(7.5, 4.6), dpi=100)
-            FigureCanvasAgg(self._fig)
-            self._ax = self._fig.add_axes((0.09, 0.11, 0.66, 0.8))
-            self._ax.grid(True, which="major", linewidth=0.4, alpha=0.5)
-        self._artists: list[Any] = []
+    def __init__(self, right: float, x_range: tuple[float, float], y_range: tuple[float, float], log_x: bool) -> None:
+        self.right = right
+        self.x_range, self.y_range, self.log_x = x_range, y_range, log_x
 
-    def _clear(self) -> None:
-        from matplotlib.transforms import Bbox
+    def _fraction(self, value: float) -> float:
+        low, high = self.x_range
+        if self.log_x:
+            return (math.log10(value) - math.log10(low)) / (math.log10(high) - math.log10(low))
+        return (value - low) / (high - low)
 
-        for artist in self._artists:
-            artist.remove()
-        self._artists = []
-        ax = self._ax
-        ax.dataLim = Bbox.null()
-        ax.ignore_existing_data_limits = True
-        ax.set_autoscale_on(True)
+    def x(self, value: float) -> float:
+        """The pixel column of x ``value``, kept inside the plot area."""
+        fraction = min(1.0, max(0.0, self._fraction(value)))
+        return AXES_LEFT + fraction * (self.right - AXES_LEFT)
 
-    def draw(
-        self,
-        points: Sequence[Point],
-        title: str,
-        xlabel: str,
-        ylabel: str,
-        out_base: Path,
-        formats: Sequence[str] = ("png", "svg"),
-        reciprocal_x: bool = False,
-    ) -> list[Path]:
-        """Draw ``points`` with their step frontier and sweeps; writes ``out_base.<fmt>`` per format.
+    def y(self, value: float) -> float:
+        """The pixel row of y ``value``."""
+        low, high = self.y_range
+        return AXES_BOTTOM - (value - low) / (high - low) * (AXES_BOTTOM - AXES_TOP)
 
-        ``reciprocal_x``: the points' costs are reciprocals of a higher-is-better figure (see the module).
-        """
-        import matplotlib
+    def inside_x(self, value: float) -> bool:
+        """Whether x ``value`` lies within the axis (ends included, up to rounding)."""
+        return -1e-9 <= self._fraction(value) <= 1 + 1e-9
 
-        with matplotlib.rc_context(RC):
-            self._clear()
-            self._plot(points, reciprocal_x)
-            ax = self._ax
-            ax.set_title(_short(title, TITLE_CHARS), y=1.0, pad=6.0)
-            ax.set_xlabel(xlabel)
-            ax.set_ylabel(ylabel)
-            out_base.parent.mkdir(parents=True, exist_ok=True)
-            written = []
-            for fmt in formats:
-                path = out_base.with_name(out_base.name + "." + fmt)
-                if fmt == "png":
-                    self._fig.savefig(path, format=fmt, pil_kwargs={"compress_level": PNG_COMPRESSION})
-                else:
-                    self._fig.savefig(path, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
-                written.append(path)
-        return written
 
-    def _plot(self, points: Sequence[Point], reciprocal_x: bool) -> None:
-        from matplotlib.collections import LineCollection
-        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+def linear_ticks(low: float, high: float, bins: int = Y_BINS) -> list[float]:
+    """Round ticks within [low, high]: the finest step of 1, 2, 2.5 or 5 times a power of ten giving at most
+    ``bins`` intervals."""
+    span = high - low
+    power = 10 ** math.floor(math.log10(span / bins))
+    step = next(
+        m * power
+        for m in (1, 2, 2.5, 5, 10, 20)
+        if math.floor(high / (m * power)) - math.ceil(low / (m * power)) < bins
+    )
+    digits = max(0, 2 - math.floor(math.log10(step)))
+    first, last = math.ceil(low / step - 1e-9), math.floor(high / step + 1e-9)
+    return [round(k * step, digits) + 0.0 for k in range(first, last + 1)]
 
-        ax = self._ax
-        floor = log_floor([p.cost for p in usable(points)])
-        drawn = [Point(on_log_axis(p.cost, floor), p.score, p.label, p.group, p.meta) for p in usable(points)]
-        style = point_styles(drawn)
-        names = list(style)
-        columns = 1 if len(names) <= LEGEND_ROWS else 2
-        ax.set_position((0.09, 0.11, 0.66 if columns == 1 else 0.54, 0.8))
-        lines = [
-            ([(p.cost, p.score) for p in members], style[members[0].label][0]) for members in sweeps(drawn).values()
-        ]
-        if lines:
-            self._artists.append(
-                ax.add_collection(
-                    LineCollection(
-                        [xy for xy, _ in lines], colors=[c for _, c in lines], linewidths=1.0, alpha=0.7, zorder=2
-                    )
-                )
-            )
-        for marker in dict.fromkeys(marker for _, marker in style.values()):
-            members = [p for p in drawn if style[p.label][1] == marker]
-            self._artists.append(
-                ax.scatter(
-                    [p.cost for p in members],
-                    [p.score for p in members],
-                    marker=marker,
-                    s=34,
-                    c=[style[p.label][0] for p in members],
-                    edgecolors="black",
-                    linewidths=0.5,
-                    zorder=3,
-                )
-            )
-        self._error_bars(drawn)
-        if not drawn:
-            ax.set_xscale("linear")
-            self._artists.append(
-                ax.text(0.5, 0.5, "no points with a cost and a score", ha="center", va="center", transform=ax.transAxes)
-            )
-            return
-        front = frontier(drawn)
-        entries: list[tuple[str, str | None, str | None]] = [
-            (_short(name, 24), *style[name]) for name in _legend_names(names, front)
-        ]
-        if len(entries) < len(names):
-            entries.append((f"+{len(names) - len(entries)} more (see table)", None, None))
-        xs, ys = step_curve(drawn, max(p.cost for p in drawn))
-        self._artists += ax.plot(xs, ys, color="black", linestyle="--", linewidth=1.0, zorder=4)
-        entries.append(("Pareto frontier", "black", "--"))
-        middle = (front[0].cost * front[-1].cost) ** 0.5
-        placed: list[tuple[float, float, float, float]] = []
-        labelled = front[:MAX_LABELS]
-        texts = [_short(point.label) for point in labelled]
-        ax.autoscale_view()
-        anchors = ax.transData.transform([(point.cost, point.score) for point in labelled])
-        for point, text, (x, y) in zip(labelled, texts, anchors, strict=True):
-            right_half = len(front) > 1 and (point.cost > middle) != reciprocal_x
-            offset = _free_offset(x, y, len(text), right_half, placed)
-            if offset is None:
-                continue
-            self._artists.append(
-                ax.annotate(
-                    text,
-                    (point.cost, point.score),
-                    textcoords="offset pixels",
-                    xytext=offset,
-                    ha="right" if right_half else "left",
-                    fontsize=7.5,
-                    zorder=5,
-                )
-            )
-        if ax.get_xscale() != "log":
-            ax.set_xscale("log")
-        low, high = cost_window([p.cost for p in drawn])
-        ax.set_xlim((high, low) if reciprocal_x else (low, high))
-        span = math.log10(high / low)
-        ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if span < 2.5 else (1.0,), numticks=10))
-        ax.xaxis.set_major_formatter(FuncFormatter(reciprocal_tick if reciprocal_x else cost_tick))
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        self._legend(entries, columns)
 
-    def _error_bars(self, drawn: Sequence[Point]) -> None:
-        """Grey 95% interval bars on both axes of the points whose ``meta`` carries them."""
-        for point in drawn:
-            x_ci, score_ci = point.meta.get("x_ci"), point.meta.get("score_ci")
-            if not (x_ci or score_ci):
-                continue
-            xerr = [[max(0.0, point.cost - x_ci[0])], [max(0.0, x_ci[1] - point.cost)]] if x_ci else None
-            yerr = [[max(0.0, point.score - score_ci[0])], [max(0.0, score_ci[1] - point.score)]] if score_ci else None
-            bars = self._ax.errorbar(
-                [point.cost],
-                [point.score],
-                xerr=xerr,
-                yerr=yerr,
-                fmt="none",
-                ecolor="#888888",
-                elinewidth=0.7,
-                zorder=1,
-            )
-            self._artists.extend(bars.lines[2])
+def log_ticks(low: float, high: float, subs: Sequence[float]) -> tuple[list[float], list[float]]:
+    """Major ticks (``subs`` times powers of ten, at most about ten) and minor ticks (2–9 times powers of ten,
+    but not on a major one, and none beyond ten decades) within [low, high]."""
+    first, last = math.floor(math.log10(low)), math.ceil(math.log10(high))
+    stride = max(1, math.ceil((last - first + 1) / 10))
+    majors = [m * 10.0**e for e in range(first - stride, last + stride, stride) for m in subs]
+    majors = [v for v in majors if low * (1 - 1e-9) <= v <= high * (1 + 1e-9)]
+    minors = [] if last - first > 10 else [k * 10.0**e for e in range(first, last + 1) for k in range(2, 10)]
+    taken = {round(math.log10(v), 9) for v in majors}
+    minors = [v for v in minors if low <= v <= high and round(math.log10(v), 9) not in taken]
+    return majors, minors
 
-    def _legend(self, entries: list[tuple[str, str | None, str | None]], columns: int) -> None:
-        """The legend right of the axes: per row one text and its marker, on one line in every backend.
 
-        Drawn by hand rather than with ``Axes.legend``, whose per-entry layout cost as much as
-        the rest of the plot: ``entries`` are (label, colour, marker), a marker of "--" is a
-        dashed line and None draws nothing. Rows are placed in points (``LEGEND_LINESPACING``
-        times the font size apart), so SVG and PNG agree; one multi-line text per column did not
-        (the SVG backend spaces lines differently from Agg, and the markers drifted off their names).
-        """
-        from matplotlib.collections import PathCollection
-        from matplotlib.lines import Line2D
-        from matplotlib.markers import MarkerStyle
-        from matplotlib.transforms import IdentityTransform
+def pareto_scene(points: Sequence[Point], title: str, xlabel: str, ylabel: str, reciprocal_x: bool = False) -> Scene:
+    """The plot of ``points`` (see the module) as a scene of lines, markers and texts."""
+    floor = log_floor([p.cost for p in usable(points)])
+    drawn = [Point(on_log_axis(p.cost, floor), p.score, p.label, p.group, p.meta) for p in usable(points)]
+    style = point_styles(drawn)
+    names = list(style)
+    columns = 1 if len(names) <= LEGEND_ROWS else 2
+    right = AXES_LEFT + (0.66 if columns == 1 else 0.54) * WIDTH
+    scene = Scene(WIDTH, HEIGHT)
+    if not drawn:
+        axes = _Axes(right, (0.0, 1.0), (0.0, 1.0), log_x=False)
+        chars = _frame(scene, axes, linear_ticks(0.0, 1.0), [], linear_ticks(0.0, 1.0), str)
+        middle = ((AXES_LEFT + right) / 2, (AXES_TOP + AXES_BOTTOM) / 2 + FONT_PX * 0.36)
+        scene.shapes.append(Text(*middle, "no points with a cost and a score", FONT_PX, "middle"))
+        _titles(scene, right, (title, xlabel, ylabel), chars)
+        return scene
+    low, high = cost_window([p.cost for p in drawn])
+    axes = _Axes(right, (high, low) if reciprocal_x else (low, high), _score_range(drawn), log_x=True)
+    majors, minors = log_ticks(low, high, (1.0, 2.0, 5.0) if math.log10(high / low) < 2.5 else (1.0,))
+    x_format = reciprocal_tick if reciprocal_x else cost_tick
+    chars = _frame(scene, axes, majors, minors, linear_ticks(*axes.y_range), x_format)
+    _error_bars(scene, axes, drawn)
+    for members in sweeps(drawn).values():
+        line = tuple((axes.x(p.cost), axes.y(p.score)) for p in members)
+        scene.shapes.append(Line(line, style[members[0].label][0], LINE_PX, opacity=0.7))
+    for point in drawn:
+        colour, marker = style[point.label]
+        scene.shapes.append(Marker(axes.x(point.cost), axes.y(point.score), marker, MARKER_PX, colour, EDGE_PX))
+    front = frontier(drawn)
+    xs, ys = step_curve(drawn, max(p.cost for p in drawn))
+    scene.shapes.append(
+        Line(tuple((axes.x(x), axes.y(y)) for x, y in zip(xs, ys, strict=True)), "black", LINE_PX, DASH)
+    )
+    _frontier_labels(scene, axes, front, reciprocal_x)
+    entries: list[tuple[str, str | None, str | None]] = [
+        (_short(name, 24), *style[name]) for name in _legend_names(names, front)
+    ]
+    if len(entries) < len(names):
+        entries.append((f"+{len(names) - len(entries)} more (see table)", None, None))
+    entries.append(("Pareto frontier", "black", "--"))
+    _legend(scene, right, entries, columns)
+    _titles(scene, right, (title, xlabel, ylabel), chars)
+    return scene
 
-        fig = self._fig
-        fontsize = 7 if columns == 1 else 6
-        rows = -(-len(entries) // columns)
-        step = fontsize * LEGEND_LINESPACING / 72 / fig.get_figheight()
-        left = self._ax.get_position().x1 + 0.015
-        width = (0.995 - left) / columns
-        top = 0.51 + (rows - 1) * step / 2
-        markers: dict[str, list[tuple[tuple[float, float], str]]] = {}
-        for index, (label, colour, marker) in enumerate(entries):
-            x = left + (index // rows) * width
-            y = top - (index % rows) * step
-            self._artists.append(fig.text(x + 0.022, y, label, va="center_baseline", ha="left", fontsize=fontsize))
-            if marker == "--":
-                self._artists.append(
-                    fig.add_artist(Line2D([x, x + 0.018], [y, y], color=colour, linestyle="--", linewidth=1.0))
-                )
-            elif marker is not None and colour is not None:
-                markers.setdefault(marker, []).append(((x + 0.009, y), colour))
-        for marker, placed in markers.items():
-            style = MarkerStyle(marker)
-            self._artists.append(
-                fig.add_artist(
-                    PathCollection(
-                        [style.get_path().transformed(style.get_transform())],
-                        sizes=[26],
-                        offsets=[xy for xy, _ in placed],
-                        offset_transform=fig.transFigure,
-                        transform=IdentityTransform(),
-                        facecolors=[colour for _, colour in placed],
-                        edgecolors="black",
-                        linewidths=0.5,
-                    )
-                )
-            )
+
+def _score_range(drawn: Sequence[Point]) -> tuple[float, float]:
+    """The y axis: the scores and their intervals with a twentieth of their span each side."""
+    values = [p.score for p in drawn] + [v for p in drawn for v in (p.meta.get("score_ci") or [])]
+    low, high = min(values), max(values)
+    if high - low < 1e-12:
+        low, high = low - max(0.05, abs(low) * 0.05), high + max(0.05, abs(high) * 0.05)
+    margin = (high - low) * 0.05
+    return low - margin, high + margin
+
+
+def _frame(
+    scene: Scene,
+    axes: _Axes,
+    majors: Sequence[float],
+    minors: Sequence[float],
+    y_ticks: Sequence[float],
+    x_format: Callable[[float], str],
+) -> int:
+    """Grid, the left and bottom spines, ticks and tick labels; returns the longest y tick label's length."""
+    shapes = scene.shapes
+    step = y_ticks[1] - y_ticks[0] if len(y_ticks) > 1 else 1.0
+    digits = next((d for d in range(7) if abs(round(step, d) - step) < 1e-9 * step), 6)
+    y_labels = [f"{value:.{digits}f}" for value in y_ticks]
+    for value in majors:
+        shapes.append(Line(((axes.x(value), AXES_TOP), (axes.x(value), AXES_BOTTOM)), GRID_COLOUR, GRID_PX))
+    for value in y_ticks:
+        shapes.append(Line(((AXES_LEFT, axes.y(value)), (axes.right, axes.y(value))), GRID_COLOUR, GRID_PX))
+    shapes.append(Line(((AXES_LEFT, AXES_TOP), (AXES_LEFT, AXES_BOTTOM), (axes.right, AXES_BOTTOM)), "black", 0.8 * PT))
+    for value in minors:
+        shapes.append(
+            Line(((axes.x(value), AXES_BOTTOM), (axes.x(value), AXES_BOTTOM + MINOR_TICK)), "black", 0.6 * PT)
+        )
+    for value in majors:
+        x = axes.x(value)
+        shapes.append(Line(((x, AXES_BOTTOM), (x, AXES_BOTTOM + MAJOR_TICK)), "black", 0.8 * PT))
+        shapes.append(Text(x, AXES_BOTTOM + MAJOR_TICK + TICK_PAD + FONT_PX * 0.76, x_format(value), FONT_PX, "middle"))
+    for value, label in zip(y_ticks, y_labels, strict=True):
+        y = axes.y(value)
+        shapes.append(Line(((AXES_LEFT - MAJOR_TICK, y), (AXES_LEFT, y)), "black", 0.8 * PT))
+        shapes.append(Text(AXES_LEFT - MAJOR_TICK - TICK_PAD, y + FONT_PX * 0.36, label, FONT_PX, "end"))
+    return max(map(len, y_labels), default=0)
+
+
+def _error_bars(scene: Scene, axes: _Axes, drawn: Sequence[Point]) -> None:
+    """Grey 95% interval bars on both axes of the points whose ``meta`` carries them."""
+    for point in drawn:
+        x, y = axes.x(point.cost), axes.y(point.score)
+        x_ci, score_ci = point.meta.get("x_ci"), point.meta.get("score_ci")
+        if x_ci:
+            ends = (axes.x(x_ci[0]) if x_ci[0] > 0 else AXES_LEFT, axes.x(x_ci[1]) if x_ci[1] > 0 else AXES_LEFT)
+            scene.shapes.append(Line(((ends[0], y), (ends[1], y)), ERROR_COLOUR, ERROR_PX))
+        if score_ci:
+            scene.shapes.append(Line(((x, axes.y(score_ci[0])), (x, axes.y(score_ci[1]))), ERROR_COLOUR, ERROR_PX))
+
+
+def _frontier_labels(scene: Scene, axes: _Axes, front: Sequence[Point], reciprocal_x: bool) -> None:
+    """Labels of the first frontier points, each where it overlaps no other (see :func:`_free_offset`)."""
+    middle = (front[0].cost * front[-1].cost) ** 0.5
+    placed: list[tuple[float, float, float, float]] = []
+    for point in front[:MAX_LABELS]:
+        text = _short(point.label)
+        x, y = axes.x(point.cost), axes.y(point.score)
+        right_half = len(front) > 1 and (point.cost > middle) != reciprocal_x
+        offset = _free_offset(x, HEIGHT - y, len(text), right_half, placed)  # placed upwards, as on a plot
+        if offset is not None:
+            scene.shapes.append(Text(x + offset[0], y - offset[1], text, LABEL_PX, "end" if right_half else "start"))
+
+
+def _legend(scene: Scene, right: float, entries: list[tuple[str, str | None, str | None]], columns: int) -> None:
+    """The legend right of the axes: per row its marker (a dashed line for "--", nothing for None) and text,
+    rows ``LEGEND_LINESPACING`` times the font size apart, centred on the axes' middle height."""
+    size = (7 if columns == 1 else 6) * PT
+    rows = -(-len(entries) // columns)
+    step = size * LEGEND_LINESPACING
+    left = right + 0.015 * WIDTH
+    width = (0.995 * WIDTH - left) / columns
+    top = 0.49 * HEIGHT - (rows - 1) * step / 2
+    for index, (label, colour, marker) in enumerate(entries):
+        x = left + (index // rows) * width
+        y = top + (index % rows) * step
+        scene.shapes.append(Text(x + 0.022 * WIDTH, y + size * 0.36, label, size))
+        if marker == "--" and colour is not None:
+            scene.shapes.append(Line(((x, y), (x + 0.018 * WIDTH, y)), colour, LINE_PX, DASH))
+        elif marker is not None and colour is not None:
+            scene.shapes.append(Marker(x + 0.009 * WIDTH, y, marker, LEGEND_MARKER_PX, colour, EDGE_PX))
+
+
+def _titles(scene: Scene, right: float, texts: tuple[str, str, str], tick_chars: int) -> None:
+    """The title above the axes, the x label below, and the y label turned, 4 points left of the y tick
+    labels (``tick_chars`` characters at most)."""
+    title, xlabel, ylabel = texts
+    centre = (AXES_LEFT + right) / 2
+    scene.shapes.append(Text(centre, AXES_TOP - 6 * PT - 1, _short(title, TITLE_CHARS), TITLE_PX, "middle"))
+    below = AXES_BOTTOM + MAJOR_TICK + TICK_PAD + FONT_PX + 4 * PT + FONT_PX * 0.76
+    scene.shapes.append(Text(centre, below, xlabel, FONT_PX, "middle"))
+    left = max(FONT_PX, AXES_LEFT - MAJOR_TICK - TICK_PAD - tick_chars * CHAR_PX - 4 * PT)
+    scene.shapes.append(Text(left, (AXES_TOP + AXES_BOTTOM) / 2, ylabel, FONT_PX, "middle", rotated=True))
 
 
 def _free_offset(
@@ -344,16 +334,6 @@ def _legend_names(names: list[str], front: Sequence[Point]) -> list[str]:
     return (first + rest)[: room - 1]
 
 
-_CANVAS: list[PlotCanvas] = []
-
-
-def canvas() -> PlotCanvas:
-    """This process's shared :class:`PlotCanvas` (made on first use)."""
-    if not _CANVAS:
-        _CANVAS.append(PlotCanvas())
-    return _CANVAS[0]
-
-
 def pareto_plot(
     points: Sequence[Point],
     title: str,
@@ -363,8 +343,20 @@ def pareto_plot(
     formats: Sequence[str] = ("png", "svg"),
     reciprocal_x: bool = False,
 ) -> list[Path]:
-    """Draw ``points`` with their step frontier and sweeps; writes ``out_base.<fmt>`` per format.
+    """Draw ``points`` with their step frontier and sweeps; writes ``out_base.<fmt>`` per format (png, svg).
 
     ``reciprocal_x``: the costs are reciprocals of a higher-is-better figure (output tok/s; see the module).
     """
-    return canvas().draw(points, title, xlabel, ylabel, out_base, formats, reciprocal_x)
+    scene = pareto_scene(points, title, xlabel, ylabel, reciprocal_x)
+    out_base.parent.mkdir(parents=True, exist_ok=True)
+    written = []
+    for fmt in formats:
+        path = out_base.with_name(out_base.name + "." + fmt)
+        if fmt == "png":
+            to_png(scene, path, PNG_COMPRESSION)
+        elif fmt == "svg":
+            path.write_text(to_svg(scene), encoding="utf-8")
+        else:
+            raise ValueError(f"unknown plot format {fmt!r} (png or svg)")
+        written.append(path)
+    return written

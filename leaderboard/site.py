@@ -22,7 +22,7 @@ from leaderboard.aggregate import overall_rows, submission_id, task_rows
 from leaderboard.runs import RunDir
 from leaderboard.samples_pages import PAGE_SIZE, write_sample_pages
 from leaderboard.site_env import PACKAGE, environment, package_version
-from leaderboard.site_plots import Plotter, suite_plot_jobs, task_plot_jobs
+from leaderboard.site_plots import draw_plots, suite_plot_jobs, task_plot_jobs
 from leaderboard.views import model_sections, records, slug, suite_sections, task_points, task_sections
 from leaderboard.vs_pages import write_vs_pages
 
@@ -79,7 +79,6 @@ def build_site(
     out_dir: str | Path,
     runs: Sequence[RunDir] = (),
     page_size: int = PAGE_SIZE,
-    workers: int = 1,
     report: bool = False,
 ) -> SiteSummary:
     """Write the site for validated ``submissions`` into ``out_dir``; ``runs`` feed the sample browser.
@@ -87,10 +86,8 @@ def build_site(
     ``report`` titles the pages for ``frontier report`` (a report of runs) rather than a leaderboard
     of submissions.
 
-    ``workers`` > 1 draws the plots in that many processes, forked from a warm fork server
-    (:func:`leaderboard.site_plots.plot_context`) and fed each plot as soon as its data is known. The site is built
-    in a fresh folder beside ``out_dir`` and swapped in whole, so no page of an earlier build
-    survives; a folder that is not an earlier site is never replaced.
+    The site is built in a fresh folder beside ``out_dir`` and swapped in whole, so no page of an
+    earlier build survives; a folder that is not an earlier site is never replaced.
     """
     if not submissions:
         raise ValueError("no submissions to build a site from")
@@ -99,7 +96,7 @@ def build_site(
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.building-"))
     try:
-        summary = _build_into(staging, submissions, runs, page_size, workers, report)
+        summary = _build_into(staging, submissions, runs, page_size, report)
         _swap_in(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -136,7 +133,7 @@ def _swap_in(staging: Path, target: Path) -> None:
 
 
 def _build_into(
-    out: Path, submissions: list[dict[str, Any]], runs: Sequence[RunDir], page_size: int, workers: int, report: bool
+    out: Path, submissions: list[dict[str, Any]], runs: Sequence[RunDir], page_size: int, report: bool
 ) -> SiteSummary:
     """Write every page, plot and the JSON export into the fresh folder ``out``."""
     for sub in ("tasks", "models", "samples", "plots"):
@@ -150,47 +147,42 @@ def _build_into(
         "entries": "run(s)" if report else "submission(s)",
     }
 
-    plotter = Plotter(out / "plots", workers)
-    try:
-        points = task_points(submissions)
-        plotter.submit(task_plot_jobs(points))
-        samples_links, browsed_tasks, runs_of = _write_samples(env, out, common, submissions, runs, page_size)
-        tasks = task_rows(submissions)
-        task_pages = task_sections(submissions, tasks, samples_links, points)
-        families, overall = overall_rows(submissions, tasks)
-        sections = suite_sections(submissions, overall, families)
-        plotter.submit(suite_plot_jobs(sections))
-        models = model_sections(submissions, overall)
-        vs_template = env.get_template("vs.html")
-        ranking = {section["suite"]: [row["submission"] for row in section["rows"]] for section in sections}
-        pair_template = env.get_template("sample_pair.html")
-        vs_links = write_vs_pages(
-            out,
-            submissions,
-            ranking,
-            samples_links,
-            lambda ctx: vs_template.render(root="../", **common, **ctx),
-            runs_of,
-            lambda ctx: pair_template.render(root="../../", **common, **ctx),
-        )
-        for section in sections:
-            section["vs"] = vs_links.get(section["suite"], [])
-        from leaderboard.transfer import write_transfer_page
+    points = task_points(submissions)
+    plots = draw_plots(task_plot_jobs(points), out / "plots")
+    samples_links, browsed_tasks, runs_of = _write_samples(env, out, common, submissions, runs, page_size)
+    tasks = task_rows(submissions)
+    task_pages = task_sections(submissions, tasks, samples_links, points)
+    families, overall = overall_rows(submissions, tasks)
+    sections = suite_sections(submissions, overall, families)
+    plots += draw_plots(suite_plot_jobs(sections), out / "plots")
+    models = model_sections(submissions, overall)
+    vs_template = env.get_template("vs.html")
+    ranking = {section["suite"]: [row["submission"] for row in section["rows"]] for section in sections}
+    pair_template = env.get_template("sample_pair.html")
+    vs_links = write_vs_pages(
+        out,
+        submissions,
+        ranking,
+        samples_links,
+        lambda ctx: vs_template.render(root="../", **common, **ctx),
+        runs_of,
+        lambda ctx: pair_template.render(root="../../", **common, **ctx),
+    )
+    for section in sections:
+        section["vs"] = vs_links.get(section["suite"], [])
+    from leaderboard.transfer import write_transfer_page
 
-        transfer = write_transfer_page(runs, out)
-        linked = {**common, "transfer_page": transfer.name if transfer else None}
-        _write_pages(env, out, linked, sections, task_pages, models)
-        (out / "leaderboard.json").write_text(
-            json.dumps(
-                _export(submissions, tasks, families, overall, sections, task_pages),
-                allow_nan=False,
-                separators=(",", ":"),
-            ),
-            encoding="utf-8",
-        )
-        plots = plotter.finish()
-    finally:
-        plotter.close()
+    transfer = write_transfer_page(runs, out)
+    linked = {**common, "transfer_page": transfer.name if transfer else None}
+    _write_pages(env, out, linked, sections, task_pages, models)
+    (out / "leaderboard.json").write_text(
+        json.dumps(
+            _export(submissions, tasks, families, overall, sections, task_pages),
+            allow_nan=False,
+            separators=(",", ":"),
+        ),
+        encoding="utf-8",
+    )
     return SiteSummary(out, len(submissions), len(task_pages), len(models), browsed_tasks, plots)
 
 

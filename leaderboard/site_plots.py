@@ -1,5 +1,5 @@
-"""The site's plots: the jobs drawn per suite and per task, and the process pool that draws them
-while the pages are rendered (workers forked from a fork server that has imported matplotlib)."""
+"""The site's plots: the jobs drawn per suite and per task, and drawing them (a few milliseconds each,
+:mod:`leaderboard.plots`), in the building process."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def speed_plot_jobs(tasks: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     return jobs
 
 
-def _draw(jobs: list[tuple[Any, ...]], plot_dir: Path) -> int:
+def draw_plots(jobs: list[tuple[Any, ...]], plot_dir: Path) -> int:
     """Draw each job ``(points, title, xlabel, ylabel, name[, reciprocal_x])``; the number of files written."""
     from leaderboard.plots import pareto_plot
 
@@ -90,75 +90,8 @@ def _draw(jobs: list[tuple[Any, ...]], plot_dir: Path) -> int:
     return written
 
 
-def plot_context() -> Any:
-    """The multiprocessing context that plot workers come from: a fork server that has imported
-    matplotlib and built a canvas (:mod:`leaderboard.plot_preload`) before forking any worker.
-
-    Calling this early (``frontier leaderboard build`` does, before validating) starts that
-    server, so its imports overlap the caller's own work.
-    """
-    import multiprocessing
-    from multiprocessing import forkserver
-
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["leaderboard.plot_preload"])
-    forkserver.ensure_running()
-    return context
-
-
-def _workers_died() -> RuntimeError:
-    return RuntimeError(
-        "the plot worker processes died; a script that builds the site with workers > 1 must "
-        'call it under `if __name__ == "__main__":` (the workers import the main module, as '
-        "with any spawned process), or pass workers=1"
-    )
-
-
-class Plotter:
-    """Draws plot jobs as they become known: in a process pool while the caller renders pages,
-    or in this process at :meth:`finish` when ``workers`` is 1."""
-
-    def __init__(self, plot_dir: Path, workers: int) -> None:
-        self._dir = plot_dir
-        self._pending: list[tuple[Any, ...]] = []
-        self._futures: list[Any] = []
-        self._pool = None
-        if workers > 1:
-            from concurrent.futures import ProcessPoolExecutor
-
-            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=plot_context())
-
-    def submit(self, jobs: list[tuple[Any, ...]]) -> None:
-        """Queue ``jobs`` (drawn at once in the pool, or at :meth:`finish` without one)."""
-        if self._pool is None:
-            self._pending += jobs
-            return
-        from concurrent.futures.process import BrokenProcessPool
-
-        try:
-            self._futures += [self._pool.submit(_draw, [job], self._dir) for job in jobs]
-        except BrokenProcessPool:
-            raise _workers_died() from None
-
-    def finish(self) -> int:
-        """Wait for every plot; returns the number of files written."""
-        if self._pool is None:
-            return _draw(self._pending, self._dir)
-        from concurrent.futures.process import BrokenProcessPool
-
-        try:
-            return sum(future.result() for future in self._futures)
-        except BrokenProcessPool:
-            raise _workers_died() from None
-
-    def close(self) -> None:
-        """Stop the pool (cancelling what has not started, after an error)."""
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-
-
 def default_workers() -> int:
-    """Processes for validating and drawing plots: the CPUs this process may use, at most 8."""
+    """Processes for validating submissions: the CPUs this process may use, at most 8."""
     import os
 
     return max(1, min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))

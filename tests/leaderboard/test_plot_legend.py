@@ -68,25 +68,21 @@ def test_styles_stay_distinct_when_the_palette_repeats() -> None:
 
 
 def _legend_rows(svg: str, legend_x: float) -> tuple[list[float], list[tuple[float, str]]]:
-    """The legend's marker centres (y of each filled marker or dashed line right of ``legend_x``)
+    """The legend's marker centres (y of each marker or dashed line right of ``legend_x``)
     and its text baselines (y, text), each sorted top to bottom."""
-    markers = [
-        float(y)
-        for x, y in re.findall(r'<use xlink:href="#[^"]+" x="([\d.]+)" y="([\d.]+)" style="fill', svg)
-        if float(x) > legend_x
-    ]
-    for path in re.findall(r'<path d="([^"]+)"\s*style="fill: (?:#|none; stroke-dasharray)', svg):
-        xs_ys = [float(v) for v in re.findall(r"[-\d.]+", path)]
-        xs, ys = xs_ys[0::2], xs_ys[1::2]
-        if xs and min(xs) > legend_x:
-            markers.append((min(ys) + max(ys)) / 2)
-    texts = [
-        (float(y or ty), text)
-        for x, y, tx, ty, text in re.findall(
-            r'<text[^>]*?(?: x="([\d.]+)" y="([\d.]+)"| transform="translate\(([\d.]+) ([\d.]+)\))[^>]*>([^<]*)</text>',
-            svg,
+    centres = [(float(x), float(y)) for x, y in re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)"', svg)]
+    for points in re.findall(r'<polygon points="([^"]+)"', svg):
+        xy = [tuple(map(float, pair.split(","))) for pair in points.split()]
+        centres.append(
+            ((min(x for x, _ in xy) + max(x for x, _ in xy)) / 2, (min(y for _, y in xy) + max(y for _, y in xy)) / 2)
         )
-        if float(x or tx) > legend_x
+    for path in re.findall(r'<path d="M([\d.]+),([\d.]+)L[\d.]+,[\d.]+"[^>]*stroke-dasharray', svg):
+        centres.append((float(path[0]), float(path[1])))
+    markers = [y for x, y in centres if x > legend_x]
+    texts = [
+        (float(y), text)
+        for x, y, text in re.findall(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>', svg)
+        if float(x) > legend_x
     ]
     return sorted(markers), sorted(texts)
 
@@ -95,7 +91,7 @@ def test_legend_markers_sit_on_their_names(tmp_path: Path) -> None:
     """Each legend marker is on the line of its name in the SVG the pages show (they used to drift
     apart, by a line every few rows, as the SVG backend spaced the lines of one text its own way)."""
     svg = pareto_plot(_points(), "t", "tokens", "accuracy", tmp_path / "plot", ("svg",))[0]
-    markers, texts = _legend_rows(svg.read_text(encoding="utf-8"), legend_x=410.0)
+    markers, texts = _legend_rows(svg.read_text(encoding="utf-8"), legend_x=565.0)
     assert [text for _, text in texts] == [*point_styles(_points()), "Pareto frontier"]
     assert len(markers) == len(texts)
     step = (texts[-1][0] - texts[0][0]) / (len(texts) - 1)
