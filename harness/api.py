@@ -51,6 +51,7 @@ if TYPE_CHECKING:
         accuracy_over_answered,
         accuracy_over_scored,
     )
+    from harness.transcript import ENDED_BY
     from harness.types import (
         GenerateRequest,
         Generation,
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
         TokenLogprob,
         ToolCall,
         Usage,
+        swap_roles,
     )
 
 _SOURCES: dict[str, tuple[str, ...]] = {
@@ -97,7 +99,10 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "TokenLogprob",
         "ToolCall",
         "Usage",
+        "swap_roles",
     ),
+    # What an agent task says of its conversation to the transcript's views.
+    "harness.transcript": ("ENDED_BY",),
     # Metrics: one interval method per kind (Wilson for proportions, a seeded bootstrap otherwise).
     "harness.stats": ("MetricKind", "mean_metric", "proportion_metric", "ratio_metric"),
     "harness.metrics": ("Accumulator", "CombinedAccumulator", "Metric", "MetricsAccumulator", "fold"),
@@ -131,6 +136,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
 _MODULE_OF = {name: module for module, names in _SOURCES.items() for name in names}
 
 __all__ = [
+    "ENDED_BY",
     "MAX_IMPORT_BYTES",
     "Accumulator",
     "AdapterError",
@@ -193,6 +199,7 @@ __all__ = [
     "refuse_duplicates",
     "resolve_adapter",
     "resolve_model_path",
+    "swap_roles",
 ]
 
 if not TYPE_CHECKING:  # hidden from type checkers, so that a misspelt name is an error there

@@ -23,6 +23,7 @@ from harness.context import active_sample, call_role
 from harness.errors import AdapterError, ConfigError, TransientError
 from harness.failures import is_permanent
 from harness.run_options import DEFAULT_TIMEOUT_S, RetryPolicy, RunOptions
+from harness.transcript import SIMULATED_USER
 from harness.types import CallRecord, GenerateRequest, Generation, Timing
 
 __all__ = [
@@ -115,14 +116,16 @@ class CallingAdapter:
                 self.cache.put(self.name, key, generation)
         context = active_sample()
         if context is not None:
+            role = call_role.get()
             context.calls.append(
                 CallRecord(
                     request_key=key,
                     generation=generation,
-                    role=call_role.get(),
+                    role=role,
                     retries=retries,
                     cached=cached,
-                    messages=context.transcript.spans(request.messages),
+                    messages=context.transcript.spans(request.messages, swapped=role == SIMULATED_USER),
+                    roles_swapped=role == SIMULATED_USER,
                 )
             )
         return generation

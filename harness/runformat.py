@@ -22,10 +22,12 @@ from harness.json_input import JsonInputError, read_json
 from harness.runlog import iter_results
 from harness.types import RunSummary, SampleResult
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """The run format this code writes, and the newest it reads. Format 2 added each sample's transcript
 (``SampleResult.transcript``, referenced by its calls' ``messages``); a format 1 log reads as before,
-without transcripts."""
+without transcripts. Format 3 stores a call's reply that is a transcript message as a reference to it
+(``"reply"``) and a simulated user's view in the conversation's roles (``roles_swapped``), so that a
+format 2 reader cannot read it; format 1 and 2 logs read as before."""
 VERSION_KEY = "format_version"
 
 CONFIG_FILE = "config.json"

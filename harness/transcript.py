@@ -12,11 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import takewhile
 
-from harness.types import CallRecord, Message, SampleResult, Span
+from harness.types import CallRecord, Message, SampleResult, Span, swap_roles
 
 WITHOUT_TRANSCRIPTS = "logged without transcripts (a run written before run format 2)"
 """What is said of a sample whose log line holds no transcript."""
+SIMULATED_USER = "user"
+"""The role of a simulated user's calls: their requests see the conversation with the user and assistant roles
+swapped, and are stored in the conversation's own roles (``CallRecord.roles_swapped``)."""
+ENDED_BY = "ended_by"
+"""The key of ``Output.data`` where an agent task says that the conversation's last turn ended it:
+``{"role": "user", "signal": "stop"}`` (the simulated user stopped)."""
 
 
 class TranscriptBuilder:
@@ -26,10 +33,13 @@ class TranscriptBuilder:
         self.messages: list[Message] = []
         self._index: dict[Message, int] = {}
 
-    def spans(self, messages: Iterable[Message]) -> tuple[Span, ...]:
-        """The spans of ``messages`` in the transcript, adding the ones not seen before."""
+    def spans(self, messages: Iterable[Message], swapped: bool = False) -> tuple[Span, ...]:
+        """The spans of ``messages`` in the transcript, adding the ones not seen before; ``swapped``: the messages
+        are a view with the user and assistant roles swapped, stored in the transcript's roles."""
         spans: list[list[int]] = []
         for message in messages:
+            if swapped:
+                message = swap_roles(message)
             index = self._index.get(message)
             if index is None:
                 index = self._index[message] = len(self.messages)
@@ -42,8 +52,9 @@ class TranscriptBuilder:
 
 
 def call_messages(transcript: Sequence[Message], call: CallRecord) -> tuple[Message, ...]:
-    """The messages ``call`` was made on (empty when the log kept none for it)."""
-    return tuple(message for start, stop in call.messages or () for message in transcript[start:stop])
+    """The messages ``call`` was made on, as it was sent them (empty when the log kept none for it)."""
+    messages = (message for start, stop in call.messages or () for message in transcript[start:stop])
+    return tuple(swap_roles(m) for m in messages) if call.roles_swapped else tuple(messages)
 
 
 def has_transcript(result: SampleResult) -> bool:
@@ -65,27 +76,38 @@ def _asked_model(call: CallRecord) -> bool:
 def conversation(result: SampleResult) -> tuple[Message, ...]:
     """The sample's conversation as the solver saw it last.
 
-    The messages of its last ``model`` call, then the reply: for an agent (an output with a
-    trajectory) that call's generation, the trajectory's turns after the agent's last message and the
-    simulated user's replies after it (its closing turn); otherwise the output's text, which a method's selection
-    makes the answer. The sample's input and output when no call kept its messages.
+    For an agent (an output with a trajectory): the system prompt of its last ``model`` call, the
+    trajectory, and the simulated user's replies after that call that the trajectory does not end with
+    (a log written before trajectories held the user's closing turn). Otherwise the messages of the last
+    ``model`` call and the output's text, which a method's selection makes the answer. The sample's
+    input and output when no call kept its messages.
     """
     transcript = result.transcript or ()
     position = next((i for i in reversed(range(len(result.calls))) if _asked_model(result.calls[i])), None)
     if position is None:
         return (*input_messages(result), Message(role="assistant", content=result.output.text or None))
-    last = result.calls[position]
-    asked = call_messages(transcript, last)
+    asked = call_messages(transcript, result.calls[position])
     trajectory = result.output.trajectory
     if not trajectory:
         return (*asked, Message(role="assistant", content=result.output.text or None))
-    final = max((i for i, m in enumerate(trajectory) if m.role == "assistant"), default=-1)
+    system = tuple(takewhile(lambda message: message.role == "system", asked))
     closing = tuple(
-        Message(role="user", content=c.generation.text or None, tool_calls=c.generation.tool_calls)
-        for c in result.calls[position + 1 :]
-        if c.role == "user"
+        swap_roles(c.generation.as_message()) for c in result.calls[position + 1 :] if c.role == SIMULATED_USER
     )
-    return (*asked, last.generation.as_message(), *trajectory[final + 1 :], *closing)
+    if closing and trajectory[-len(closing) :] == closing:
+        closing = ()
+    return (*system, *trajectory, *closing)
+
+
+def ending(result: SampleResult, shown: Sequence[Message]) -> str | None:
+    """How the last turn of ``shown`` (the sample's :func:`conversation`) ended it (``the user's stop``),
+    or None when the task did not say (``Output.data["ended_by"]``) or that turn is not the role's it names."""
+    said = result.output.data.get(ENDED_BY)
+    if not isinstance(said, dict) or not isinstance(said.get("role"), str) or not isinstance(said.get("signal"), str):
+        return None
+    if not shown or shown[-1].role != said["role"]:
+        return None
+    return f"the {said['role']}'s {said['signal']}"[:200]
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticSerializationError
 
+from harness.stored_once import compact, restore
+
 JsonDict = dict[str, Any]
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -279,6 +281,8 @@ class CallRecord(Record):
     ``messages`` are the request's messages as spans of the sample's ``transcript`` (each
     message is stored once per sample, see :mod:`harness.transcript`); None in a log written
     before transcripts were kept, and for a call made on no logged request (``import``).
+    ``roles_swapped``: the request saw the transcript's messages with the user and assistant
+    roles swapped (a simulated user's view, in which its own turns are the assistant's).
     """
 
     request_key: str
@@ -287,6 +291,21 @@ class CallRecord(Record):
     retries: int = 0
     cached: bool = False
     messages: tuple[Span, ...] | None = Field(default=None, exclude_if=lambda spans: spans is None)
+    roles_swapped: bool = Field(default=False, exclude_if=lambda swapped: not swapped)
+
+    def reply(self) -> Message:
+        """The generation as the turn it is in the transcript's roles (a simulated user's reply is a user turn)."""
+        message = self.generation.as_message()
+        return swap_roles(message) if self.roles_swapped else message
+
+
+SWAPPED_ROLES = {"user": "assistant", "assistant": "user"}
+
+
+def swap_roles(message: Message) -> Message:
+    """``message`` with the user and assistant roles swapped (system and tool messages unchanged)."""
+    role = SWAPPED_ROLES.get(message.role)
+    return message if role is None else message.model_copy(update={"role": role})
 
 
 class Score(Record):
@@ -332,11 +351,9 @@ class Output(Record):
 class SampleResult(Record):
     """One line of ``samples.jsonl``: a sample, what the model did and how it scored.
 
-    Each text is stored once: serialised, a call whose generation text equals
-    ``output.text`` carries ``"text": null`` in its generation, an ``output.trajectory``
-    whose messages are all in the ``transcript`` is ``{"transcript_spans": [[1, 9], ...]}``,
-    and reading the record back restores both (so ``model_validate_json(r.model_dump_json())
-    == r`` holds).
+    Each text is stored once: serialised, what is already in the ``transcript`` (a call's reply,
+    ``output.text``, ``output.trajectory``) is a reference to it, and reading the record back
+    puts it back (:mod:`harness.stored_once`), so ``model_validate_json(r.model_dump_json()) == r``.
     """
 
     sample_id: str
@@ -369,77 +386,15 @@ class SampleResult(Record):
 
     @model_validator(mode="before")
     @classmethod
-    def _restore_output_text(cls, data: Any) -> Any:
-        """Put ``output.text`` back into the generations that were stored without their text."""
-        if not isinstance(data, dict) or not isinstance(data.get("calls"), (list, tuple)):
-            return data
-        output = data.get("output")
-        text = output.get("text") if isinstance(output, dict) else getattr(output, "text", None)
-        if not isinstance(text, str):
-            return data
-        calls = []
-        for call in data["calls"]:
-            generation = call.get("generation") if isinstance(call, dict) else None
-            if isinstance(generation, dict) and "text" in generation and generation["text"] is None:
-                call = {**call, "generation": {**generation, "text": text}}
-            calls.append(call)
-        return {**data, "calls": calls}
-
-    @model_validator(mode="before")
-    @classmethod
-    def _restore_trajectory(cls, data: Any) -> Any:
-        """Put back an ``output.trajectory`` stored as spans of the transcript (see the class docstring)."""
-        output = data.get("output") if isinstance(data, dict) else None
-        if not isinstance(output, dict) or not isinstance(output.get("trajectory"), dict):
-            return data
-        stored = output["trajectory"]
-        transcript, spans = data.get("transcript"), stored.get("transcript_spans")
-        if not isinstance(transcript, (list, tuple)) or not isinstance(spans, list) or len(stored) != 1:
-            raise ValueError("output.trajectory must be messages, or transcript_spans of a logged transcript")
-        messages: list[Any] = []
-        for span in spans:
-            valid = isinstance(span, list) and len(span) == 2 and all(type(end) is int for end in span)
-            if not valid or not 0 <= span[0] < span[1] <= len(transcript):
-                raise ValueError(
-                    f"output.trajectory: span {span!r} is not within the {len(transcript)}-message transcript"
-                )
-            messages.extend(transcript[span[0] : span[1]])
-        return {**data, "output": {**output, "trajectory": messages}}
-
-    def _trajectory_spans(self) -> list[list[int]] | None:
-        """The output's trajectory as spans of the transcript, when every one of its messages is in it."""
-        if not self.transcript or not self.output.trajectory:
-            return None
-        first: dict[Message, int] = {}
-        for index, message in enumerate(self.transcript):
-            first.setdefault(message, index)
-        spans: list[list[int]] = []
-        for message in self.output.trajectory:
-            at = first.get(message)
-            if at is None:
-                return None
-            if spans and spans[-1][1] == at:
-                spans[-1][1] = at + 1
-            else:
-                spans.append([at, at + 1])
-        return spans
+    def _restore_stored_once(cls, data: Any) -> Any:
+        """Put back every text stored as a reference to the transcript (see :mod:`harness.stored_once`)."""
+        return restore(data)
 
     @model_serializer(mode="wrap")
-    def _store_output_text_once(self, handler: SerializerFunctionWrapHandler) -> Any:
-        """Drop from each generation a text that is ``output.text`` again, and store a trajectory whose
-        messages are all in the transcript as spans of it (see the class docstring)."""
+    def _store_once(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """Store each text already in the transcript as a reference to it (see :mod:`harness.stored_once`)."""
         data = handler(self)
-        spans = self._trajectory_spans()
-        if spans is not None and isinstance(data, dict) and isinstance(data.get("output"), dict):
-            data["output"]["trajectory"] = {"transcript_spans": spans}
-        text = self.output.text
-        if not text or not isinstance(data, dict) or not isinstance(data.get("calls"), list):
-            return data
-        for call, dumped in zip(self.calls, data["calls"], strict=True):
-            generation = dumped.get("generation") if isinstance(dumped, dict) else None
-            if call.generation.text == text and isinstance(generation, dict) and "text" in generation:
-                generation["text"] = None
-        return data
+        return compact(self, data) if isinstance(data, dict) else data
 
 
 class MetricValue(Record):

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from harness.score_view import criteria, verdict
-from harness.transcript import WITHOUT_TRANSCRIPTS, call_views, conversation, has_transcript
+from harness.transcript import WITHOUT_TRANSCRIPTS, call_views, conversation, ending, has_transcript
 from harness.types import Message, SampleResult
 
 MAX_TEXT = 20_000
@@ -33,9 +33,11 @@ def text_view(text: str | None, limit: int = MAX_TEXT) -> dict[str, Any]:
     return {"text": cut(text, limit), "chars": len(text), "folded": len(text) > FOLD, "preview": text[:PREVIEW]}
 
 
-def message_view(message: Message) -> dict[str, Any]:
-    """One message: role, text, tool calls (name, arguments as sent, id) and the call a tool result answers."""
+def message_view(message: Message, ends: str | None = None) -> dict[str, Any]:
+    """One message: role, text, tool calls (name, arguments as sent, id), the call a tool result answers, and how
+    it ended the conversation (``ends``: the user's stop) when it did."""
     return {
+        "ends": cut(ends, 200) if ends else None,
         "role": message.role,
         "content": text_view(message.content),
         "tool_calls": [
@@ -57,6 +59,8 @@ def transcript_view(result: SampleResult) -> dict[str, Any]:
     """The whole page of one sample (every string still to be escaped by the template)."""
     score = result.score
     calls = call_views(result)
+    shown = conversation(result)
+    stop = ending(result, shown)
     return {
         "id": result.sample_id,
         "task": result.task,
@@ -65,7 +69,7 @@ def transcript_view(result: SampleResult) -> dict[str, Any]:
         "outcome": score.outcome,
         "transcript_note": None if has_transcript(result) else WITHOUT_TRANSCRIPTS,
         "content_warning": content_warning(result),
-        "messages": [message_view(m) for m in conversation(result)],
+        "messages": [message_view(m, stop if i == len(shown) - 1 else None) for i, m in enumerate(shown)],
         "target": cut(json.dumps(result.target, ensure_ascii=False, default=str), 4000),
         "answer": cut(score.answer or "", 2000),
         "explanation": cut(score.explanation, 4000),

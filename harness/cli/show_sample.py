@@ -13,7 +13,7 @@ from harness.errors import ConfigError
 from harness.runformat import RunFiles
 from harness.runlog import key_parts, winning_lines
 from harness.score_view import criteria, verdict
-from harness.transcript import WITHOUT_TRANSCRIPTS, call_views, conversation, has_transcript
+from harness.transcript import WITHOUT_TRANSCRIPTS, call_views, conversation, ending, has_transcript
 from harness.types import Message, SampleResult
 
 MAX_SHOWN = 4000
@@ -85,12 +85,17 @@ def print_sample(result: SampleResult) -> None:
     console.print(header)
     if not has_transcript(result):
         console.print(Text(f"({WITHOUT_TRANSCRIPTS}: the input and final output are shown)", style="dim"))
-    for message in conversation(result):
+    shown = conversation(result)
+    stop = ending(result, shown)
+    for number, message in enumerate(shown, 1):
         body = Text()
         for style, line in _message_lines(message):
             body.append(line + "\n", style=style)
         body.rstrip()
-        console.print(Panel(body, title=Text(message.role), title_align="left", border_style=ROLE_STYLE[message.role]))
+        title = Text(message.role)
+        if stop is not None and number == len(shown):
+            title.append(f" · ends the conversation ({printable(stop, 200)})", style="bold red")
+        console.print(Panel(body, title=title, title_align="left", border_style=ROLE_STYLE[message.role]))
     console.print(Text(f"answer: {printable(score.answer or '-', 400)}"))
     console.print(Text(f"explanation: {printable(score.explanation or '-', 1000)}"))
     rows = criteria(score.details)

@@ -14,11 +14,12 @@ fails); an adapter that gives up ends it with ``infrastructure_error``.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from harness.api import AdapterError, Generation, Message, ToolCall
+from harness.api import AdapterError, Generation, Message, swap_roles
+from tasks.tau2.trajectory import episode_messages
 
 if TYPE_CHECKING:
     from tau2.data_model.message import AssistantMessage, ToolMessage, UserMessage
@@ -61,38 +62,14 @@ def is_user_prompt(messages: tuple[Message, ...]) -> bool:
     return bool(messages) and messages[0].role == "system" and (messages[0].content or "").endswith("</scenario>")
 
 
-def _tool_calls(calls: list | None) -> tuple[ToolCall, ...]:
-    return tuple(ToolCall(id=c.id, name=c.name, arguments=json.dumps(c.arguments)) for c in calls or [])
-
-
 def agent_view(system: str, history: list) -> tuple[Message, ...]:
     """The agent's request messages from its history, as τ²'s ``to_litellm_messages`` renders them."""
-    from tau2.data_model.message import AssistantMessage, ToolMessage, UserMessage
-
-    out = [Message(role="system", content=system)]
-    for m in history:
-        if isinstance(m, UserMessage):
-            out.append(Message(role="user", content=m.content))
-        elif isinstance(m, AssistantMessage):
-            out.append(Message(role="assistant", content=m.content, tool_calls=_tool_calls(m.tool_calls)))
-        elif isinstance(m, ToolMessage):
-            out.append(Message(role="tool", content=m.content, tool_call_id=m.id))
-    return tuple(out)
+    return (Message(role="system", content=system), *episode_messages(history))
 
 
 def user_view(system: str, history: list) -> tuple[Message, ...]:
     """The user simulator's request messages: τ²'s ``UserState.flip_roles`` (its own turns are 'assistant')."""
-    from tau2.data_model.message import AssistantMessage, ToolMessage, UserMessage
-
-    out = [Message(role="system", content=system)]
-    for m in history:
-        if isinstance(m, UserMessage):
-            out.append(Message(role="assistant", content=m.content, tool_calls=_tool_calls(m.tool_calls)))
-        elif isinstance(m, AssistantMessage):
-            out.append(Message(role="user", content=m.content))
-        elif isinstance(m, ToolMessage):
-            out.append(Message(role="tool", content=m.content, tool_call_id=m.id))
-    return tuple(out)
+    return (Message(role="system", content=system), *(swap_roles(m) for m in episode_messages(history)))
 
 
 def to_tau2_message(generation: Generation, role: str) -> AssistantMessage | UserMessage:
@@ -129,6 +106,16 @@ def to_tau2_message(generation: Generation, role: str) -> AssistantMessage | Use
 def is_user_stop(message: UserMessage) -> bool:
     """τ²'s ``UserSimulator.is_stop``."""
     return not message.is_tool_call() and any(token in (message.content or "") for token in STOP_TOKENS)
+
+
+def user_ending(termination: str, trajectory: Sequence[Message]) -> dict[str, str] | None:
+    """How the user ended the episode with its last turn (``{"role": "user", "signal": "stop"}``: the token's word,
+    ``transfer`` and ``out-of-scope`` for the others), or None when it did not."""
+    last = trajectory[-1] if trajectory else None
+    if termination != "user_stop" or last is None or last.role != "user":
+        return None
+    token = next((token for token in STOP_TOKENS if token in (last.content or "")), None)
+    return None if token is None else {"role": "user", "signal": token.strip("#").lower()}
 
 
 @dataclass
@@ -269,33 +256,3 @@ class EpisodeRunner:
         else:
             self.receiver = "agent" if sender == "user" else "user"
         return stop
-
-
-def dump_trajectory(trajectory: list) -> list[dict]:
-    """The trajectory as JSON-ready dicts (τ²'s message models, timestamps and raw data left out)."""
-    out = []
-    for index, message in enumerate(trajectory):
-        data = message.model_dump(mode="json", exclude={"timestamp", "raw_data"})
-        data["turn_idx"] = index
-        out.append(data)
-    return out
-
-
-def load_trajectory(data: object) -> list:
-    """τ² messages from logged dicts; ValueError naming the first bad message."""
-    from pydantic import TypeAdapter, ValidationError
-    from tau2.data_model.message import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-
-    if not isinstance(data, list):
-        raise ValueError("the logged trajectory is not a list")
-    kinds = {"assistant": AssistantMessage, "user": UserMessage, "tool": ToolMessage, "system": SystemMessage}
-    out = []
-    for index, item in enumerate(data):
-        kind = kinds.get(str(item.get("role"))) if isinstance(item, dict) else None
-        if kind is None:
-            raise ValueError(f"logged message #{index} has no known role")
-        try:
-            out.append(TypeAdapter(kind).validate_python(item))
-        except ValidationError as exc:
-            raise ValueError(f"logged message #{index}: {str(exc)[:200]}") from None
-    return out

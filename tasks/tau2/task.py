@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field, ValidationError
 
 from harness.api import (
+    ENDED_BY,
     GenerateRequest,
     Generation,
     GenerationSettings,
@@ -34,15 +35,14 @@ from tasks.tau2.domains import DEFAULT_SPLIT, DomainData, load_domain
 from tasks.tau2.episode import (
     EpisodeRunner,
     agent_system_prompt,
-    agent_view,
-    dump_trajectory,
     is_user_prompt,
-    load_trajectory,
+    user_ending,
     user_system_prompt,
 )
 from tasks.tau2.library import resolve_data_root, tau2_missing, tau2_version
 from tasks.tau2.rewards import Evaluator, NeedsJudge
 from tasks.tau2.scripted import IDLE_REPLIES, oracle_reply, scripted_user_reply
+from tasks.tau2.trajectory import ERRORS_KEY, episode_messages, logged_trajectory, tool_errors
 
 if TYPE_CHECKING:
     from tau2.data_model.tasks import Task as Tau2Task
@@ -208,23 +208,23 @@ class Tau2DomainTask(Task[Tau2Args]):
         finally:
             for adapter in closers:
                 await close_adapter(adapter)
-        view = agent_view(system, runner.agent_history)
-        final = next((m.content for m in reversed(view) if m.role == "assistant" and m.content), "")
-        return Output(
-            text=final or "",
-            trajectory=view[1:],
-            data={
-                "domain": self.domain_name,
-                "task_id": task.id,
-                "termination": episode.termination,
-                "steps": episode.steps,
-                "tool_errors": episode.errors,
-                "error": episode.error,
-                "nl_met": nl_met,
-                "tau2_version": tau2_version(),
-                "tau2_messages": dump_trajectory(episode.trajectory),
-            },
-        )
+        trajectory = episode_messages(episode.trajectory)
+        final = next((m.content for m in reversed(trajectory) if m.role == "assistant" and m.content), "")
+        data = {
+            "domain": self.domain_name,
+            "task_id": task.id,
+            "termination": episode.termination,
+            "steps": episode.steps,
+            "tool_errors": episode.errors,
+            "error": episode.error,
+            "nl_met": nl_met,
+            "tau2_version": tau2_version(),
+            ERRORS_KEY: tool_errors(episode.trajectory),
+        }
+        ending = user_ending(episode.termination, trajectory)
+        if ending is not None:
+            data[ENDED_BY] = ending
+        return Output(text=final or "", trajectory=trajectory, data=data)
 
     async def _judge(self, task: Tau2Task, trajectory: list, closers: list[object]) -> list[bool] | None:
         """NL assertions judged when a judge model is set and the task has any."""
@@ -248,7 +248,7 @@ class Tau2DomainTask(Task[Tau2Args]):
         nl_met = data.get("nl_met")
         try:
             task = self.task_of(sample)
-            trajectory = load_trajectory(data.get("tau2_messages"))
+            trajectory = logged_trajectory(output)
             if nl_met is not None and not (isinstance(nl_met, list) and all(isinstance(v, bool) for v in nl_met)):
                 raise ValueError("nl_met is not a list of booleans")
             rewards = evaluator_for(self.domain()).evaluate(task, trajectory, termination, nl_met)

@@ -45,7 +45,7 @@ def _rewrite(path: Path, **changes: object) -> None:
 def test_a_run_records_the_format_version_first_in_config_and_summary(run: Path) -> None:
     for name in (CONFIG_FILE, SUMMARY_FILE):
         data = json.loads((run / name).read_text())
-        assert next(iter(data)) == VERSION_KEY and data[VERSION_KEY] == FORMAT_VERSION == 2
+        assert next(iter(data)) == VERSION_KEY and data[VERSION_KEY] == FORMAT_VERSION == 3
     files = RunFiles(run)
     assert VERSION_KEY not in files.read_config()
     assert files.read_summary().tasks["demo/arith"].counts["scored"] == 4
@@ -65,7 +65,8 @@ def test_a_run_without_a_version_reads_as_version_one_and_resumes(run: Path) -> 
 @pytest.mark.parametrize("name", [CONFIG_FILE, SUMMARY_FILE])
 def test_a_newer_version_is_refused_by_every_reader_naming_the_file(run: Path, name: str) -> None:
     _rewrite(run / name, **{VERSION_KEY: FORMAT_VERSION + 1})
-    message = rf"{name}: written in run format 3, newer than this frontier-evals reads \(format 2\); upgrade"
+    newer, ours = FORMAT_VERSION + 1, FORMAT_VERSION
+    message = rf"{name}: written in run format {newer}, newer than this frontier-evals reads \(format {ours}\)"
     with pytest.raises(RunFormatError, match=message):
         load_run(run)
     if name == CONFIG_FILE:

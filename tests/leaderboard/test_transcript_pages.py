@@ -108,15 +108,26 @@ async def test_a_tau2_episode_page_shows_every_turn_and_tool_call_and_payloads_s
     entry = FAMILY.resolve("tau2/retail")
     assert entry is not None
     tasks = entry.create().tau2_tasks()[:2]  # type: ignore[attr-defined]
-    run = tmp_path / "run"
+    run, scripted_run = tmp_path / "run", tmp_path / "scripted"
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     with OpenAIServer(_responder(tasks, hostile=tasks[1].id)) as server:
-        plan = RunPlan(model=f"openai-compatible/m@{server.base_url}", tasks=(TaskPlan("tau2/retail", {}, limit=2),))
+        model = f"openai-compatible/m@{server.base_url}"
+        plan = RunPlan(model=model, tasks=(TaskPlan("tau2/retail", {}, limit=2),))
         await execute(plan, run, RunOptions(progress=False, cache_path=None))
+        scripted_plan = TaskPlan("tau2/retail", {"user_model": "scripted"}, limit=1)
+        plan = RunPlan(model=f"openai-compatible/offline@{server.base_url}", tasks=(scripted_plan,))
+        await execute(plan, scripted_run, RunOptions(progress=False, cache_path=None))
     results = {r.sample_id: r for r in RunFiles(run).results()}
     normal, hostile = (results[f"retail-{t.id}"] for t in tasks)
-    assert normal.score.value == 1.0
-    site = _report(tmp_path, run)
+    (scripted,) = RunFiles(scripted_run).results()
+    assert normal.score.value == 1.0 and scripted.score.value == 1.0
+    site = _report(tmp_path, run, scripted_run)
+    ends = (
+        "Array.from(document.querySelectorAll('.conversation .message.ends')).map(m => [m.querySelector('.role')"
+        ".textContent, m.querySelector('.ends-mark').textContent, m.querySelector('pre').textContent, "
+        "m === m.parentElement.lastElementChild])"
+    )
+    stop = [["user", "ends the conversation (the user's stop)", "###STOP###", True]]
     async with Browser() as browser:
         await browser.load(_page(site, run, "tau2/retail", normal.sample_id).as_uri())
         shown = conversation(normal)
@@ -150,6 +161,14 @@ async def test_a_tau2_episode_page_shows_every_turn_and_tool_call_and_payloads_s
         assert "breakdown.DB" in page_text and "termination" in page_text
         calls = await browser.evaluate("document.querySelectorAll('table.calls tr.call').length")
         assert calls == len(normal.calls)
+        # the simulated user's stop closes the conversation, marked as its stop; so does the offline scripted user's
+        assert await browser.evaluate(ends) == stop
+        await browser.load(_page(site, scripted_run, "tau2/retail", scripted.sample_id).as_uri())
+        assert await browser.evaluate(ends) == stop
+        roles = await browser.evaluate(
+            "Array.from(document.querySelectorAll('.conversation .message .role')).map(r => r.textContent)"
+        )
+        assert roles == [m.role for m in conversation(scripted)] and roles.count("user") >= 2
 
         await browser.load(_page(site, run, "tau2/retail", hostile.sample_id).as_uri())
         texts = await browser.evaluate("document.querySelector('main').textContent")

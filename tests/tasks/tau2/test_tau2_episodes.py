@@ -40,15 +40,15 @@ def _basis_allows(task) -> bool:
 
 
 async def test_every_mock_task_scores_as_tau2_scores_it_message_histories_included() -> None:
-    from tasks.tau2.episode import load_trajectory
     from tasks.tau2.parity import tau2_reward
+    from tasks.tau2.trajectory import logged_trajectory
 
     task = _task("tau2/mock")
     samples = {s.id: s for s in task.samples()}
     for spec in ("builtin/oracle", "builtin/random"):
         for result in await evaluate(task, resolve_adapter(spec)):
             tau2_task = task.task_of(samples[result.sample_id])
-            trajectory = load_trajectory(result.output.data["tau2_messages"])
+            trajectory = logged_trajectory(result.output)
             try:
                 theirs: float | None = tau2_reward("mock", tau2_task, trajectory, result.output.data["termination"])
             except ValueError:  # τ²'s evaluator raises (an assertion function failing): unscored here
@@ -56,7 +56,7 @@ async def test_every_mock_task_scores_as_tau2_scores_it_message_histories_includ
             assert result.score.value == theirs, (spec, result.sample_id, result.score.explanation)
     history = samples["mock-update_task_with_message_history"]
     result = (await evaluate(task, resolve_adapter("builtin/oracle"), limit=9))[4]
-    assert result.sample_id == history.id and result.output.data["tau2_messages"][0]["role"] == "user"
+    assert result.sample_id == history.id and result.output.trajectory[0].role == "user"
 
 
 @pytest.mark.parametrize(
@@ -85,19 +85,35 @@ async def test_rescoring_a_logged_episode_needs_no_model_and_tampering_is_unscor
     result = (await evaluate(task, resolve_adapter("builtin/oracle"), limit=1))[0]
     sample = next(iter(task.samples()))
     assert task.score(sample, result.output) == result.score
-    messages = result.output.data["tau2_messages"]
-    tool = next(i for i, m in enumerate(messages) if m["role"] == "tool")
-    forged = [dict(m) for m in messages]
-    forged[tool]["content"] = "something the tool never said"
-    for data in (
-        {**result.output.data, "tau2_messages": forged},
-        {**result.output.data, "tau2_messages": "x"},
-        {**result.output.data, "tau2_messages": [{"role": "wizard"}]},
-        {**result.output.data, "nl_met": "yes"},
+    messages = result.output.trajectory
+    tool = next(i for i, m in enumerate(messages) if m.role == "tool")
+    call = next(i for i, m in enumerate(messages) if m.tool_calls)
+
+    def edited(index: int, **fields: object) -> tuple[Message, ...]:
+        return (*messages[:index], messages[index].model_copy(update=fields), *messages[index + 1 :])
+
+    def with_arguments(arguments: str) -> tuple[Message, ...]:
+        tool_call = messages[call].tool_calls[0].model_copy(update={"arguments": arguments})
+        return edited(call, tool_calls=(tool_call,))
+
+    forged = [
+        edited(tool, content="something the tool never said"),
+        (messages[tool], *messages),  # a tool result that answers no call
+        with_arguments("[1]"),
+        with_arguments("[" * 100_000),
+        with_arguments('{"n": ' + "9" * 5000 + "}"),
+        with_arguments('{"a": 1'),
+    ]
+    for output in (
+        *(Output(trajectory=trajectory, data=result.output.data) for trajectory in forged),
+        Output(trajectory=messages, data={**result.output.data, "tool_errors_at": "x"}),
+        Output(trajectory=messages, data={**result.output.data, "nl_met": "yes"}),
+        Output(data={**result.output.data, "tau2_messages": "x"}),  # a log written before run format 3
+        Output(data={**result.output.data, "tau2_messages": [{"role": "wizard"}]}),
     ):
-        score = task.score(sample, Output(data=data))
+        score = task.score(sample, output)
         assert score.outcome == "unscored", score
-    assert task.score(sample, Output(data={"termination": "max_steps", "tau2_messages": messages})).value == 0.0
+    assert task.score(sample, Output(trajectory=messages, data={"termination": "max_steps"})).value == 0.0
 
 
 def _loopback_responder(tasks: list) -> Any:

@@ -15,9 +15,9 @@ from tau2_helpers import tau2_task
 from harness.adapters import resolve_adapter
 from harness.runner import evaluate
 from harness.types import SampleResult
-from tasks.tau2.episode import load_trajectory
 from tasks.tau2.parity import tau2_registry_over, tau2_reward
 from tasks.tau2.pooled import Tau2PooledTask
+from tasks.tau2.trajectory import logged_trajectory
 
 pytestmark = pytest.mark.slow
 
@@ -74,13 +74,14 @@ def test_official_successes_are_tau2s_own_verdicts(mixed: tuple[Tau2PooledTask, 
     for result in results:
         member = task.member(result.sample_id)
         data = result.output.data
-        key = json.dumps([result.sample_id.split("#")[0], data["tau2_messages"], data["termination"]])
+        turns = [m.model_dump(mode="json") for m in result.output.trajectory]
+        key = json.dumps([result.sample_id.split("#")[0], turns, data["termination"]])
         if key not in seen:
             with tau2_registry_over(member.domain()):
                 seen[key] = tau2_reward(
                     member.domain_name,
                     member.task_of(samples[result.sample_id]),
-                    load_trajectory(data["tau2_messages"]),
+                    logged_trajectory(result.output),
                     data["termination"],
                 )
         verdicts.append(seen[key])

@@ -15,13 +15,13 @@ from tau2_helpers import tau2_task
 from harness.adapters import resolve_adapter
 from harness.errors import ConfigError
 from harness.runner import evaluate
-from tasks.tau2.episode import load_trajectory
 from tasks.tau2.parity import tau2_registry_over, tau2_reward
 from tasks.tau2.synth.generate import synthesize, write_domain
 from tasks.tau2.synth.shipped import SPEC_DIR
 from tasks.tau2.synth.spec import load_spec
 from tasks.tau2.synthesized import read_synthesized
 from tasks.tau2.task import Tau2SpecTask
+from tasks.tau2.trajectory import logged_trajectory
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +45,7 @@ async def test_oracle_scores_one_as_tau2_scores_it_and_idle_agent_strict_zero(li
     samples = {s.id: s for s in task.samples()}
     with tau2_registry_over(task.domain()):
         for result in oracle:
-            trajectory = load_trajectory(result.output.data["tau2_messages"])
+            trajectory = logged_trajectory(result.output)
             theirs = tau2_reward(
                 task.domain().name,
                 task.task_of(samples[result.sample_id]),
