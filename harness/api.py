@@ -34,7 +34,7 @@ if TYPE_CHECKING:
         refuse_duplicates,
     )
     from harness.json_input import JsonInputError, parse_json, read_json
-    from harness.metrics import Accumulator, CombinedAccumulator, Metric, MetricsAccumulator, fold
+    from harness.metrics import Accumulator, CombinedAccumulator, Metric, MetricsAccumulator, fold, scaled
     from harness.run_options import RetryPolicy
     from harness.runner import evaluate
     from harness.stats import MetricKind, mean_metric, proportion_metric, ratio_metric
@@ -58,6 +58,7 @@ if TYPE_CHECKING:
         GenerationOverrides,
         JsonDict,
         Message,
+        MetricScale,
         MetricValue,
         Output,
         Sample,
@@ -91,6 +92,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "GenerationOverrides",
         "JsonDict",
         "Message",
+        "MetricScale",
         "MetricValue",
         "Output",
         "Sample",
@@ -105,7 +107,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     "harness.transcript": ("ENDED_BY",),
     # Metrics: one interval method per kind (Wilson for proportions, a seeded bootstrap otherwise).
     "harness.stats": ("MetricKind", "mean_metric", "proportion_metric", "ratio_metric"),
-    "harness.metrics": ("Accumulator", "CombinedAccumulator", "Metric", "MetricsAccumulator", "fold"),
+    "harness.metrics": ("Accumulator", "CombinedAccumulator", "Metric", "MetricsAccumulator", "fold", "scaled"),
     # Errors a user sees as one line.
     "harness.errors": ("AdapterError", "ConfigError", "FrontierError", "MissingCapability", "TransientError"),
     # Untrusted input.
@@ -161,6 +163,7 @@ __all__ = [
     "MethodAdapter",
     "Metric",
     "MetricKind",
+    "MetricScale",
     "MetricValue",
     "MetricsAccumulator",
     "MissingCapability",
@@ -199,6 +202,7 @@ __all__ = [
     "refuse_duplicates",
     "resolve_adapter",
     "resolve_model_path",
+    "scaled",
     "swap_roles",
 ]
 

@@ -188,17 +188,22 @@ def _mean(values: list[float]) -> float:
     return math.fsum(values) / len(values)
 
 
-def compare_task(name: str, how: Compared, a: Run, b: Run, seed: int) -> dict[str, Any]:
-    """The paired comparison of task ``name`` between runs ``a`` and ``b`` (fields of ``--json``)."""
+def points_up(metric: Metric) -> bool:
+    """Whether higher values of ``metric`` are better: as its declared scale says, else by its name."""
     from leaderboard.metrics import higher_is_better
 
+    return metric.scale.higher_is_better if metric.scale is not None else higher_is_better(metric.name)
+
+
+def compare_task(name: str, how: Compared, a: Run, b: Run, seed: int) -> dict[str, Any]:
+    """The paired comparison of task ``name`` between runs ``a`` and ``b`` (fields of ``--json``)."""
     left, right = a.tasks[name].items, b.tasks[name].items
     both = set(left) & set(right)
     items = paired_items(left, right)
     row: dict[str, Any] = {
         "metric": how.metric.name,
         "metric_rule": how.metric.description,
-        "higher_is_better": higher_is_better(how.metric.name),
+        "higher_is_better": points_up(how.metric),
         "n_paired": len(items),
         "only_a": len(set(left) - both),
         "only_b": len(set(right) - both),
@@ -246,8 +251,6 @@ def statistics(strata: list[Stratum], seed: int) -> dict[str, Any]:
 
 def compare_pair(a: Run, b: Run, built: dict[str, Compared], seed: int) -> dict[str, Any]:
     """Every task ``a`` and ``b`` share, compared, and their suite (the mean over tasks) when more than one."""
-    from leaderboard.metrics import higher_is_better
-
     shared = [name for name in a.tasks if name in b.tasks]
     if not shared:
         raise CompareError(
@@ -265,7 +268,7 @@ def compare_pair(a: Run, b: Run, built: dict[str, Compared], seed: int) -> dict[
         "only_in_a": [name for name in a.tasks if name not in b.tasks],
         "only_in_b": [name for name in b.tasks if name not in a.tasks],
     }
-    in_suite = [n for n in shared if tasks[n]["n_paired"] and higher_is_better(built[n].metric.name)]
+    in_suite = [n for n in shared if tasks[n]["n_paired"] and points_up(built[n].metric)]
     if len(in_suite) > 1:
         strata = [Stratum(paired_items(a.tasks[name].items, b.tasks[name].items)) for name in in_suite]
         pair["suite"] = {"tasks": in_suite, "n_paired": sum(s.n for s in strata), **statistics(strata, seed)}

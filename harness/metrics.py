@@ -6,7 +6,9 @@ task's accumulator is a :class:`MetricsAccumulator`, the mean of each per-sample
 with its n and 95% CI, so a task that only declares ``metrics()`` needs nothing else. A task whose
 metrics are not means of per-sample values (a ratio of sums, a per-group breakdown, a count) writes
 an accumulator that keeps what those need (numbers, never the results themselves) and computes
-them in ``finish``; :class:`CombinedAccumulator` puts several side by side.
+them in ``finish``; :class:`CombinedAccumulator` puts several side by side. A metric that is not a
+0..1 higher-is-better share carries its declared range and direction (``MetricScale``, see
+:func:`scaled`), by which the leaderboard puts it on the 0..1 scale of family and overall scores.
 """
 
 from __future__ import annotations
@@ -16,17 +18,22 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from harness.stats import MetricKind, mean_metric
-from harness.types import MetricValue, SampleResult
+from harness.types import MetricScale, MetricValue, SampleResult
 
 
 @dataclass(frozen=True)
 class Metric:
-    """A per-sample value averaged over a task; ``None`` leaves the sample out."""
+    """A per-sample value averaged over a task; ``None`` leaves the sample out.
+
+    ``scale`` declares the range and direction of a metric that is not a 0..1 higher-is-better share
+    (a deviation in CVSS points, say); it travels with the value into ``summary.json``.
+    """
 
     name: str
     value: Callable[[SampleResult], float | None]
     description: str = ""
     kind: MetricKind = "auto"
+    scale: MetricScale | None = None
 
 
 class Accumulator(Protocol):
@@ -55,9 +62,9 @@ class MetricsAccumulator:
                 self._values[metric.name].append(float(value))
 
     def finish(self) -> dict[str, MetricValue]:
-        """Each metric's mean with its n and 95% CI."""
+        """Each metric's mean with its n, 95% CI and declared scale."""
         return {
-            metric.name: mean_metric(self._values[metric.name], seed=self.seed, kind=metric.kind)
+            metric.name: scaled(mean_metric(self._values[metric.name], seed=self.seed, kind=metric.kind), metric.scale)
             for metric in self.metrics
         }
 
@@ -79,6 +86,11 @@ class CombinedAccumulator:
         for part in self.parts:
             merged.update(part.finish())
         return merged
+
+
+def scaled(value: MetricValue, scale: MetricScale | None) -> MetricValue:
+    """``value`` with its metric's declared ``scale`` (unchanged when there is none)."""
+    return value if scale is None else value.model_copy(update={"scale": scale})
 
 
 def fold(accumulator: Accumulator, results: Iterable[SampleResult]) -> dict[str, MetricValue]:

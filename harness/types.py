@@ -397,14 +397,34 @@ class SampleResult(Record):
         return compact(self, data) if isinstance(data, dict) else data
 
 
+class MetricScale(Record):
+    """The range a metric's values lie in and which end is better, declared by the task.
+
+    Only for a metric that is not a 0..1 higher-is-better share (a deviation in CVSS points, say): the
+    leaderboard maps it onto 0..1 by ``(value - low) / (high - low)``, or ``(high - value) / (high - low)``
+    when lower is better, so that it can join a family's and the overall score.
+    """
+
+    low: float
+    high: float
+    higher_is_better: bool = True
+
+    @model_validator(mode="after")
+    def _a_finite_range(self) -> MetricScale:
+        if not (math.isfinite(self.low) and math.isfinite(self.high) and self.low < self.high):
+            raise ValueError(f"a metric's scale needs finite low < high, got [{self.low}, {self.high}]")
+        return self
+
+
 class MetricValue(Record):
-    """A metric with its sample count and 95% confidence interval."""
+    """A metric with its sample count and 95% confidence interval, and its scale when the task declares one."""
 
     value: float | None
     n: int
     ci_low: float | None = None
     ci_high: float | None = None
     method: str = ""
+    scale: MetricScale | None = Field(default=None, exclude_if=lambda scale: scale is None)
 
 
 class TaskSummary(Record):

@@ -43,7 +43,7 @@ def cost_and_score(entry: dict[str, Any]) -> dict[str, Any]:
     return {
         "tokens": None if usage.get("unknown") else usage["input_tokens"] + usage["output_tokens"],
         "cost_usd": entry["cost_usd"] if entry["cost_known"] else None,
-        "score": normalised(metric["value"], entry["primary_metric"], metric["method"]),
+        "score": normalised(metric["value"], entry["primary_metric"], metric["method"], metric.get("scale")),
     }
 
 
@@ -58,8 +58,8 @@ def task_rows(submissions: list[dict[str, Any]]) -> pd.DataFrame:
             name = entry["primary_metric"]
             metric = entry["metrics"][name]
             usage = entry["usage"]
-            low = normalised(metric["ci_low"], name, metric["method"])
-            high = normalised(metric["ci_high"], name, metric["method"])
+            low = normalised(metric["ci_low"], name, metric["method"], metric.get("scale"))
+            high = normalised(metric["ci_high"], name, metric["method"], metric.get("scale"))
             if low is not None and high is not None and low > high:
                 low, high = high, low
             rows.append(

@@ -73,7 +73,11 @@ TERMS: dict[str, str] = {
     "full_refusal_rate": "XSTest classifier: share of safe prompts fully refused",
     "partial_refusal_rate": "XSTest classifier: share of safe prompts partly refused, partly answered",
     "score": "the task's primary metric",
-    "Overall": "macro mean over task families of each task's primary metric, on a 0–1 higher-is-better scale",
+    "Overall": (
+        "macro mean over task families of each task's primary metric, on a 0–1 higher-is-better scale; a metric "
+        "with a range [low, high] (declared by its task, or a share's [0, 1]) is mapped onto it linearly, "
+        "reversed when lower is better: CVSS mad becomes 1 − mad/10"
+    ),
     "Pareto frontier": (
         "the runs no other run beats on both axes at once: a run is dominated when another scores at least "
         "as high for no more tokens and is strictly better on one of the two; the table lists runs by score "

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from leaderboard.issue import Issue, PathPart, json_path
-from leaderboard.metrics import family_of, higher_is_better, metric_range, primary_metric
+from leaderboard.metrics import family_of, metric_range, points_up, primary_metric
 
 TOLERANCE = 1e-9
 
@@ -33,7 +33,9 @@ def _check_metric(file: str, base: list[PathPart], name: str, metric: dict[str, 
         return issues
     if n > total:
         issues.append(Issue(file, json_path([*base, "n"]), f"n={n} exceeds the {total} samples in counts"))
-    range_low, range_high = metric_range(name, metric["method"])
+    range_low, range_high = metric_range(name, metric["method"], metric.get("scale"))
+    if range_low is not None and range_high is not None and not range_low < range_high:
+        issues.append(Issue(file, json_path([*base, "scale"]), f"scale [{range_low}, {range_high}] is empty"))
     for key, number in (("value", value), ("ci_low", low), ("ci_high", high)):
         if number is None or not math.isfinite(number):
             continue
@@ -110,14 +112,9 @@ def _check_task(file: str, name: str, task: dict[str, Any]) -> list[Issue]:
                 f"primary metric must be {expected!r} (accuracy when present, else the first)",
             )
         )
-    elif task["higher_is_better"] != higher_is_better(expected):
-        issues.append(
-            Issue(
-                file,
-                json_path([*base, "higher_is_better"]),
-                f"{expected!r} is {'higher' if higher_is_better(expected) else 'lower'}-is-better",
-            )
-        )
+    elif task["higher_is_better"] != (up := points_up(expected, task["metrics"][expected].get("scale"))):
+        direction = f"{expected!r} is {'higher' if up else 'lower'}-is-better"
+        issues.append(Issue(file, json_path([*base, "higher_is_better"]), direction))
     total = sum(task["counts"].values())
     for metric_name, metric in task["metrics"].items():
         issues += _check_metric(file, [*base, "metrics", metric_name], metric_name, metric, total)

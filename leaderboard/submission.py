@@ -19,7 +19,7 @@ from typing import Any
 
 from harness.json_input import JsonInputError, parse_json
 from harness.types import SampleResult
-from leaderboard.metrics import family_of, higher_is_better, primary_metric
+from leaderboard.metrics import family_of, points_up, primary_metric
 from leaderboard.runs import RunDir, RunFormatError, iter_samples, load_run
 
 SCHEMA_VERSION = "frontier-submission/1"
@@ -140,7 +140,7 @@ def _task_entry(run: RunDir, task: str, scanned: dict[str, Any]) -> dict[str, An
         "args": config.get("args") if isinstance(config.get("args"), dict) else {},
         "settings": config.get("settings") if isinstance(config.get("settings"), dict) else {},
         "primary_metric": primary,
-        "higher_is_better": higher_is_better(primary),
+        "higher_is_better": points_up(primary, metrics[primary].get("scale")),
         "metrics": metrics,
         "counts": {k: int(summary.counts.get(k, 0)) for k in ("scored", "unscored", "error")},
         "usage": summary.usage.model_dump(mode="json"),

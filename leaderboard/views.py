@@ -76,8 +76,8 @@ def speed_points(entry: dict[str, Any], data: dict[str, Any], score: float) -> t
     """
     block = entry.get("throughput") or {}
     metric = entry["metrics"][entry["primary_metric"]]
-    low = normalised(metric["ci_low"], entry["primary_metric"], metric["method"])
-    high = normalised(metric["ci_high"], entry["primary_metric"], metric["method"])
+    low = normalised(metric["ci_low"], entry["primary_metric"], metric["method"], metric.get("scale"))
+    high = normalised(metric["ci_high"], entry["primary_metric"], metric["method"], metric.get("scale"))
     score_ci = sorted([low, high]) if low is not None and high is not None else None
     method = data["method"]["label"]
     label = data["model"] if method == "none" else f"{method} ({data['model']})"  # the configuration first

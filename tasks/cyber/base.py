@@ -33,7 +33,7 @@ from scorers.cvss_score import (
     same_base_metrics,
 )
 from tasks.cyber.cvss_phrases import random_vector
-from tasks.cyber.metrics import VectorAccumulator
+from tasks.cyber.metrics import CVSS_DEVIATION, VectorAccumulator
 
 COMMON_CWES: tuple[str, ...] = (
     "CWE-20",
@@ -151,7 +151,13 @@ class CvssVectorTask(Task[ArgsT]):
     def metrics(self) -> tuple[Metric, ...]:
         """The per-sample readings of ``mad`` and ``exact_vector`` (what ``frontier compare`` pairs)."""
         return (
-            Metric("mad", _abs_deviation, "absolute base-score deviation over valid vectors", kind="mean"),
+            Metric(
+                "mad",
+                _abs_deviation,
+                "absolute base-score deviation over valid vectors",
+                kind="mean",
+                scale=CVSS_DEVIATION,
+            ),
             Metric("exact_vector", accuracy_over_answered, "all eight base metrics right; invalid counts 0"),
         )
 

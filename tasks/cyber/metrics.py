@@ -1,7 +1,8 @@
 """Task-level metrics of the cyber family, each with its sample count and a 95% CI.
 
-- CVSS prediction: mean absolute deviation (MAD) of base scores over valid predictions,
-  exact base-vector match and the share of invalid vectors over all rows.
+- CVSS prediction: mean absolute deviation (MAD) of base scores over valid predictions (its
+  scale declared: 0 to 10 points, lower is better), exact base-vector match and the share of
+  invalid vectors over all rows.
 - Technique extraction: per-sample F1 averaged over samples (over all rows and over
   parsed answers) and micro precision, recall and F1 from pooled counts.
 - Duplicated prompts with different ground truths: how many rows they cover and the
@@ -13,8 +14,11 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from harness.api import MetricValue, SampleResult, mean_metric, proportion_metric, ratio_metric
+from harness.api import MetricScale, MetricValue, SampleResult, mean_metric, proportion_metric, ratio_metric, scaled
 from scorers.set_f1 import SetMatch, match_sets
+
+CVSS_DEVIATION = MetricScale(low=0.0, high=10.0, higher_is_better=False)
+"""``mad``'s scale: a distance between two CVSS base scores (0 to 10 points), lower is better."""
 
 
 class VectorAccumulator:
@@ -45,7 +49,7 @@ class VectorAccumulator:
     def finish(self) -> dict[str, MetricValue]:
         """The three metrics with their n and 95% CI."""
         return {
-            "mad": mean_metric(self.deviations, seed=self.seed, kind="mean"),
+            "mad": scaled(mean_metric(self.deviations, seed=self.seed, kind="mean"), CVSS_DEVIATION),
             "exact_vector": proportion_metric(self.exact, self.rows),
             "invalid_rate": proportion_metric(self.invalid, self.rows),
         }
