@@ -1,14 +1,19 @@
 """One ``coqtop`` worker process and the protocol that matches each reply to its sentence.
 
-A worker is one ``coqtop -emacs`` process in its own temporary directory, with an
-address-space limit, started by a thread that lives as long as the process so that it
-dies with its owner. Every sentence is followed by a marker query naming a random
-per-worker nonce (``Locate coins_mark_<nonce>_<k>.``, which answers "No object of basename
-..." without failing: a failing command after one that changed the state costs Rocq a
-rollback, most of a millisecond per sentence); a sentence's reply is the text up
-to its prompt, and it counts only when exactly one prompt separates it from the reply to
-its own marker. Anything else (a sentence that ran as two commands, a reply out of
-place, stray output) is a protocol anomaly: the worker is killed.
+A worker is one ``coqtop -emacs`` process with an address-space limit, started by a thread
+that lives as long as the process so that it dies with its owner. It starts in a private
+temporary directory that exists only while it starts: the directory is removed once the
+first prompt is read, and the prover keeps it as its (deleted) working directory, where
+nothing can be written. No way its owner ends (a pool process's ``os._exit``, SIGTERM,
+``kill -9``) can then leave the directory behind.
+
+Every sentence is followed by a marker query naming a random per-worker nonce (``Locate
+coins_mark_<nonce>_<k>.``, which answers "No object of basename ..." without failing: a
+failing command after one that changed the state costs Rocq a rollback, most of a
+millisecond per sentence); a sentence's reply is the text up to its prompt, and it counts
+only when exactly one prompt separates it from the reply to its own marker. Anything else (a
+sentence that ran as two commands, a reply out of place, stray output) is a protocol
+anomaly: the worker is killed.
 """
 
 from __future__ import annotations
@@ -18,7 +23,6 @@ import os
 import re
 import secrets
 import selectors
-import shutil
 import tempfile
 import time
 from collections.abc import Sequence
@@ -79,19 +83,23 @@ class CoqtopWorker:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.tmpdir = tempfile.mkdtemp(prefix="coins-coqtop-")
         self.nonce = secrets.token_hex(8)
         self._count = 0
-        self.proc = spawn(["coqtop", "-q", "-emacs"], cwd=self.tmpdir, memory_mb=limits.memory_mb, env=prover_env())
         self._buffer = b""
         self._pending = b""
         self.prelude: tuple[str, ...] | None = None
-        self._selector = selectors.DefaultSelector()
-        assert self.proc.stdout is not None and self.proc.stdin is not None
-        os.set_blocking(self.proc.stdout.fileno(), False)
-        os.set_blocking(self.proc.stdin.fileno(), False)
-        self._selector.register(self.proc.stdout, selectors.EVENT_READ)
-        self._read_until(lambda: self._buffer.find(PROMPT_END.encode()), [(Meter(self.proc.pid), STARTUP_S)])
+        with tempfile.TemporaryDirectory(prefix="coins-coqtop-") as workdir:
+            self.proc = spawn(["coqtop", "-q", "-emacs"], cwd=workdir, memory_mb=limits.memory_mb, env=prover_env())
+            self._selector = selectors.DefaultSelector()
+            try:
+                assert self.proc.stdout is not None and self.proc.stdin is not None
+                os.set_blocking(self.proc.stdout.fileno(), False)
+                os.set_blocking(self.proc.stdin.fileno(), False)
+                self._selector.register(self.proc.stdout, selectors.EVENT_READ)
+                self._read_until(lambda: self._buffer.find(PROMPT_END.encode()), [(Meter(self.proc.pid), STARTUP_S)])
+            except BaseException:  # a start cut short (Ctrl-C included) leaves no process behind
+                self.close()
+                raise
         self._buffer = b""
 
     def run(
@@ -205,7 +213,7 @@ class CoqtopWorker:
         return self.proc.poll() is None
 
     def close(self) -> None:
-        """Kill the process and remove its temporary directory."""
+        """Kill the process and close its pipes."""
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
@@ -215,4 +223,3 @@ class CoqtopWorker:
                     stream.close()
         with contextlib.suppress(OSError, ValueError):
             self._selector.close()
-        shutil.rmtree(self.tmpdir, ignore_errors=True)
