@@ -3,6 +3,10 @@
 It launches Debian's ``chromium`` headless with a fresh profile and no background
 networking, attaches to the first page and records console messages, uncaught exceptions,
 log entries, dialogs and every network request while it loads pages.
+
+Everything chromium writes goes into one temporary directory the :class:`Browser` owns: the
+profile, and (as chromium's TMPDIR) the ``org.chromium.Chromium.*`` directory of its
+process-singleton socket, which chromium leaves behind whenever it is ended by a signal.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import asyncio
 import base64
 import itertools
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -35,16 +40,25 @@ FLAGS = (
 )
 
 
+SOCKET_PATH_MAX = 107
+"""The longest path of a Unix socket; chromium aborts when its singleton socket's is longer."""
+SINGLETON_SOCKET = "org.chromium.Chromium.XXXXXX/SingletonSocket"
+
+
 def chromium_available() -> bool:
     """True when a chromium binary is installed."""
     return Path(CHROMIUM).is_file()
 
 
 class Browser:
-    """Headless Chromium driven over CDP: ``async with Browser() as page: await page.load(url)``."""
+    """Headless Chromium driven over CDP: ``async with Browser() as page: await page.load(url)``.
+
+    Its temporary directory is made on entering and removed on leaving the block, also when
+    entering fails; at the latest when the object is collected or the interpreter exits.
+    """
 
     def __init__(self) -> None:
-        self.profile = tempfile.mkdtemp(prefix="lb-chromium-")
+        self.home: tempfile.TemporaryDirectory[str] | None = None
         self.process: subprocess.Popen[bytes] | None = None
         self.session: aiohttp.ClientSession | None = None
         self.ws: aiohttp.ClientWebSocketResponse | None = None
@@ -54,12 +68,26 @@ class Browser:
         self.reader: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> Browser:
+        self.home = tempfile.TemporaryDirectory(prefix="lb-chromium-", ignore_cleanup_errors=True)
+        try:
+            await self._start(Path(self.home.name))
+        except BaseException:
+            await self.__aexit__()
+            raise
+        return self
+
+    async def _start(self, home: Path) -> None:
+        """Start chromium with its profile and its TMPDIR in ``home``; attach to its page."""
+        if len(f"{home}/{SINGLETON_SOCKET}") > SOCKET_PATH_MAX:
+            raise RuntimeError(f"the temporary directory {home} is too long a path for chromium's socket")
+        profile = home / "profile"
         self.process = subprocess.Popen(
-            [CHROMIUM, *FLAGS, f"--user-data-dir={self.profile}", "--remote-debugging-port=0", "about:blank"],
+            [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0", "about:blank"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            env={**os.environ, "TMPDIR": str(home)},
         )
-        port_file = Path(self.profile) / "DevToolsActivePort"
+        port_file = profile / "DevToolsActivePort"
         for _ in range(300):
             if port_file.is_file() and port_file.read_text().count("\n") >= 1:
                 break
@@ -77,7 +105,6 @@ class Browser:
         self.reader = asyncio.create_task(self._read())
         for domain in ("Page", "Runtime", "Log", "Network"):
             await self.send(f"{domain}.enable")
-        return self
 
     async def __aexit__(self, *exc: object) -> None:
         if self.reader:
@@ -93,7 +120,9 @@ class Browser:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        shutil.rmtree(self.profile, ignore_errors=True)
+        if self.home is not None:
+            self.home.cleanup()
+            self.home = None
 
     async def _read(self) -> None:
         assert self.ws is not None
