@@ -10,8 +10,9 @@ once (``list(iter_samples(...))``), which any builder that loads the whole log f
 viewer, #1375) pays before rendering anything. Peak memory is each process's own ``ru_maxrss``.
 
 Usage: python benchmarks/transcript_pages.py [--sizes 10000 100000]
-Ends with one line of JSON: {"sizes": [{"samples", "build_s", "build_peak_mib", "pages", "load_all_s",
-"load_all_peak_mib", "peak_ratio"}, ...]}.
+Ends with one line of JSON: {"sizes": [{"samples", "build_s", "build_peak_mib", "pages", "index_mib",
+"load_all_s", "load_all_peak_mib", "peak_ratio"}, ...]}; ``index_mib`` is the size of the filter's index
+(every script file of it).
 """
 
 from __future__ import annotations
@@ -97,8 +98,9 @@ def write_run(folder: Path, samples: int) -> Path:
     return run
 
 
-def build(run: Path, out: Path) -> int:
-    """The report's sample pages of ``run`` into ``out``, as the site builds them; returns the pages written."""
+def build(run: Path, out: Path) -> tuple[int, int]:
+    """The report's sample pages of ``run`` into ``out``, as the site builds them; returns the pages written
+    and the bytes of the filter's index (its script files)."""
     from leaderboard.runs import load_run
     from leaderboard.samples_pages import write_sample_pages
     from leaderboard.site_env import environment
@@ -119,7 +121,8 @@ def build(run: Path, out: Path) -> int:
         lambda context: listing.render(root="../", **common, **context),
         render_page=render_page,
     )
-    return sum(1 for _ in (out / "samples").rglob("*.html"))
+    pages = sum(1 for _ in (out / "samples").rglob("*.html"))
+    return pages, sum(path.stat().st_size for path in (out / "samples").glob("*-index*.js"))
 
 
 def load_all(run: Path) -> int:
@@ -133,10 +136,10 @@ def load_all(run: Path) -> int:
 def side(kind: str, run: Path, out: Path) -> dict[str, float]:
     """One side in this process: its wall time, what it produced and this process's peak memory."""
     started = time.perf_counter()
-    count = build(run, out) if kind == "build" else load_all(run)
+    count, index_bytes = build(run, out) if kind == "build" else (load_all(run), 0)
     seconds = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"seconds": round(seconds, 2), "count": count, "peak_mib": round(peak, 1)}
+    return {"seconds": round(seconds, 2), "count": count, "peak_mib": round(peak, 1), "index_bytes": index_bytes}
 
 
 def measure(kind: str, run: Path, out: Path) -> dict[str, float]:
@@ -168,6 +171,7 @@ def main() -> None:
             "build_s": built["seconds"],
             "build_peak_mib": built["peak_mib"],
             "pages": built["count"],
+            "index_mib": round(built["index_bytes"] / 2**20, 2),
             "load_all_s": held["seconds"],
             "load_all_peak_mib": held["peak_mib"],
             "peak_ratio": round(held["peak_mib"] / built["peak_mib"], 2),
@@ -175,7 +179,8 @@ def main() -> None:
         rows.append(row)
         print(
             f"{size:>7,} samples: pages built in {row['build_s']:.1f} s, peak {row['build_peak_mib']:.0f} MiB "
-            f"({row['pages']:,} pages); holding every transcript: {row['load_all_s']:.1f} s, peak "
+            f"({row['pages']:,} pages, filter index {row['index_mib']:.2f} MiB); holding every transcript: "
+            f"{row['load_all_s']:.1f} s, peak "
             f"{row['load_all_peak_mib']:.0f} MiB ({row['peak_ratio']}x the build's peak)"
         )
     print(json.dumps({"sizes": rows}))

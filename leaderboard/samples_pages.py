@@ -16,6 +16,7 @@ from typing import Any
 from harness.score_view import verdict
 from harness.types import SampleResult
 from leaderboard.runs import RunDir, count_samples, iter_samples
+from leaderboard.sample_index import SampleIndex
 from leaderboard.transcript_view import content_warning, cut, transcript_view
 from leaderboard.views import slug
 
@@ -73,39 +74,6 @@ def index_name(submission: str, run_id: str) -> str:
     return f"{slug(submission, run_id)}-index"
 
 
-class SampleIndex:
-    """The compact index the filter page reads: one row a sample, written as the log streams.
-
-    A script file (``window.frontierSampleIndex = {...}``), since a page opened from disk may run
-    a script beside it but not fetch a JSON file. Rows are ``[task, id, verdict, score, page, text]``
-    with the task as an index into ``tasks`` and ``text`` the first characters of the output and
-    explanation, which the text filter searches; all of it ASCII-escaped JSON.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.tasks: dict[str, int] = {}
-        self.count = 0
-        self._handle = path.open("w", encoding="ascii")
-        self._handle.write('window.frontierSampleIndex = {"rows": [\n')
-
-    def add(self, result: SampleResult, page: str) -> None:
-        """Add ``result``'s row, its page at ``page`` (relative to ``samples/``)."""
-        task = self.tasks.setdefault(result.task, len(self.tasks))
-        text = f"{result.output.text[:SEARCHED]} {result.score.explanation[:SEARCHED]}"
-        row = [task, result.sample_id, verdict(result.score), result.score.value, page, text]
-        self._handle.write(("," if self.count else "") + json.dumps(row, allow_nan=False) + "\n")
-        self.count += 1
-
-    def close(self) -> None:
-        """End the file with the task names."""
-        self._handle.write('], "tasks": ' + json.dumps(list(self.tasks)) + "};\n")
-        self._handle.close()
-
-
-SEARCHED = 200
-"""Characters of a sample's output and of its explanation the text filter searches."""
-
-
 def write_sample_pages(
     run: RunDir,
     submission: str,
@@ -120,7 +88,7 @@ def write_sample_pages(
 
     With ``render_page`` (a template's name and context to HTML), each sample also gets its own page
     (``sample.html``: its transcript, score criteria and calls), written as the log streams, and the
-    run a filterable index of them all (``sample_index.html`` over :class:`SampleIndex`).
+    run a filterable index of them all (``sample_index.html`` over :class:`~leaderboard.sample_index.SampleIndex`).
     """
     counts, winners = count_samples(run.samples_path)
     totals = {task: count for task, count in counts.items() if task in tasks}
@@ -130,7 +98,7 @@ def write_sample_pages(
     target = out_dir / "samples"
     target.mkdir(parents=True, exist_ok=True)
     index_file = index_name(submission, run.summary.run_id)
-    index = SampleIndex(target / f"{index_file}.js") if render_page and totals else None
+    index = SampleIndex(target, index_file, submission) if render_page and totals else None
 
     def flush(task: str) -> None:
         written[task] += 1
@@ -158,7 +126,7 @@ def write_sample_pages(
             view = sample_view(result)
             if render_page is not None and index is not None:
                 view["page"] = _write_sample(target, submission, run, result, index_file, render_page)
-                index.add(result, view["page"])
+                index.add(result)
             buffers[result.task].append(view)
             if len(buffers[result.task]) == page_size:
                 flush(result.task)
