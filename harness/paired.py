@@ -80,6 +80,21 @@ class Stratum:
         self.k = len(index)
         self.sizes = np.bincount(self.codes, minlength=self.k).astype(float)
 
+    @classmethod
+    def unclustered(cls, a: Sequence[float], b: Sequence[float]) -> Stratum:
+        """The stratum of items with distinct keys, given in key order by their values under A and B, none in a
+        declared cluster: the same as from their :class:`Item` objects, without making them (a leaderboard
+        pairs ~600,000 items)."""
+        import numpy as np
+
+        stratum = cls.__new__(cls)
+        stratum.n = stratum.k = len(a)
+        stratum.a, stratum.b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+        stratum.declared, stratum.clustered = 0, False
+        stratum.codes = np.arange(stratum.n, dtype=np.intp)
+        stratum.sizes = np.ones(stratum.n)
+        return stratum
+
     def sums(self, values: np.ndarray) -> np.ndarray:
         """Per-cluster sums of per-item ``values``."""
         import numpy as np
@@ -191,7 +206,8 @@ def bootstrap_cis(
     cached are grouped by cluster count: each resample's sums for the whole group come from one matrix
     product of :func:`first_counts` (exact, as every partial sum is a whole number below 2**53) and the percentiles
     from one call, instead of a gather and a percentile per interval. Any other set takes
-    :func:`bootstrap_ci`.
+    :func:`bootstrap_ci`. The products are small: a caller computing many may want BLAS on one thread
+    (:func:`leaderboard.site.build_site` does), as its threads cost far more than they save on a busy machine.
     """
     import numpy as np
 
@@ -207,11 +223,11 @@ def bootstrap_cis(
     for clusters, members in groups.items():
         counts = first_counts(seed, clusters, resamples)
         strata = [strata_sets[index][0] for index in members]
-        totals = _product(counts, np.stack([s.sums(s.d) for s in strata], axis=1))
+        totals = counts @ np.stack([s.sums(s.d) for s in strata], axis=1)
         clustered = [i for i, s in enumerate(strata) if s.clustered]
         items = np.full(len(strata), float(clusters))  # one item a cluster, unless clustered
         if clustered:
-            sizes = _product(counts, np.stack([strata[i].sizes for i in clustered], axis=1))
+            sizes = counts @ np.stack([strata[i].sizes for i in clustered], axis=1)
             totals[:, clustered] /= sizes
             items[clustered] = 1.0
         tail = 100 * expanded_tail(clusters)
@@ -219,14 +235,6 @@ def bootstrap_cis(
         for index, low_value, high_value in zip(members, low.tolist(), high.tolist(), strict=True):
             found[index] = (low_value, high_value)
     return [found[index] for index in range(len(strata_sets))]
-
-
-def _product(left: np.ndarray, right: np.ndarray) -> np.ndarray:
-    """``left @ right`` in numpy's own loop: BLAS would start its threads for these small products, and on a
-    busy machine their waiting cost 25x the product's CPU time."""
-    import numpy as np
-
-    return np.einsum("ij,jk->ik", left, right)
 
 
 @cache

@@ -100,7 +100,7 @@ def shared_item_tests(entries: Sequence[Entry], chosen: Sequence[int]) -> PairTe
     for (_, keys), group in groups.items():
         members = np.array([i for i, _ in group], dtype=np.intp)
         rows = np.array([[values[key] for key in keys] for _, values in group])
-        only_first = np.einsum("ik,jk->ij", rows, 1.0 - rows).astype(np.int64)  # [x][y]: x right, y wrong
+        only_first = (rows @ (1.0 - rows).T).astype(np.int64)  # [x][y]: items x got right and y did not
         x, y = np.triu_indices(len(members), 1)
         only_left, only_right = only_first[x, y], only_first[y, x]
         parts.append((members[x], members[y], _mcnemar(only_left, only_right), (only_right - only_left) / len(keys)))

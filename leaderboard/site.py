@@ -96,12 +96,23 @@ def build_site(
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.building-"))
     try:
-        summary = _build_into(staging, submissions, runs, page_size, report)
+        with _one_blas_thread():
+            summary = _build_into(staging, submissions, runs, page_size, report)
         _swap_in(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return replace(summary, out_dir=target)
+
+
+def _one_blas_thread() -> Any:
+    """A context in which BLAS runs on one thread: the build's matrix products (thousands of bootstrap
+    intervals and paired tests) are small, and on a busy machine BLAS's threads waiting for each other cost
+    several times the products' own CPU time."""
+    import numpy  # noqa: F401  (loaded first: the limit applies to the BLAS libraries loaded when it is set)
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 SITE_MARKER = "leaderboard.json"

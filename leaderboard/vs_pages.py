@@ -15,7 +15,7 @@ from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
 
-from harness.paired import Item, Stratum, bootstrap_cis, choose_test, difference, holm, p_value
+from harness.paired import Stratum, bootstrap_cis, choose_test, difference, holm, p_value
 from leaderboard.aggregate import submission_id
 from leaderboard.forest import forest_plot
 from leaderboard.paired_bands import sample_values
@@ -61,7 +61,7 @@ def task_row(
     shared = sorted(set(left) & set(right))
     if not shared:
         return row, None
-    stratum = Stratum([Item(key, None, left[key], right[key]) for key in shared])
+    stratum = Stratum.unclustered([left[key] for key in shared], [right[key] for key in shared])
     test = choose_test([stratum])
     discordant = [{"id": key, "a": left[key], "b": right[key]} for key in shared if left[key] != right[key]]
     paired = row | {

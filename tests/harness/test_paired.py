@@ -92,6 +92,19 @@ def test_intervals_computed_together_are_each_one_computed_alone() -> None:
     assert bootstrap_cis([]) == []
 
 
+def test_an_unclustered_stratum_from_values_is_the_one_from_items() -> None:
+    rng = random.Random(11)
+    a, b = [rng.random() < 0.5 for _ in range(40)], [rng.random() < 0.7 for _ in range(40)]
+    built, direct = Stratum(_items(a, b)), Stratum.unclustered(a, b)
+    for name in ("n", "k", "declared", "clustered"):
+        assert getattr(direct, name) == getattr(built, name), name
+    for name in ("a", "b", "codes", "sizes"):
+        assert np.array_equal(getattr(direct, name), getattr(built, name)), name
+    assert bootstrap_ci([direct]) == bootstrap_ci([built]) and p_value([direct], "mcnemar-exact") == p_value(
+        [built], "mcnemar-exact"
+    )
+
+
 def test_no_discordant_pair_gives_p_one_and_no_detectable_effect() -> None:
     stratum = Stratum(_items([1, 0, 1, 1], [1, 0, 1, 1]))
     assert mcnemar_exact(stratum.a, stratum.b) == 1.0
