@@ -224,17 +224,44 @@ def bootstrap_cis(
         counts = first_counts(seed, clusters, resamples)
         strata = [strata_sets[index][0] for index in members]
         totals = counts @ np.stack([s.sums(s.d) for s in strata], axis=1)
+        tail = 100 * expanded_tail(clusters)
         clustered = [i for i, s in enumerate(strata) if s.clustered]
-        items = np.full(len(strata), float(clusters))  # one item a cluster, unless clustered
+        plain = [i for i, s in enumerate(strata) if not s.clustered]  # one item a cluster: the mean is total / k
+        bounds = np.empty((2, len(strata)))
+        if plain:
+            bounds[:, plain] = whole_percentiles(totals[:, plain], float(clusters), (tail, 100 - tail))
         if clustered:
             sizes = counts @ np.stack([strata[i].sizes for i in clustered], axis=1)
-            totals[:, clustered] /= sizes
-            items[clustered] = 1.0
-        tail = 100 * expanded_tail(clusters)
-        low, high = np.percentile(totals / items, [tail, 100 - tail], axis=0)
-        for index, low_value, high_value in zip(members, low.tolist(), high.tolist(), strict=True):
+            bounds[:, clustered] = np.percentile(totals[:, clustered] / sizes, [tail, 100 - tail], axis=0)
+        for index, low_value, high_value in zip(members, *bounds.tolist(), strict=True):
             found[index] = (low_value, high_value)
     return [found[index] for index in range(len(strata_sets))]
+
+
+def whole_percentiles(totals: np.ndarray, divisor: float, percents: Sequence[float]) -> np.ndarray:
+    """``np.percentile(totals / divisor, percents, axis=0)`` for whole-number ``totals`` and a positive ``divisor``,
+    the same numbers: each column's two order statistics are found by counting its values (a resample's total
+    takes a few hundred values at most) instead of partitioning 2,000 of them, and are interpolated as numpy's
+    linear method does."""
+    import numpy as np
+
+    values = totals.astype(np.int64)
+    rows, columns = values.shape
+    low = int(values.min())
+    width = int(values.max()) - low + 1
+    codes = (values - low) + np.arange(columns) * width
+    cumulative = np.bincount(codes.ravel(), minlength=columns * width).reshape(columns, width).cumsum(axis=1)
+    virtual = (rows - 1) * np.true_divide(np.asarray(percents, dtype=float), 100)
+    previous = np.floor(virtual)
+    gamma = (virtual - previous)[:, None]
+    ranks = np.minimum(previous.astype(np.intp), rows - 1)
+
+    def order_statistic(rank: np.ndarray) -> np.ndarray:  # each column's rank-th smallest total, one row a rank
+        return ((cumulative[None, :, :] <= rank[:, None, None]).sum(axis=2) + low) / divisor
+
+    below, above = order_statistic(ranks), order_statistic(np.minimum(ranks + 1, rows - 1))
+    step = above - below
+    return np.where(gamma >= 0.5, above - step * (1 - gamma), below + step * gamma)
 
 
 @cache

@@ -27,6 +27,7 @@ from harness.paired import (
     se_paired,
     se_unpaired,
     sign_flip,
+    whole_percentiles,
 )
 
 
@@ -102,6 +103,19 @@ def test_an_unclustered_stratum_from_values_is_the_one_from_items() -> None:
         assert np.array_equal(getattr(direct, name), getattr(built, name)), name
     assert bootstrap_ci([direct]) == bootstrap_ci([built]) and p_value([direct], "mcnemar-exact") == p_value(
         [built], "mcnemar-exact"
+    )
+
+
+@pytest.mark.parametrize("spread", [0, 1, 7, 300])
+def test_percentiles_of_whole_numbers_by_counting_are_numpys(spread: int) -> None:
+    rng = np.random.default_rng(spread)
+    totals = rng.integers(-spread, spread + 1, size=(2000, 13)).astype(float)
+    for divisor in (1.0, 3.0, 50.0):
+        for percents in ((2.5, 97.5), (0.0, 100.0), (50.0, 2.4871), (99.99, 0.01)):
+            expected = np.percentile(totals / divisor, percents, axis=0)
+            assert np.array_equal(whole_percentiles(totals, divisor, percents), expected)
+    assert np.array_equal(
+        whole_percentiles(totals[:1], 2.0, (10.0, 90.0)), np.percentile(totals[:1] / 2, [10, 90], axis=0)
     )
 
 
