@@ -147,7 +147,7 @@ def write_vs_pages(
             plotted = [row for row in rows if row["paired"]]
             if plotted:
                 forest_plot(plotted, f"{label_b} − {label_a}", out / "plots" / f"vs-{name}")
-            context = {"suite": suite, "a": label_a, "b": label_b, "rows": rows, "plot": bool(plotted), "slug": name}
+            context = {"suite": suite, "a": label_a, "b": label_b, "rows": rows, "forest": bool(plotted), "slug": name}
             (out / "vs" / f"{name}.html").write_text(render(context), encoding="utf-8")
             links.setdefault(suite, []).append({"page": f"vs/{name}.html", "a": label_a, "b": label_b})
     return links

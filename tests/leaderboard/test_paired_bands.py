@@ -17,7 +17,9 @@ from leaderboard import paired_bands
 from leaderboard.paired_bands import Entry, bands, holm_array, paired_p, sample_values, shared_item_tests
 from leaderboard.runs import load_run
 from leaderboard.site import build_site
+from leaderboard.site_env import environment
 from leaderboard.submission import build_submission
+from leaderboard.vs_pages import head_to_head
 
 
 def _entry(correct: int, total: int = 200, paired: bool = True, data_hash: str = "h") -> Entry:
@@ -136,3 +138,24 @@ def test_holm_over_an_array_is_holms_adjustment() -> None:
     p_values = [rng.choice([0.001, 0.01, 0.04, 0.2, 1.0, rng.random()]) for _ in range(300)]
     assert holm_array(np.array(p_values)).tolist() == holm(p_values)
     assert holm_array(np.zeros(0)).tolist() == []
+
+
+def test_a_vs_page_escapes_hostile_item_ids_and_links() -> None:
+    """The discordant rows are escaped explicitly (see vs.html): ids and links stay text, the values numbers."""
+    hostile = '<img src=x onerror="window.__pwned=1">&'
+
+    def entry(values: list[float]) -> dict:
+        samples = [{"id": f"{hostile}{i}", "value": v, "outcome": "scored"} for i, v in enumerate(values)]
+        metric = {"value": sum(values) / len(values), "n": len(values)}
+        return {"primary_metric": "accuracy", "metrics": {"accuracy": metric}, "samples": samples, "data_hash": "h"}
+
+    rows = head_to_head({"tasks": {"t": entry([1.0, 0.0, 1.0])}}, {"tasks": {"t": entry([0.0, 0.0, 1.0])}})
+    first = rows[0]["discordant"][0]["id"]
+    rows[0] |= {"samples_a": 'samples/a"b.html', "samples_b": None, "side_by_side": {first: 'pair/x"<y.html'}}
+    common = {"generator_version": "x", "n_submissions": 2, "site_title": "Leaderboard", "entries": "submissions"}
+    context = {"suite": "s", "a": "A", "b": "B", "rows": rows, "forest": False, "slug": "s"}
+    page = environment().get_template("vs.html").render(root="../", **common, **context)
+    assert "<img" not in page, "no forest plot is shown where none was drawn"
+    assert "&lt;img src=x onerror=&#34;window.__pwned=1&#34;&gt;&amp;0</td>" in page
+    assert '<a href="../samples/a&#34;b.html">1.00</a>' in page and "<td>0.00</td>" in page
+    assert 'href="../pair/x&#34;&lt;y.html">side by side</a>' in page
