@@ -12,6 +12,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from leaderboard.outputs import write_output
+
 WIDTH, ROW, TOP, BOTTOM = 750, 26, 40, 52
 PLOT_LEFT, PLOT_RIGHT = 320, 730
 LABEL_CHARS = 44
@@ -81,4 +83,4 @@ def forest_svg(rows: Sequence[dict[str, Any]], title: str) -> str:
 
 def forest_plot(rows: Sequence[dict[str, Any]], title: str, base: Path) -> None:
     """Write :func:`forest_svg` of ``rows`` to ``base`` + ``.svg``."""
-    (base.parent / f"{base.name}.svg").write_text(forest_svg(rows, title), encoding="utf-8")
+    write_output(base.parent / f"{base.name}.svg", forest_svg(rows, title))

@@ -25,6 +25,7 @@ import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from leaderboard.outputs import write_output
 from leaderboard.pareto import Point, frontier, log_floor, on_log_axis, step_curve, sweeps, usable
 from leaderboard.scene import Line, Marker, Scene, Text, to_png, to_svg
 
@@ -353,9 +354,9 @@ def pareto_plot(
     for fmt in formats:
         path = out_base.with_name(out_base.name + "." + fmt)
         if fmt == "png":
-            to_png(scene, path, PNG_COMPRESSION)
+            write_output(path, to_png(scene, PNG_COMPRESSION))
         elif fmt == "svg":
-            path.write_text(to_svg(scene), encoding="utf-8")
+            write_output(path, to_svg(scene))
         else:
             raise ValueError(f"unknown plot format {fmt!r} (png or svg)")
         written.append(path)

@@ -24,6 +24,7 @@ from typing import Any
 
 from harness.score_view import verdict
 from harness.types import SampleResult
+from leaderboard.outputs import write_output
 from leaderboard.views import slug
 
 VERDICTS = ("correct", "partial", "wrong", "unscored", "error")
@@ -106,7 +107,7 @@ class SampleIndex:
         number = len(self.parts)
         source = f"{self.name}-{number}.js"
         body = json.dumps({**self._columns, "texts": list(self._texts)}, separators=(",", ":"), allow_nan=False)
-        (self.folder / source).write_text(f"window.frontierSampleIndexPart({number},{body});\n", encoding="ascii")
+        write_output(self.folder / source, f"window.frontierSampleIndexPart({number},{body});\n".encode("ascii"))
         tally = [[task, code, count] for (task, code), count in sorted(self._tally.items())]
         self.parts.append({"src": source, "rows": rows, "tally": tally})
         self._reset()
@@ -123,4 +124,4 @@ class SampleIndex:
             "shown": SHOWN,
         }
         text = json.dumps(manifest, separators=(",", ":"))
-        (self.folder / f"{self.name}.js").write_text(f"window.frontierSampleIndex = {text};\n", encoding="ascii")
+        write_output(self.folder / f"{self.name}.js", f"window.frontierSampleIndex = {text};\n".encode("ascii"))

@@ -15,6 +15,7 @@ from typing import Any
 
 from harness.score_view import verdict
 from harness.types import SampleResult
+from leaderboard.outputs import write_output
 from leaderboard.runs import RunDir, count_samples, iter_samples
 from leaderboard.sample_index import SampleIndex
 from leaderboard.transcript_view import content_warning, cut, transcript_view
@@ -116,7 +117,7 @@ def write_sample_pages(
             "task_page": "../tasks/" + slug(suite, task) + ".html",
             "index_page": f"{index_file}.html" if index else None,
         }
-        (target / page_name(submission, task, number)).write_text(render(context), encoding="utf-8")
+        write_output(target / page_name(submission, task, number), render(context))
         buffers[task] = []
 
     try:
@@ -139,7 +140,7 @@ def write_sample_pages(
     if render_page is not None and index is not None:
         context: dict[str, Any] = {"submission": submission, "run_id": run.summary.run_id}
         context |= {"script": f"{index_file}.js", "count": index.count, "tasks": list(index.tasks)}
-        (target / f"{index_file}.html").write_text(render_page("sample_index.html", context), encoding="utf-8")
+        write_output(target / f"{index_file}.html", render_page("sample_index.html", context))
     return {task: "samples/" + page_name(submission, task, 1) for task in totals}
 
 
@@ -162,5 +163,5 @@ def _write_sample(
     }
     path = target / name
     path.parent.mkdir(exist_ok=True)
-    path.write_text(render_page("sample.html", context), encoding="utf-8")
+    write_output(path, render_page("sample.html", context))
     return name

@@ -134,8 +134,10 @@ def _blend(colour: str, opacity: float) -> tuple[int, int, int]:
     return tuple(round(255 - (255 - c) * opacity) for c in rgb)  # type: ignore[return-value]
 
 
-def to_png(scene: Scene, path: Path, compress_level: int = 1) -> None:
-    """Draw the scene with Pillow and write it to ``path`` as PNG."""
+def to_png(scene: Scene, compress_level: int = 1) -> bytes:
+    """The scene drawn with Pillow, as a PNG file."""
+    from io import BytesIO
+
     from PIL import Image, ImageDraw, ImageFont
 
     image = Image.new("RGB", (scene.width, scene.height), "white")
@@ -172,7 +174,9 @@ def to_png(scene: Scene, path: Path, compress_level: int = 1) -> None:
         else:
             anchor = {"start": "ls", "middle": "ms", "end": "rs"}[shape.anchor]
             draw.text((shape.x, shape.y), shape.text, font=font(shape.size), fill="black", anchor=anchor)
-    image.save(path, format="PNG", compress_level=compress_level)
+    png = BytesIO()
+    image.save(png, format="PNG", compress_level=compress_level)
+    return png.getvalue()
 
 
 def _dashed(points: tuple[tuple[float, float], ...], dash: tuple[float, float]) -> list[list[tuple[float, float]]]:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.types import SampleResult
+from leaderboard.outputs import write_output
 from leaderboard.runs import RunDir, iter_samples
 from leaderboard.transcript_view import transcript_view
 from leaderboard.views import slug
@@ -54,6 +55,6 @@ def write_pair_pages(
         }
         path = out / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(render(context), encoding="utf-8")
+        write_output(path, render(context))
         links[item] = name
     return links

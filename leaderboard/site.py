@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from leaderboard.aggregate import overall_rows, submission_id, task_rows
+from leaderboard.outputs import reusing, write_output
 from leaderboard.runs import RunDir
 from leaderboard.samples_pages import PAGE_SIZE, write_sample_pages
 from leaderboard.site_env import PACKAGE, environment, package_version
@@ -96,7 +97,7 @@ def build_site(
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.building-"))
     try:
-        with _one_blas_thread():
+        with _one_blas_thread(), reusing(staging, target if target.is_dir() else None):
             summary = _build_into(staging, submissions, runs, page_size, report)
         _swap_in(staging, target)
     except BaseException:
@@ -186,13 +187,11 @@ def _build_into(
     transfer = write_transfer_page(runs, out)
     linked = {**common, "transfer_page": transfer.name if transfer else None}
     _write_pages(env, out, linked, sections, task_pages, models)
-    (out / "leaderboard.json").write_text(
+    write_output(
+        out / "leaderboard.json",
         json.dumps(
-            _export(submissions, tasks, families, overall, sections, task_pages),
-            allow_nan=False,
-            separators=(",", ":"),
+            _export(submissions, tasks, families, overall, sections, task_pages), allow_nan=False, separators=(",", ":")
         ),
-        encoding="utf-8",
     )
     return SiteSummary(out, len(submissions), len(task_pages), len(models), browsed_tasks, plots)
 
@@ -247,19 +246,19 @@ def _write_pages(
     task_pages: list[dict[str, Any]],
     models: list[dict[str, Any]],
 ) -> None:
-    (out / "index.html").write_text(
+    write_output(
+        out / "index.html",
         env.get_template("index.html").render(root="", sections=sections, tasks=task_pages, models=models, **common),
-        encoding="utf-8",
     )
     task_template = env.get_template("task.html")
     for section in task_pages:
-        (out / "tasks" / f"{section['slug']}.html").write_text(
-            task_template.render(root="../", section=section, **common), encoding="utf-8"
+        write_output(
+            out / "tasks" / f"{section['slug']}.html", task_template.render(root="../", section=section, **common)
         )
     model_template = env.get_template("model.html")
     for section in models:
-        (out / "models" / f"{section['slug']}.html").write_text(
-            model_template.render(root="../", section=section, **common), encoding="utf-8"
+        write_output(
+            out / "models" / f"{section['slug']}.html", model_template.render(root="../", section=section, **common)
         )
 
 

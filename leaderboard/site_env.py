@@ -80,6 +80,7 @@ def environment() -> Any:
         undefined=jinja2.StrictUndefined,
         trim_blocks=False,
         lstrip_blocks=False,
+        auto_reload=False,  # package files: no stat of a template (and its parents) per page of thousands
     )
     from leaderboard.glossary import define, glossary
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from harness.stats import wilson_interval
 from harness.types import SampleResult
+from leaderboard.outputs import write_output
 from leaderboard.pareto import Point, standings
 from leaderboard.runs import RunDir, iter_samples
 
@@ -192,5 +193,5 @@ def write_transfer_page(runs: Sequence[RunDir], out_dir: Path) -> Path | None:
     if not data.targets:
         return None
     page = out_dir / "transfer.html"
-    page.write_text(render(data), encoding="utf-8")
+    write_output(page, render(data))
     return page

@@ -18,6 +18,7 @@ from typing import Any
 from harness.paired import Stratum, bootstrap_cis, choose_test, difference, holm, p_value
 from leaderboard.aggregate import submission_id
 from leaderboard.forest import forest_plot
+from leaderboard.outputs import write_output
 from leaderboard.paired_bands import sample_values
 from leaderboard.runs import RunDir
 from leaderboard.side_by_side import write_pair_pages
@@ -148,6 +149,6 @@ def write_vs_pages(
             if plotted:
                 forest_plot(plotted, f"{label_b} − {label_a}", out / "plots" / f"vs-{name}")
             context = {"suite": suite, "a": label_a, "b": label_b, "rows": rows, "forest": bool(plotted), "slug": name}
-            (out / "vs" / f"{name}.html").write_text(render(context), encoding="utf-8")
+            write_output(out / "vs" / f"{name}.html", render(context))
             links.setdefault(suite, []).append({"page": f"vs/{name}.html", "a": label_a, "b": label_b})
     return links
