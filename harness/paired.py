@@ -81,7 +81,7 @@ class Stratum:
         self.sizes = np.bincount(self.codes, minlength=self.k).astype(float)
 
     @classmethod
-    def unclustered(cls, a: Sequence[float], b: Sequence[float]) -> Stratum:
+    def unclustered(cls, a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> Stratum:
         """The stratum of items with distinct keys, given in key order by their values under A and B, none in a
         declared cluster: the same as from their :class:`Item` objects, without making them (a leaderboard
         pairs ~600,000 items)."""
@@ -215,26 +215,31 @@ def bootstrap_cis(
     groups: dict[int, list[int]] = {}
     for index, strata in enumerate(strata_sets):
         if len(strata) == 1 and resamples * strata[0].k <= CACHED_DRAWS:
-            sums = strata[0].sums(strata[0].d)
-            if np.array_equal(sums, np.trunc(sums)) and float(np.abs(sums).max(initial=0.0)) * sums.size < 2**53:
-                groups.setdefault(strata[0].k, []).append(index)
-                continue
-        found[index] = bootstrap_ci(strata, seed, resamples)
+            groups.setdefault(strata[0].k, []).append(index)
+        else:
+            found[index] = bootstrap_ci(strata, seed, resamples)
     for clusters, members in groups.items():
-        counts = first_counts(seed, clusters, resamples)
         strata = [strata_sets[index][0] for index in members]
-        totals = counts @ np.stack([s.sums(s.d) for s in strata], axis=1)
+        sums = np.stack([s.sums(s.d) for s in strata], axis=1)
+        whole = np.all(sums == np.trunc(sums), axis=0) & (np.abs(sums).max(axis=0) * clusters < 2**53)
+        for i in np.flatnonzero(~whole).tolist():
+            found[members[i]] = bootstrap_ci([strata[i]], seed, resamples)
+        chosen = np.flatnonzero(whole).tolist()
+        if not chosen:
+            continue
+        counts = first_counts(seed, clusters, resamples)
+        totals = counts @ sums[:, chosen]
         tail = 100 * expanded_tail(clusters)
-        clustered = [i for i, s in enumerate(strata) if s.clustered]
-        plain = [i for i, s in enumerate(strata) if not s.clustered]  # one item a cluster: the mean is total / k
-        bounds = np.empty((2, len(strata)))
+        clustered = [i for i, member in enumerate(chosen) if strata[member].clustered]
+        plain = [i for i, member in enumerate(chosen) if not strata[member].clustered]  # the mean is total / k
+        bounds = np.empty((2, len(chosen)))
         if plain:
             bounds[:, plain] = whole_percentiles(totals[:, plain], float(clusters), (tail, 100 - tail))
         if clustered:
-            sizes = counts @ np.stack([strata[i].sizes for i in clustered], axis=1)
+            sizes = counts @ np.stack([strata[chosen[i]].sizes for i in clustered], axis=1)
             bounds[:, clustered] = np.percentile(totals[:, clustered] / sizes, [tail, 100 - tail], axis=0)
-        for index, low_value, high_value in zip(members, *bounds.tolist(), strict=True):
-            found[index] = (low_value, high_value)
+        for member, low_value, high_value in zip(chosen, *bounds.tolist(), strict=True):
+            found[members[member]] = (low_value, high_value)
     return [found[index] for index in range(len(strata_sets))]
 
 

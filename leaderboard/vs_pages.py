@@ -11,9 +11,10 @@ A task without per-sample results on both sides shows the two marginal values on
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from itertools import combinations, pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.paired import Stratum, bootstrap_cis, choose_test, difference, holm, p_value
 from leaderboard.aggregate import submission_id
@@ -24,11 +25,14 @@ from leaderboard.runs import RunDir
 from leaderboard.side_by_side import write_pair_pages
 from leaderboard.views import point_label, slug
 
+if TYPE_CHECKING:
+    import numpy as np
+
 MAX_DISCORDANT = 200
 """Discordant items listed per task (the count is always given)."""
 SEED = 0
 """The seed of the intervals and sign-flip tests."""
-ValuesOf = Callable[[dict[str, Any]], dict[str, float] | None]
+ScoredOf = Callable[[dict[str, Any]], "Scored | None"]
 MAX_ALL_PAIRS = 10
 """Up to this many submissions in a suite, every pair gets a page; beyond, each submission is paired
 with the suite's leader and with its neighbours in the ranking (a page costs a plot)."""
@@ -42,8 +46,30 @@ def pairs_of(ranked: list[str]) -> list[tuple[str, str]]:
     return chosen
 
 
+@dataclass(frozen=True)
+class Scored:
+    """A task entry's per-sample values (:func:`leaderboard.paired_bands.sample_values`), also in key order."""
+
+    keys: tuple[str, ...]
+    ordered: np.ndarray
+    by_key: dict[str, float]
+
+
+def scored(entry: dict[str, Any]) -> Scored | None:
+    """The entry's per-sample values, None when its metric is not their mean."""
+    import numpy as np
+
+    values = sample_values(entry)
+    if values is None:
+        return None
+    keys = tuple(sorted(values))
+    ordered = np.array([values[key] for key in keys], dtype=float)
+    ordered.flags.writeable = False
+    return Scored(keys, ordered, values)
+
+
 def task_row(
-    task: str, a: dict[str, Any], b: dict[str, Any], values: ValuesOf = sample_values
+    task: str, a: dict[str, Any], b: dict[str, Any], values: ScoredOf = scored
 ) -> tuple[dict[str, Any], Stratum | None]:
     """One task of a head-to-head: both values, and the paired difference where the items can be paired,
     with the pairs' stratum (its interval, ``ci``, still to be set: :func:`head_to_head` computes a page's
@@ -59,12 +85,18 @@ def task_row(
     left, right = values(a), values(b)
     if left is None or right is None or a.get("data_hash") != b.get("data_hash") or b["primary_metric"] != name:
         return row, None
-    shared = sorted(set(left) & set(right))
-    if not shared:
-        return row, None
-    stratum = Stratum.unclustered([left[key] for key in shared], [right[key] for key in shared])
+    if left.keys == right.keys:  # the usual case: both scored every item
+        shared, stratum = left.keys, Stratum.unclustered(left.ordered, right.ordered)
+    else:
+        shared = tuple(sorted(set(left.keys) & set(right.keys)))
+        if not shared:
+            return row, None
+        stratum = Stratum.unclustered([left.by_key[k] for k in shared], [right.by_key[k] for k in shared])
     test = choose_test([stratum])
-    discordant = [{"id": key, "a": left[key], "b": right[key]} for key in shared if left[key] != right[key]]
+    discordant = [
+        {"id": shared[i], "a": left.by_key[shared[i]], "b": right.by_key[shared[i]]}
+        for i in (stratum.a != stratum.b).nonzero()[0].tolist()
+    ]
     paired = row | {
         "paired": True,
         "n": len(shared),
@@ -79,7 +111,7 @@ def task_row(
     return paired, stratum
 
 
-def head_to_head(a: dict[str, Any], b: dict[str, Any], values: ValuesOf = sample_values) -> list[dict[str, Any]]:
+def head_to_head(a: dict[str, Any], b: dict[str, Any], values: ScoredOf = scored) -> list[dict[str, Any]]:
     """Every task both submissions ran, compared, with Holm-adjusted p-values over the paired ones."""
     found = [
         task_row(task, a["tasks"][task], b["tasks"][task], values) for task in sorted(set(a["tasks"]) & set(b["tasks"]))
@@ -94,15 +126,15 @@ def head_to_head(a: dict[str, Any], b: dict[str, Any], values: ValuesOf = sample
     return rows
 
 
-def cached_values() -> ValuesOf:
-    """:func:`sample_values` remembered per task entry (by identity, so only while the entries live):
-    a submission's entries meet several others on the head-to-head pages."""
-    memo: dict[int, dict[str, float] | None] = {}
+def cached_scores() -> ScoredOf:
+    """:func:`scored` remembered per task entry (by identity, so only while the entries live): a submission's
+    entries meet several others on the head-to-head pages."""
+    memo: dict[int, Scored | None] = {}
 
-    def values(entry: dict[str, Any]) -> dict[str, float] | None:
+    def values(entry: dict[str, Any]) -> Scored | None:
         key = id(entry)
         if key not in memo:
-            memo[key] = sample_values(entry)
+            memo[key] = scored(entry)
         return memo[key]
 
     return values
@@ -124,7 +156,7 @@ def write_vs_pages(
     discordant item both runs logged also gets a side-by-side page of its two transcripts."""
     (out / "vs").mkdir(exist_ok=True)
     by_id = {submission_id(data): data for data in submissions}
-    values = cached_values()
+    values = cached_scores()
     links: dict[str, list[dict[str, str]]] = {}
     for suite, ranked in sorted(ranking.items()):
         for id_a, id_b in pairs_of([sid for sid in ranked if sid in by_id]):
