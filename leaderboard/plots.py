@@ -56,7 +56,7 @@ def cost_window(costs: Sequence[float]) -> tuple[float, float]:
     return middle / half, middle * half
 
 
-def cost_tick(value: float, _position: float = 0.0) -> str:
+def cost_tick(value: float) -> str:
     """A tick label for a cost: 500, 20k, 3M, 1.5G (or 0.001 below one)."""
     if value <= 0:
         return "0"
@@ -66,7 +66,7 @@ def cost_tick(value: float, _position: float = 0.0) -> str:
     return f"{value:g}"
 
 
-def reciprocal_tick(value: float, _position: float = 0.0) -> str:
+def reciprocal_tick(value: float) -> str:
     """A tick label on a reciprocal axis: the figure ``1 / value`` (see the module docstring)."""
     return cost_tick(1 / value) if value > 0 else "∞"
 
@@ -110,10 +110,6 @@ class _Axes:
         """The pixel row of y ``value``."""
         low, high = self.y_range
         return AXES_BOTTOM - (value - low) / (high - low) * (AXES_BOTTOM - AXES_TOP)
-
-    def inside_x(self, value: float) -> bool:
-        """Whether x ``value`` lies within the axis (ends included, up to rounding)."""
-        return -1e-9 <= self._fraction(value) <= 1 + 1e-9
 
 
 def linear_ticks(low: float, high: float, bins: int = Y_BINS) -> list[float]:
