@@ -17,7 +17,7 @@ from typing import Any
 from harness.runformat import CONFIG_FILE, SUMMARY_FILE, RunFiles, RunFormatError
 from harness.types import RunSummary, SampleResult
 
-__all__ = ["RunDir", "RunFormatError", "count_samples", "find_runs", "iter_samples", "load_run"]
+__all__ = ["RunDir", "RunFormatError", "count_samples", "find_runs", "iter_samples", "load_run", "sample_lines"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,18 @@ def count_samples(path: str | Path) -> tuple[dict[str, int], set[int]]:
         task = key_parts(key)[0]
         counts[task] = counts.get(task, 0) + 1
     return counts, set(lines.values())
+
+
+def sample_lines(path: str | Path) -> dict[tuple[str, str], int]:
+    """The line of each (task, sample id)'s winning record, reading only each line's identity: with it,
+    :func:`iter_samples` parses just the records a caller wants."""
+    from harness.runlog import LogFormatError, key_parts, winning_lines
+
+    try:
+        lines = winning_lines(_log_file(path))
+    except LogFormatError as exc:
+        raise RunFormatError(str(exc)) from None
+    return {key_parts(key): number for key, number in lines.items()}
 
 
 def _log_file(path: str | Path) -> Path:

@@ -2,7 +2,7 @@
 
 A head-to-head page lists the items two submissions scored differently; each gets a page
 ``vs/<pair>/<item>.html`` with both runs' transcripts in two columns. Each run's log is streamed
-once per task, keeping only the listed items' records (at most :data:`~leaderboard.vs_pages.
+once per task, parsing only the listed items' records (at most :data:`~leaderboard.vs_pages.
 MAX_DISCORDANT` a task), so a large run is never held whole.
 """
 
@@ -14,14 +14,18 @@ from typing import Any
 
 from harness.types import SampleResult
 from leaderboard.outputs import write_output
-from leaderboard.runs import RunDir, iter_samples
+from leaderboard.runs import RunDir, iter_samples, sample_lines
 from leaderboard.transcript_view import transcript_view
 from leaderboard.views import slug
 
 
 def pick(run: RunDir, task: str, ids: set[str]) -> dict[str, SampleResult]:
-    """The records of ``task``'s samples ``ids`` in ``run`` (the others are read and dropped)."""
-    return {r.sample_id: r for r in iter_samples(run.samples_path) if r.task == task and r.sample_id in ids}
+    """The records of ``task``'s samples ``ids`` in ``run``: only their lines are parsed whole (the others'
+    identities only), since a head-to-head of N runs picks from each run's log N - 1 times a task."""
+    lines = {
+        number for (logged, item), number in sample_lines(run.samples_path).items() if logged == task and item in ids
+    }
+    return {r.sample_id: r for r in iter_samples(run.samples_path, lines)} if lines else {}
 
 
 def pair_page(pair: str, task: str, item: str) -> str:
