@@ -310,6 +310,7 @@ class OpenAIServer:
         self._loop.run_until_complete(self._start())
         self._ready.set()
         self._loop.run_forever()
+        self._loop.run_until_complete(_cancel_remaining_tasks())
         self._loop.run_until_complete(self._runner.cleanup())
         self._loop.close()
 
@@ -333,6 +334,20 @@ class OpenAIServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+async def _cancel_remaining_tasks() -> None:
+    """Cancel and await every other task of the loop: the handlers still running when the server stops.
+
+    A handler that hangs by design (a fault, a batch whose creation never answers) would hold the
+    runner's cleanup for its whole shutdown timeout, past ``stop``'s wait for the thread, and the loop
+    would then be closed over it: the task was garbage-collected later, logging "Task was destroyed
+    but it is pending!" in the middle of whatever test or command ran then.
+    """
+    tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def main() -> None:
