@@ -11,13 +11,14 @@ import gc
 import json
 import logging
 import socket
+from collections.abc import Mapping
 
 import pytest
 
 from harness.testing.batch_server import BatchBehaviour, BatchServer
 
 
-def _post_and_go_away(host: str, port: int, path: str, body: dict[str, object]) -> None:
+def _post_and_go_away(host: str, port: int, path: str, body: Mapping[str, object]) -> None:
     """Send one POST and close the connection without waiting for the answer (as a killed client does)."""
     data = json.dumps(body).encode()
     head = (
