@@ -11,8 +11,8 @@ viewer, #1375) pays before rendering anything. Peak memory is each process's own
 
 Usage: python benchmarks/transcript_pages.py [--sizes 10000 100000]
 Ends with one line of JSON: {"sizes": [{"samples", "build_s", "build_peak_mib", "pages", "index_mib",
-"load_all_s", "load_all_peak_mib", "peak_ratio"}, ...]}; ``index_mib`` is the size of the filter's index
-(every script file of it).
+"index_opened_mib", "load_all_s", "load_all_peak_mib", "peak_ratio"}, ...]}; ``index_mib`` is the size of the
+filter's index (every script file of it), ``index_opened_mib`` what its page reads when opened.
 """
 
 from __future__ import annotations
@@ -98,9 +98,10 @@ def write_run(folder: Path, samples: int) -> Path:
     return run
 
 
-def build(run: Path, out: Path) -> tuple[int, int]:
-    """The report's sample pages of ``run`` into ``out``, as the site builds them; returns the pages written
-    and the bytes of the filter's index (its script files)."""
+def build(run: Path, out: Path) -> tuple[int, int, int]:
+    """The report's sample pages of ``run`` into ``out``, as the site builds them; returns the pages written,
+    the bytes of the filter's index (its script files) and of what its page loads when opened (the manifest and
+    the first part, or the one file an index that is not split into parts is)."""
     from leaderboard.runs import load_run
     from leaderboard.samples_pages import write_sample_pages
     from leaderboard.site_env import environment
@@ -122,7 +123,11 @@ def build(run: Path, out: Path) -> tuple[int, int]:
         render_page=render_page,
     )
     pages = sum(1 for _ in (out / "samples").rglob("*.html"))
-    return pages, sum(path.stat().st_size for path in (out / "samples").glob("*-index*.js"))
+    index = [path.stat().st_size for path in (out / "samples").glob("*-index*.js")]
+    opened = [
+        path.stat().st_size for pattern in ("*-index.js", "*-index-0.js") for path in (out / "samples").glob(pattern)
+    ]
+    return pages, sum(index), sum(opened)
 
 
 def load_all(run: Path) -> int:
@@ -136,10 +141,11 @@ def load_all(run: Path) -> int:
 def side(kind: str, run: Path, out: Path) -> dict[str, float]:
     """One side in this process: its wall time, what it produced and this process's peak memory."""
     started = time.perf_counter()
-    count, index_bytes = build(run, out) if kind == "build" else (load_all(run), 0)
+    count, index_bytes, opened_bytes = build(run, out) if kind == "build" else (load_all(run), 0, 0)
     seconds = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"seconds": round(seconds, 2), "count": count, "peak_mib": round(peak, 1), "index_bytes": index_bytes}
+    sizes = {"index_bytes": index_bytes, "opened_bytes": opened_bytes}
+    return {"seconds": round(seconds, 2), "count": count, "peak_mib": round(peak, 1), **sizes}
 
 
 def measure(kind: str, run: Path, out: Path) -> dict[str, float]:
@@ -172,6 +178,7 @@ def main() -> None:
             "build_peak_mib": built["peak_mib"],
             "pages": built["count"],
             "index_mib": round(built["index_bytes"] / 2**20, 2),
+            "index_opened_mib": round(built["opened_bytes"] / 2**20, 2),
             "load_all_s": held["seconds"],
             "load_all_peak_mib": held["peak_mib"],
             "peak_ratio": round(held["peak_mib"] / built["peak_mib"], 2),
@@ -179,7 +186,8 @@ def main() -> None:
         rows.append(row)
         print(
             f"{size:>7,} samples: pages built in {row['build_s']:.1f} s, peak {row['build_peak_mib']:.0f} MiB "
-            f"({row['pages']:,} pages, filter index {row['index_mib']:.2f} MiB); holding every transcript: "
+            f"({row['pages']:,} pages, filter index {row['index_mib']:.2f} MiB, {row['index_opened_mib']:.2f} MiB "
+            "of it read when its page opens); holding every transcript: "
             f"{row['load_all_s']:.1f} s, peak "
             f"{row['load_all_peak_mib']:.0f} MiB ({row['peak_ratio']}x the build's peak)"
         )

@@ -5,7 +5,10 @@ log keeps each distinct message once, in the order first sent (``SampleResult.tr
 and each call names its request's messages as spans of that list (``CallRecord.messages``:
 ``[[0, 7]]`` for the first seven). The agent's and the simulated user's views of an episode,
 a judge's prompt and a method's candidates all draw on the same list, so a message that two of
-them send (a shared system prompt, N candidates' one question) is still stored once.
+them send (a shared system prompt, N candidates' one question) is still stored once. The simulated
+user's view, in which its own turns are the assistant's, is stored in the conversation's roles, so
+a turn both sides saw is one message; the rest of the log line refers to the list rather than
+repeat it (:mod:`harness.stored_once`).
 """
 
 from __future__ import annotations
