@@ -1,10 +1,17 @@
-"""Shared fixtures: the reference data folder and the loopback OpenAI-compatible server."""
+"""Shared fixtures: the reference data folder and the loopback OpenAI-compatible server.
+
+The session's response cache is a temporary directory of its own, set before any test module copies
+the environment: a test never reads or writes the user's ``~/.cache/frontier-evals``, where answers
+cached by earlier sessions under a loopback server's port would answer a later test's requests
+whenever its server got the same port (the port is part of the adapter's name).
+"""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -15,6 +22,10 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from harness.testing.reference_data import ENV_VAR, reference_data_dir
+
+RESPONSE_CACHE = tempfile.TemporaryDirectory(prefix="frontier-test-cache-", ignore_cleanup_errors=True)
+"""The session's response cache (removed when the session's interpreter exits)."""
+os.environ["FRONTIER_CACHE_DIR"] = RESPONSE_CACHE.name
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = reference_data_dir()
@@ -55,7 +66,6 @@ def python_without_tau2(tmp_path: Path) -> PythonRun:
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(shim), str(REPO_ROOT)]),
-        "FRONTIER_CACHE_DIR": "",
         "LITELLM_LOCAL_MODEL_COST_MAP": "True",
     }
 

@@ -18,7 +18,7 @@ from harness.testing.openai_server import OpenAIServer
 from harness.testing.responders import arith_responder
 from tasks.tau2.library import tau2_available
 
-ENV = {**os.environ, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
 
 def frontier(

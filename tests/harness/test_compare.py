@@ -20,7 +20,7 @@ from harness.testing.openai_server import FaultPlan, OpenAIServer, Reply
 from harness.testing.responders import solve_arith
 from tasks.demo.arith import ArithTask
 
-ENV = {**os.environ, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_HUB_OFFLINE": "1"}
+ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_HUB_OFFLINE": "1"}
 N = 200
 PROMPTS = {sample.input: (index, sample.target) for index, sample in enumerate(ArithTask("demo/arith").samples())}
 RIGHT = {

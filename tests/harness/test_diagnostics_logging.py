@@ -15,7 +15,7 @@ import pytest
 
 from harness.testing.openai_server import OpenAIServer
 
-ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "FRONTIER_CACHE_DIR": ""}
+ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
 DRIFTING_FAMILY = '''
 import itertools

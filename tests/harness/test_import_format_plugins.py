@@ -48,7 +48,7 @@ def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "notspec = pipeplug:NOT_A_SPEC\ngone = no_such_module_zzz:FORMAT\n"
     )
     path = os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])
-    return {**os.environ, "PYTHONPATH": path, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    return {**os.environ, "PYTHONPATH": path, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
 
 def _frontier(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

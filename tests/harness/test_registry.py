@@ -121,7 +121,7 @@ def broken_plugins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "[frontier.tasks]\nbroken = brokenplug:FAMILY\n\n[frontier.commands]\nhalf = halfplug:MISSING\n"
     )
     path = os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])
-    return {**os.environ, "PYTHONPATH": path, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    return {**os.environ, "PYTHONPATH": path, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
 
 def _frontier(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

@@ -14,7 +14,7 @@ from harness.errors import ConfigError
 from harness.suites import load_suite
 from tasks.tau2.library import tau2_available
 
-ENV = {**os.environ, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
 BOMB = """\
 name: bomb

@@ -21,7 +21,7 @@ from harness.testing.openai_server import FaultPlan, OpenAIServer
 from harness.testing.responders import arith_responder
 from leaderboard.runs import RunFormatError, iter_samples
 
-ENV = {**os.environ, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 ORACLE = ["--task", "demo/arith", "--model", "builtin/oracle", "--no-cache", "--no-progress"]
 
 

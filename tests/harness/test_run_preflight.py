@@ -26,7 +26,6 @@ def _frontier(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[st
 def _without_keys() -> dict[str, str]:
     return {
         **{k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")},
-        "FRONTIER_CACHE_DIR": "",
         "LITELLM_LOCAL_MODEL_COST_MAP": "True",
     }
 

@@ -27,9 +27,9 @@ def fast_batches(monkeypatch: pytest.MonkeyPatch) -> None:
 def private_response_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Each test's ``frontier`` commands cache responses in the test's own folder.
 
-    An empty ``FRONTIER_CACHE_DIR`` means the default ``~/.cache/frontier-evals``, shared by every run on
-    the machine: a run there is answered from the cache whenever its loopback server's port (part of
-    the adapter's name) is one an earlier run answered demo/arith on, and then no batch is asked at all.
+    In a cache shared with other tests (the session's, or the user's when ``FRONTIER_CACHE_DIR`` is empty)
+    a resumed run is answered from the cache whenever its loopback server's port (part of the adapter's
+    name) is one an earlier run answered demo/arith on, and then no batch is asked at all.
     """
     monkeypatch.setenv("FRONTIER_CACHE_DIR", str(tmp_path / "response-cache"))
 

@@ -28,7 +28,7 @@ PROBE = textwrap.dedent(
 
 
 def _probe(*args: str) -> dict[str, object]:
-    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "FRONTIER_CACHE_DIR": ""}
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     done = subprocess.run(
         [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, env=env, timeout=120, check=False
     )

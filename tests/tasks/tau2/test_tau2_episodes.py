@@ -22,7 +22,7 @@ from tasks.tau2.library import resolve_data_root
 from tasks.tau2.scripted import opening_text, oracle_reply, scripted_user_reply
 from tasks.tau2.task import Tau2DomainTask
 
-ENV = {**os.environ, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
 
 def _task(name: str, **args: Any) -> Tau2DomainTask:

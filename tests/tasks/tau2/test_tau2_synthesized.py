@@ -59,7 +59,7 @@ async def test_oracle_scores_one_as_tau2_scores_it_and_idle_agent_strict_zero(li
 
 @pytest.mark.slow
 def test_synthesize_writes_tau2_format_that_frontier_runs(tmp_path: Path) -> None:
-    env = {**os.environ, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     out = tmp_path / "out"
     made = subprocess.run(
         [

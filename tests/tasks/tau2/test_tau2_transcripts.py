@@ -25,7 +25,7 @@ from harness.transcript import call_messages, conversation, ending
 from harness.types import Message, SampleResult
 from tasks.tau2.episode import GREETING
 
-ENV = {**os.environ, "FRONTIER_CACHE_DIR": "", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
 
 def _run(tmp_path: Path, limit: int, *options: str) -> Path:
