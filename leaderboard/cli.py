@@ -7,7 +7,9 @@ The lead attaches ``submit_command``, ``leaderboard_group`` and ``report_command
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -173,6 +175,21 @@ def _report_inputs(run_dirs: tuple[Path, ...], output: Path) -> list[Path]:
     return chosen
 
 
+def _tell_repeats_apart(submissions: list[dict[str, Any]], run_dirs: list[Path]) -> None:
+    """Name the run in the method label of runs that share model, method and suite (seeds or repeats of
+    one configuration), so each keeps its own row and pages instead of the last one overwriting the others."""
+    from leaderboard.aggregate import submission_id
+
+    counts = Counter(submission_id(data) for data in submissions)
+    for data, run_dir in zip(submissions, run_dirs, strict=True):
+        if counts[submission_id(data)] > 1:
+            data["method"]["label"] = f"{data['method']['label']} · {run_dir.name}"
+    counts = Counter(submission_id(data) for data in submissions)
+    for data in submissions:  # folders of one name under different parents: the run id tells them apart
+        if counts[submission_id(data)] > 1:
+            data["method"]["label"] = f"{data['method']['label']} · {data['runs'][0]['run_id']}"
+
+
 @click.command("report")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option(
@@ -205,6 +222,7 @@ def report_command(run_dirs: tuple[Path, ...], output: Path) -> None:
         if issues:
             _fail(f"error: the summary of {run_dir} is inconsistent:\n" + "\n".join(f"  {i}" for i in issues))
         submissions.append(submission)
+    _tell_repeats_apart(submissions, [run.path for run in runs])
     try:
         summary = build_site(submissions, output, runs, report=True)
     except SiteError as exc:

@@ -154,3 +154,22 @@ def test_the_index_fits_1400_pixels(tmp_path: Path) -> None:
 
     page, table = asyncio.run(widths())
     assert page <= 1400 and table <= 1400
+
+
+def test_runs_of_one_configuration_keep_their_own_rows_and_sample_pages(tmp_path: Path) -> None:
+    runs = []
+    for seed in ("1", "2"):
+        run = tmp_path / f"seed-{seed}"
+        done = frontier(
+            "run", "--task", "demo/arith", "--model", "builtin/random", "--limit", "6", "--seed", seed,
+            "--out", str(run),
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        runs.append(run)
+    built = frontier("report", *map(str, runs), "-o", str(tmp_path / "site"))
+    assert built.returncode == 0, built.stderr
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert "seed-1" in index and "seed-2" in index
+    first_pages = sorted((tmp_path / "site" / "samples").glob("*-1.html"))
+    assert len(first_pages) == 2, first_pages
+    assert first_pages[0].read_text() != first_pages[1].read_text()
