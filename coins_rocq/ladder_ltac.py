@@ -63,6 +63,7 @@ from __future__ import annotations
 from coins_rocq.ladder_count import COUNT_LTAC
 from coins_rocq.ladder_ltac_helpers import HELPER_LTAC
 from coins_rocq.ladder_memo import MEMO_LTAC
+from coins_rocq.ladder_perm import PERM_LTAC
 from coins_rocq.ladder_pinned import PINNED_LTAC
 from coins_rocq.ladder_sorted import SORTED_LTAC
 from coins_rocq.ltac import ltac_sentences
@@ -70,5 +71,5 @@ from coins_rocq.ltac import ltac_sentences
 SEARCH_LTAC: tuple[str, ...] = ltac_sentences("search")
 """The search itself: ``coins_search`` and its mutually recursive steps, and ``coins_crush``."""
 
-LADDER_LTAC: tuple[str, ...] = (*HELPER_LTAC, *SEARCH_LTAC, *MEMO_LTAC, *COUNT_LTAC, *SORTED_LTAC, *PINNED_LTAC)
+LADDER_LTAC: tuple[str, ...] = (*HELPER_LTAC, *PERM_LTAC, *SEARCH_LTAC, *MEMO_LTAC, *COUNT_LTAC, *SORTED_LTAC, *PINNED_LTAC)
 """The Ltac of the ``search`` and ``recurrence`` rungs and of the per-spec binder probe (sent with the prelude)."""

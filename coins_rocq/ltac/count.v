@@ -18,24 +18,37 @@ Ltac coins_count_members Q k acc tac :=
   | O => tac acc
   | S ?j =>
       let G := eval cbv beta in (Q j) in
-      tryif coins_count_premises G then coins_count_members Q j (j :: acc) tac
+      tryif coins_count_premises G then
+        let e := lazymatch coins_conclusion G with In ?e _ => eval vm_compute in e end in
+        coins_count_members Q j (e :: acc) tac
       else coins_count_members Q j acc tac
   end.
 
-Ltac coins_count_witness C tac :=
+Ltac coins_count_witness C A tac :=
   lazymatch C with
-  | ?X /\ ?Y => first [ coins_count_witness X tac | coins_count_witness Y tac ]
+  | ?X /\ ?Y => first [ coins_count_witness X A tac | coins_count_witness Y A tac ]
   | forall i : nat, @?Q i =>
       let b := coins_count_bound C in
       coins_smaller b 65;
       let G := eval cbv beta in (Q O) in
       let t := coins_conclusion G in
-      lazymatch t with In _ nil => coins_count_members Q b (@nil nat) tac end
+      lazymatch t with
+      | @In A _ nil =>
+          let d := coins_eq_dec A in
+          coins_count_members Q b (@nil A) ltac:(fun acc => let M := eval vm_compute in (nodup d acc) in tac M)
+      end
+  end.
+
+Ltac coins_count_at H k :=
+  lazymatch k with
+  | S ?j => first [ exact (H j ltac:(vm_compute; first [reflexivity | lia | coins_crush])) | coins_count_at H j ]
   end.
 
 Ltac coins_count_in l :=
   match goal with
-  | H : forall i : nat, _ |- In _ l => eapply H; solve [coins_clear_all; coins_crush]
+  | H : forall i : nat, _ |- In _ l =>
+      first [ eapply H; solve [coins_clear_all; coins_crush]
+            | let T := type of H in let k := coins_count_bound T in coins_smaller k 65; coins_count_at H k ]
   end.
 
 Ltac coins_count_cover l Hx :=
@@ -47,7 +60,7 @@ Ltac coins_count_cover l Hx :=
 
 Ltac coins_count_member l x Hx :=
   match goal with
-  | H : forall i : nat, In i l -> _ |- _ => let Hp := fresh "Hp" in
+  | H : forall i : _, In i l -> _ |- _ => let Hp := fresh "Hp" in
       pose proof (H x Hx) as Hp; clear - Hp; coins_crush
   end.
 
@@ -67,11 +80,11 @@ Ltac coins_count_refute l M :=
 Ltac coins_count :=
   repeat intro;
   lazymatch goal with
-  | |- @ex (list nat) ?F =>
-      let C := eval cbv beta in (F (@nil nat)) in
-      coins_count_witness C ltac:(fun M => exists M; coins_crush)
-  | H : @ex (list nat) ?F |- False =>
-      let C := eval cbv beta in (F (@nil nat)) in
+  | |- @ex (list ?A) ?F =>
+      let C := eval cbv beta in (F (@nil A)) in
+      coins_count_witness C A ltac:(fun M => exists M; coins_crush)
+  | H : @ex (list ?A) ?F |- False =>
+      let C := eval cbv beta in (F (@nil A)) in
       let l := fresh "l" in let Hl := fresh "Hl" in
-      coins_count_witness C ltac:(fun M => destruct H as [l Hl]; coins_count_refute l M)
+      coins_count_witness C A ltac:(fun M => destruct H as [l Hl]; coins_count_refute l M)
   end.

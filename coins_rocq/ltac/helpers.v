@@ -10,10 +10,16 @@ Ltac coins_binder_in g :=
 
 Ltac coins_leaf := first [ exact I | reflexivity | discriminate | contradiction | congruence | lia | coins_lra ].
 
+Ltac coins_closed A := assert_fails (idtac; match A with context [?x] => is_var x end).
+
+Ltac coins_concrete t := coins_closed t; assert_fails (has_evar t).
+
 Ltac coins_user_inductive G :=
   lazymatch G with
   | _ /\ _ => fail | _ \/ _ => fail | _ <-> _ => fail | _ = _ => fail | ex _ => fail
-  | (_ < _)%nat => fail | (_ <= _)%nat => fail | True => fail | False => fail | _ => idtac
+  | (_ < _)%nat => fail | (_ <= _)%nat => fail | True => fail | False => fail
+  | Coq.Sorting.Permutation.Permutation ?a ?b => assert_fails (coins_concrete a; coins_concrete b)
+  | _ => idtac
   end.
 
 Ltac coins_viable G :=
@@ -24,8 +30,6 @@ Ltac coins_viable G :=
   end.
 
 Ltac coins_hopeful := assert_succeeds (idtac; simpl; lazymatch goal with |- ?G => coins_viable G end).
-
-Ltac coins_closed A := assert_fails (idtac; match A with context [?x] => is_var x end).
 
 Ltac coins_clear_all := repeat match goal with H : _ |- _ => clear H end.
 
@@ -183,6 +187,14 @@ Ltac coins_add_refuting H a :=
   let c := let t := type of (H a) in coins_conclusion t in
   assert_succeeds (assert (~ c) by (let Hc := fresh "Hc" in intro Hc; simpl in Hc; coins_leaf));
   coins_add_instance H a.
+
+Ltac coins_add_refuting_below H a k :=
+  lazymatch type of (H a) with
+  | forall y : nat, _ =>
+      let Ha := fresh "Ha" in
+      pose proof (H a) as Ha; coins_each_below k ltac:(fun b => coins_add_refuting Ha b); clear Ha
+  | _ => coins_add_refuting H a
+  end.
 
 Ltac coins_new_instance H T :=
   match type of H with

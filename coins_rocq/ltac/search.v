@@ -33,6 +33,7 @@ Ltac coins_search n :=
            | H : context [nat_of_ascii ?c] |- _ =>
                coins_ascii_literal c; let v := eval vm_compute in (nat_of_ascii c) in change (nat_of_ascii c) with v in H
            | H : (?x > ?y)%Z |- _ => apply Z.gt_lt in H
+           | H : Coq.Sorting.Permutation.Permutation ?a ?b |- _ => coins_concrete a; coins_concrete b; coins_perm_hyp H
            | H : (?x >= ?y)%Z |- _ => apply Z.ge_le in H
            end;
     first [ coins_leaf
@@ -88,6 +89,7 @@ Ltac coins_search n :=
                     | H : HdRel _ _ (_ :: _) |- _ => inversion H; clear H; subst; coins_search n
                     | H : NoDup (_ :: _) |- _ => inversion H; clear H; subst; coins_search n
                     | H : Forall2 _ (_ :: _) _ |- _ => inversion H; clear H; subst; coins_search n
+                    | |- Coq.Sorting.Permutation.Permutation ?a _ => coins_concrete a; coins_perm_goal
                     | |- ?G =>
                         coins_user_inductive G;
                         first [ coins_constructors m | coins_ctor_numeral m ]
@@ -184,9 +186,10 @@ with coins_inst_slices m H A :=
   end;
   clear H; coins_search m
 with coins_inst_below m H :=
-  let add := ltac:(fun a => coins_add_refuting H a) in
   match type of H with
-  | context [(_ < ?k)%nat] => coins_numeral k; coins_smaller k 25; progress (coins_each_below k add)
+  | context [(_ < ?k)%nat] =>
+      coins_numeral k; coins_smaller k 25;
+      progress (coins_each_below k ltac:(fun a => coins_add_refuting_below H a k))
   end;
   clear H; coins_search m
 with coins_z_cases m z lo hi :=

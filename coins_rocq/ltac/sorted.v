@@ -52,11 +52,12 @@ Ltac coins_sort R l tac :=
   | ?a :: ?t => coins_sort R t ltac:(fun s => coins_insert R a s tac)
   end.
 
-Ltac coins_sorted_parts C tac :=
+Ltac coins_sorted_parts C A tac :=
   let R := lazymatch C with context [Sorted ?R nil] => R end in
   lazymatch C with
   | context [Coq.Sorting.Permutation.Permutation ?L nil] => tac L R
   | context [Coq.Sorting.Permutation.Permutation nil ?L] => tac L R
+  | _ => match C with context [?L] => lazymatch type of L with list A => lazymatch L with _ :: _ => tac L R end end end
   end.
 
 Ltac coins_sorted_body :=
@@ -84,11 +85,11 @@ Ltac coins_sorted :=
   lazymatch goal with
   | |- @ex (list ?A) ?F =>
       let C := eval cbv beta in (F (@nil A)) in
-      coins_sorted_parts C ltac:(fun L R => let L' := eval vm_compute in L in
+      coins_sorted_parts C A ltac:(fun L R => let L' := eval vm_compute in L in
         coins_sort R L' ltac:(fun S => exists S; coins_sorted_body))
   | H : @ex (list ?A) ?F |- False =>
       let C := eval cbv beta in (F (@nil A)) in
       let s := fresh "s" in let Hs := fresh "Hs" in
-      coins_sorted_parts C ltac:(fun L R => let L' := eval vm_compute in L in
+      coins_sorted_parts C A ltac:(fun L R => let L' := eval vm_compute in L in
         coins_sort R L' ltac:(fun S => destruct H as [s Hs]; coins_sorted_refute A R L' S s))
   end.
