@@ -255,3 +255,50 @@ BELOW_SHAPES: list[Shape] = [
 @pytest.mark.slow
 def test_search_rung_refutes_through_instances_below_a_numeral_bound() -> None:
     assert_all_correct(BELOW_SHAPES)
+
+
+PAIR_SHAPES: list[Shape] = [
+    # Sortedness stated over pairs of indices: a wrong order is refuted only by the instance
+    # at one pair (i, j), both below the list's length; neither is named in the hypothesis.
+    (
+        "From Coq Require Import Sorting.Permutation.\n"
+        "Definition sort_by_index_spec (l o : list nat) : Prop :=\n"
+        "  Permutation l o /\\ (forall i j, i < j -> j < length o -> nth i o 0 <= nth j o 0).",
+        "sort_by_index (l : list nat) : list nat",
+        [Case(([5, 3, 9, 1, 4],), [1, 3, 4, 5, 9]), Case(([2, 2, 0],), [0, 2, 2])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_search_rung_refutes_through_instances_at_pairs_below_a_numeral_bound() -> None:
+    assert_all_correct(PAIR_SHAPES)
+
+
+PERMUTATION_SHAPES: list[Shape] = [
+    # A rearrangement of literal lists, decided by computation whatever the length (by
+    # constructors, a wrong output with every element but one was a long refutation).
+    (
+        "From Coq Require Import Sorting.Permutation.\n"
+        "Definition sort_spec (l o : list Z) : Prop := Permutation l o /\\ Sorted Z.le o.",
+        "sort (l : list Z) : list Z",
+        [
+            Case(([7, -2, 7, 0, 11, 3, 3, -9, 5, 1],), [-9, -2, 0, 1, 3, 3, 5, 7, 7, 11]),
+            Case(([],), []),
+            Case(([4],), [4]),
+        ],
+    ),
+    # Over strings, and the other way round, a rearrangement of a computed list.
+    (
+        "From Coq Require Import Sorting.Permutation.\n"
+        "Definition words_spec (l o : list string) : Prop := Permutation o (rev l) /\\ length o = length l /\\\n"
+        "  Sorted (fun a b => String.leb a b = true) o.",
+        "words (l : list string) : list string",
+        [Case((["pear", "fig", "apple", "fig"],), ["apple", "fig", "fig", "pear"])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_permutations_of_concrete_lists_are_decided_by_computation() -> None:
+    assert_all_correct(PERMUTATION_SHAPES)

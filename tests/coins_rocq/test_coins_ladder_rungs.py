@@ -85,6 +85,17 @@ INDEX_SET_SHAPES: list[Shape] = [
         "occurrences (t : list nat) (p : list nat) : nat",
         [Case(([1, 2, 1, 2, 1], [1, 2, 1]), 2), Case(([3, 3, 3], [3]), 3), Case(([1], [2]), 0)],
     ),
+    # A count of distinct values: the list holds the image of every index (here the absolute
+    # value of each element), so the witness is the images deduplicated, and a wrong count is
+    # refuted by the same counting (every member is some index's image, or covers them).
+    (
+        "Definition distinct_abs_spec (l : list Z) (n : nat) : Prop :=\n"
+        "  exists d : list Z, NoDup d /\\\n"
+        "    (forall i, i < length l -> In (Z.abs (nth i l 0%Z)) d) /\\\n"
+        "    (forall x, In x d -> exists i, i < length l /\\ x = Z.abs (nth i l 0%Z)) /\\ n = length d.",
+        "distinct_abs (l : list Z) : nat",
+        [Case(([1, -1, 2],), 2), Case(([],), 0), Case(([3, 3, -4, 3],), 2)],
+    ),
 ]
 
 
@@ -111,6 +122,14 @@ SORTED_PERMUTATION_SHAPES: list[Shape] = [
         "    o = map S s.",
         "squares_then_succ (l : list nat) : list nat",
         [Case(([3, 1, 2],), [2, 5, 10]), Case(([0, 0],), [1, 1])],
+    ),
+    # No Permutation: the sorted list is pinned by its length and its members, and is the
+    # output itself; the witness is a literal list of the goal, sorted.
+    (
+        "Definition sort_members_spec (l o : list Z) : Prop :=\n"
+        "  exists s, Sorted Z.le s /\\ length s = length l /\\ (forall x, In x s <-> In x l) /\\ o = s.",
+        "sort_members (l : list Z) : list Z",
+        [Case(([3, 1, 2],), [1, 2, 3]), Case(([5, -1],), [-1, 5]), Case(([],), [])],
     ),
 ]
 
