@@ -71,5 +71,13 @@ from coins_rocq.ltac import ltac_sentences
 SEARCH_LTAC: tuple[str, ...] = ltac_sentences("search")
 """The search itself: ``coins_search`` and its mutually recursive steps, and ``coins_crush``."""
 
-LADDER_LTAC: tuple[str, ...] = (*HELPER_LTAC, *PERM_LTAC, *SEARCH_LTAC, *MEMO_LTAC, *COUNT_LTAC, *SORTED_LTAC, *PINNED_LTAC)
+LADDER_LTAC: tuple[str, ...] = (
+    *HELPER_LTAC,
+    *PERM_LTAC,
+    *SEARCH_LTAC,
+    *MEMO_LTAC,
+    *COUNT_LTAC,
+    *SORTED_LTAC,
+    *PINNED_LTAC,
+)
 """The Ltac of the ``search`` and ``recurrence`` rungs and of the per-spec binder probe (sent with the prelude)."""

@@ -42,6 +42,12 @@ PRELUDE = (
 )
 PRELUDE_Q = ("From Coq Require QArith.",)
 PRELUDE_R = ("From Coq Require Import Reals Lra.",)
+COINS_LRA = (
+    "Ltac coins_lra := first [ lra | lazymatch goal with"
+    " |- context [Rabs _] => idtac | _ : context [Rabs _] |- _ => idtac end; split_Rabs; lra ]."
+)
+"""Linear real arithmetic, with absolute values split by cases (``split_Rabs``: each ``Rabs t``, in the
+goal or a hypothesis, becomes ``t`` or ``- t`` with the sign condition) when ``lra`` alone fails."""
 SETTINGS = (
     'Set Warnings "-require-in-module,-notation-overridden,-deprecated".',
     "Arguments Z.add : simpl nomatch.",
@@ -89,7 +95,7 @@ def prelude(signature: Signature) -> tuple[str, ...]:
         lines.append(PYVALUE_DEFINITION)
     if "R" in atoms:
         lines += PRELUDE_R
-        lines += ["Ltac coins_lra := lra.", "Ltac coins_real T := lazymatch T with R => idtac end."]
+        lines += [COINS_LRA, "Ltac coins_real T := lazymatch T with R => idtac end."]
         real = REAL_LTAC
     else:
         lines += ["Ltac coins_lra := fail.", "Ltac coins_real T := fail."]

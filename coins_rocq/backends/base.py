@@ -63,10 +63,11 @@ class Limits:
 
     ``goal_timeout_s``: the per-goal ``timeout`` around the ladder (whole seconds).
     ``command_timeout_s``: limit on any single prover command (pool) or file (coqc); the
-    process is killed when it is exceeded. ``spec_budget_s``: budget of one spec; obligations
-    left when it runs out are ``unknown``. All three count the prover's CPU time, each with a
-    wall-clock backstop (``coins_rocq.backends.clock``). ``memory_mb``: address-space
-    limit of each prover process.
+    process is killed when it is exceeded. ``spec_budget_s``: budget of a spec of up
+    to ``BUDGETED_OBLIGATIONS`` obligations, proportionally more for one with more
+    (``budget_for``); obligations left when it runs out are ``unknown``. All three count the
+    prover's CPU time, each with a wall-clock backstop (``coins_rocq.backends.clock``).
+    ``memory_mb``: address-space limit of each prover process.
     """
 
     goal_timeout_s: int = 5
@@ -75,12 +76,21 @@ class Limits:
     memory_mb: int = 3072
     quick_timeout_s: int = 1
 
+    def budget_for(self, obligations: int) -> float:
+        """The budget of a spec with ``obligations`` obligations: ``spec_budget_s`` for up to
+        ``BUDGETED_OBLIGATIONS``, the same share per obligation beyond (a spec with thirteen cases
+        is not judged on a budget sized for ten)."""
+        return self.spec_budget_s * max(1.0, obligations / BUDGETED_OBLIGATIONS)
+
     @property
     def passes(self) -> tuple[str, ...]:
         """The ladders tried in turn on an undecided obligation: the quick one (if any), then the full one."""
         quick = 0 < self.quick_timeout_s < self.goal_timeout_s
         return (QUICK_LADDER, FULL_LADDER) if quick else (FULL_LADDER,)
 
+
+BUDGETED_OBLIGATIONS = 60
+"""The obligations ``Limits.spec_budget_s`` is sized for (ten cases of six)."""
 
 FULL_LADDER = "coins_ladder"
 """The job's ladder under the full per-goal timeout."""
@@ -197,7 +207,7 @@ ones, go one obligation at a time."""
 
 def run_job(job: SpecJob, session: Session) -> JobResult:
     """Load the spec once, decide each obligation (quick pass first), then audit the proofs; all within the budget."""
-    budget = Budget(job.limits.spec_budget_s)
+    budget = Budget(job.limits.budget_for(len(job.obligations)))
     error = session.load(job.prelude, job.setup, budget)
     if error is not None:
         return JobResult(load_error=error)

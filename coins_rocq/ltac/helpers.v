@@ -183,9 +183,20 @@ Ltac coins_conclusion t := lazymatch t with ?A -> ?B => coins_conclusion B | _ =
 Ltac coins_add_instance H a :=
   let t := type of (H a) in assert_fails (idtac; match goal with _ : t |- _ => idtac end); pose proof (H a).
 
+Ltac coins_premises_viable t :=
+  lazymatch t with
+  | ?A -> ?B =>
+      tryif (coins_closed A; assert_succeeds (assert (~ A) by
+               (coins_clear_all; let HA := fresh "HA" in intro HA; simpl in HA; first [ discriminate | lia | congruence ])))
+      then fail else coins_premises_viable B
+  | _ => idtac
+  end.
+
 Ltac coins_add_refuting H a :=
-  let c := let t := type of (H a) in coins_conclusion t in
-  assert_succeeds (assert (~ c) by (let Hc := fresh "Hc" in intro Hc; simpl in Hc; coins_leaf));
+  let t := type of (H a) in
+  coins_premises_viable t;
+  let c := coins_conclusion t in
+  assert_succeeds (assert (~ c) by (let Hc := fresh "Hc" in intro Hc; clear - Hc; simpl in Hc; coins_leaf));
   coins_add_instance H a.
 
 Ltac coins_add_refuting_below H a k :=

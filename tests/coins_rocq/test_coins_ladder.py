@@ -302,3 +302,23 @@ PERMUTATION_SHAPES: list[Shape] = [
 @pytest.mark.slow
 def test_permutations_of_concrete_lists_are_decided_by_computation() -> None:
     assert_all_correct(PERMUTATION_SHAPES)
+
+
+REAL_DISTANCE_SHAPES: list[Shape] = [
+    # Distances between reals of a literal list: every pair of indices is a case, each an
+    # inequality of absolute values that `lra` decides once each `Rabs` is split by its sign;
+    # a wrong pair is refuted at the one pair of indices that is closer.
+    (
+        "Definition closest_pair_spec (l : list R) (o : R * R) : Prop :=\n"
+        "  In (fst o) l /\\ In (snd o) l /\\ (fst o <= snd o)%R /\\\n"
+        "  (forall i j : nat, i < length l -> j < length l -> i <> j ->\n"
+        "     (Rabs (fst o - snd o) <= Rabs (nth i l 0 - nth j l 0))%R).",
+        "closest_pair (l : list R) : R * R",
+        [Case(([1.0, 2.5, 4.0, 2.25],), (2.25, 2.5)), Case(([-1.0, 3.0, -1.5],), (-1.5, -1.0))],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_absolute_values_of_reals_are_split_by_sign_and_pairs_instantiated() -> None:
+    assert_all_correct(REAL_DISTANCE_SHAPES)

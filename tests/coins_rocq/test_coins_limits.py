@@ -186,3 +186,10 @@ def test_a_shim_the_loader_refuses_is_not_used(tmp_path: Path, capsys: pytest.Ca
     assert _loadable(broken) is None
     note = capsys.readouterr().err
     assert "wall-clock" in note and len(note.strip().splitlines()) == 1
+
+
+def test_the_spec_budget_grows_with_the_obligations_beyond_those_it_is_sized_for() -> None:
+    limits = Limits(spec_budget_s=120.0)
+    assert limits.budget_for(1) == limits.budget_for(60) == 120.0
+    assert limits.budget_for(90) == 180.0
+    assert Limits(spec_budget_s=3.0).budget_for(120) == 6.0
