@@ -8,7 +8,11 @@ goal's lists and their slices) do not hold it. ``coins_count`` reads the conjunc
 i : nat, <bound on i> -> ... -> In i l`` of the existential's body (the body is read at
 ``l := nil``, where the bound variable ``l`` cannot escape), walks the naturals below the
 bound (at most 64), and keeps each whose premises the search proves: that list ``M`` is the
-witness, and the search proves the body at it.
+witness, and the search proves the body at it. The conjunct may put any image of the index
+in the list (``In (lower (nth i s " ")) D``: a count of distinct values, HumanEval/16): ``M``
+is then the images, computed, without repeats (``nodup`` with the element type's decidable
+equality, ``coins_eq_dec``), and a member of ``M`` is shown to be in ``l`` by the conjunct's
+instance at an index below the bound whose image it is.
 
 A refutation (``~ exists l, ...`` with a wrong ``output``) counts: the list ``l`` it assumes
 is duplicate-free, so if every member of ``l`` is in ``M`` (each member satisfies the

@@ -3,10 +3,11 @@
 ``coins_crush`` is a depth-bounded search. It introduces and destructs (conjunctions,
 existentials, iffs, and disjunctions before any choice on the goal), splits goals, decides
 concrete ``Forall``/``Forall2``/``NoDup``/``Sorted``/``HdRel``/``In`` by their constructors
-and inversions, proves other inductive goals (the spec's own relations) by trying their
-first four constructors in turn, or, when the last argument is a numeral that no
-constructor's conclusion unifies with (``fib (S (S n)) (a + b)`` against ``fib 7 13``), the
-constructors on a fresh output and then the equation, and inverts such hypotheses. A
+and inversions, ``Permutation`` between concrete lists by computation
+(``coins_rocq.ladder_perm``: a hypothesis that computes false closes the branch), proves
+other inductive goals (the spec's own relations) by trying their first four constructors in
+turn, or, when the last argument is a numeral that no constructor's conclusion unifies with
+(``fib (S (S n)) (a + b)`` against ``fib 7 13``), the constructors on a fresh output and then the equation, and inverts such hypotheses. A
 constructor step whose new goal has fewer list cells in its literal arguments than the goal
 before, and an inversion after which every such hypothesis has fewer than the inverted one,
 spend no depth: they walk a finite list (a subsequence of a 14-element list needs 14). It
@@ -35,7 +36,10 @@ those contiguous slices of ``l`` whose conclusion, simplified, is false (``o <= 
 for a too large minimum ``o``): only instances that can refute are added, and so is a
 hypothesis ``forall x : nat, ...`` bounded by a numeral ``k`` (at most 24; ``p < 5`` among
 its premises) at the naturals below ``k`` (``In 4 [2; 3]`` is false: the instance at 4
-refutes once its premises are proved). A bounded hypothesis instance is simplified at once,
+refutes once its premises are proved), and one over two naturals (``forall i j, i < j -> j <
+length o -> ...``) at the pairs below ``k``. Only an instance none of whose closed premises is
+false (``1 <> 1``) and whose conclusion alone, the rest of the context cleared, is refuted
+is added. A bounded hypothesis instance is simplified at once,
 so that its closed premise reads as a literal. ``forall i c, i < n -> e i = c' -> ...`` is
 tried instance by instance (the ``c`` the equation fixes). An ``exists`` witness is looked
 for among the naturals 0..23 (a candidate whose simplified goal holds an equation
