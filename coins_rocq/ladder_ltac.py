@@ -2,13 +2,13 @@
 
 ``coins_crush`` is a depth-bounded search. It introduces and destructs (conjunctions,
 existentials, iffs, and disjunctions before any choice on the goal), splits goals, decides
-concrete ``Forall``/``Forall2``/``NoDup``/``Sorted``/``HdRel``/``In`` by their constructors
-and inversions, ``Permutation`` between concrete lists by computation
-(``coins_rocq.ladder_perm``: a hypothesis that computes false closes the branch), proves
-other inductive goals (the spec's own relations) by trying their first four constructors in
-turn, or, when the last argument is a numeral that no constructor's conclusion unifies with
-(``fib (S (S n)) (a + b)`` against ``fib 7 13``), the constructors on a fresh output and then the equation, and inverts such hypotheses. A
-constructor step whose new goal has fewer list cells in its literal arguments than the goal
+concrete ``Forall``/``Forall2``/``NoDup``/``Sorted``/``HdRel``/``In`` by their constructors and
+inversions, ``Permutation`` between concrete lists by computation (``coins_rocq.ladder_perm``:
+a hypothesis that computes false closes the branch), proves other inductive goals (the spec's
+own relations) by trying their first four constructors in turn, or, when the last argument is a
+numeral that no constructor's conclusion unifies with (``fib (S (S n)) (a + b)`` against ``fib
+7 13``), the constructors on a fresh output and then the equation, and inverts such hypotheses.
+A constructor step whose new goal has fewer list cells in its literal arguments than the goal
 before, and an inversion after which every such hypothesis has fewer than the inverted one,
 spend no depth: they walk a finite list (a subsequence of a 14-element list needs 14). It
 substitutes variables bound by equations (injecting ``Some``, pair and ``cons`` equations
