@@ -37,7 +37,8 @@ for a too large minimum ``o``): only instances that can refute are added, and so
 hypothesis ``forall x : nat, ...`` bounded by a numeral ``k`` (at most 24; ``p < 5`` among
 its premises) at the naturals below ``k`` (``In 4 [2; 3]`` is false: the instance at 4
 refutes once its premises are proved), and one over two naturals (``forall i j, i < j -> j <
-length o -> ...``) at the pairs below ``k``. Only an instance none of whose closed premises is
+length o -> ...``) at the pairs below ``k`` (at most 8: 64 pairs, each checked). Only an
+instance none of whose closed premises is
 false (``1 <> 1``) and whose conclusion alone, the rest of the context cleared, is refuted
 is added. A bounded hypothesis instance is simplified at once,
 so that its closed premise reads as a literal. ``forall i c, i < n -> e i = c' -> ...`` is

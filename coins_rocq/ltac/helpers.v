@@ -202,6 +202,7 @@ Ltac coins_add_refuting H a :=
 Ltac coins_add_refuting_below H a k :=
   lazymatch type of (H a) with
   | forall y : nat, _ =>
+      coins_smaller k 9;
       let Ha := fresh "Ha" in
       pose proof (H a) as Ha; coins_each_below k ltac:(fun b => coins_add_refuting Ha b); clear Ha
   | _ => coins_add_refuting H a
