@@ -195,6 +195,7 @@ def validate_case(case: Case, signature: Signature, index: int) -> Case:
         for v, p in zip(case.inputs, signature.params, strict=True)
     )
     output = round_float_output(coerce_value(case.output, signature.output, f"case {index} output"), signature.output)
+    _refuse_rounded_reals(output, signature.output, f"case {index} output")
     mapping = signature.output.kind != "pyvalue" and (isinstance(case.output, dict) or case.mapping)
     return Case(inputs, output, mapping=mapping)
 
@@ -219,6 +220,23 @@ def round_float_output(value: Any, rtype: RType) -> Any:
     if kind == "pyvalue":
         return _round_python_value(value)
     return value
+
+
+def _refuse_rounded_reals(value: Any, rtype: RType, where: str) -> None:
+    """Raise ``ValueTypeError`` for a ``Q``/``R`` output that needs every one of the kept digits.
+
+    Such a value (``0.666666666667`` for 2/3) is a rounded real, not a decimal: an exact spec
+    refutes it, which would judge a right spec wrong on the case; the case is skipped and reported."""
+    kind = rtype.kind
+    if kind in ("Q", "R") and isinstance(value, float) and value != 0:
+        digits = len(f"{abs(value):.{FLOAT_OUTPUT_DIGITS}e}".split("e")[0].replace(".", "").rstrip("0"))
+        if digits >= FLOAT_OUTPUT_DIGITS:
+            raise ValueTypeError(f"{where}: {value!r} is a rounded real (all {FLOAT_OUTPUT_DIGITS} digits), not exact")
+    elif kind in ("list", "option", "prod") and value is not None:
+        items = value if kind != "option" else [value]
+        types = rtype.args if kind == "prod" else [rtype.args[0]] * len(items)
+        for item, item_type in zip(items, types, strict=False):
+            _refuse_rounded_reals(item, item_type, where)
 
 
 def _round_python_value(value: Any) -> Any:
