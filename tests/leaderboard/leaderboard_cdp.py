@@ -121,7 +121,15 @@ class Browser:
                 self.process.kill()
                 self.process.wait()
         if self.home is not None:
+            home = Path(self.home.name)
             self.home.cleanup()
+            # Chromium's helper processes (crash handler, zygote) outlive the browser by a moment
+            # and may still write into its TMPDIR: remove what they leave until none is left.
+            for _ in range(100):
+                if not home.exists():
+                    break
+                await asyncio.sleep(0.05)
+                shutil.rmtree(home, ignore_errors=True)
             self.home = None
 
     async def _read(self) -> None:
