@@ -25,43 +25,40 @@ the hypothesis itself (using it would mean proving the same premise again); a cl
 (no variable of the context: ``0 mod 3 <> 0``) is proved in an empty context, so a false one
 fails at once instead of searching the spec's other hypotheses.
 
-It enumerates a bounded natural (``i < n``, ``i <= n`` or ``i + e <= n`` with ``e`` and
-``n`` concrete) and a ``Z`` bounded by concrete numbers on both sides (at most 25 values). A
-hypothesis ``forall x, In x l -> ...`` over a literal list is instantiated with every
-element of ``l`` at once, and in a refutation (goal ``False``) so is any hypothesis ``forall
-x : T, ...`` over data, with every literal of type ``T`` it names: all instances together,
-then one search, which is linear where trying them one by one would branch; a hypothesis
-``forall x : list A, ...`` naming a literal list ``l`` is instantiated, in a refutation, at
-those contiguous slices of ``l`` whose conclusion, simplified, is false (``o <= total m``
-for a too large minimum ``o``): only instances that can refute are added, and so is a
-hypothesis ``forall x : nat, ...`` bounded by a numeral ``k`` (at most 24; ``p < 5`` among
-its premises) at the naturals below ``k`` (``In 4 [2; 3]`` is false: the instance at 4
-refutes once its premises are proved), and one over two naturals (``forall i j, i < j -> j <
-length o -> ...``) at the pairs below ``k`` (at most 8: 64 pairs, each checked). Only an
-instance none of whose closed premises is
-false (``1 <> 1``) and whose conclusion alone, the rest of the context cleared, is refuted
-is added. A bounded hypothesis instance is simplified at once,
-so that its closed premise reads as a literal. ``forall i c, i < n -> e i = c' -> ...`` is
-tried instance by instance (the ``c`` the equation fixes). An ``exists`` witness is looked
-for among the naturals 0..23 (a candidate whose simplified goal holds an equation
-``discriminate`` refutes, ``1 mod 3 = 0`` or ``5%Z = 2%Z``, is skipped without a search),
-for a ``Z`` first as the solution of a linear equation of the goal that pins it (``16 = 2 +
-2 + 2 + e``, ``10 = 2 * k``), then among the elements of the goal's lists, the numerals of
-the goal and hypotheses, 0, 1 and -1, for a list among the prefixes of a literal list the
-goal equates with an ``++``, then by unification, then (unless the witness heads that
-``++``, where only a prefix fits) among its other contiguous slices (a sub-array ``l = p ++
-m ++ s``), hopeless candidates skipped as for naturals, for other types among the elements
-of the concrete lists in the goal, and for an ``R`` among the sides of the goal's equations
-too (each term once: after ``simpl``, an ``In x l`` is ``a = x \\/ ...``), else by
-unification. Equations of lists and pairs in the goal are taken apart element by element.
-Leaves close by ``reflexivity``/``discriminate``/``congruence``/``lia`` (and ``lra`` when
-the signature uses ``R``). The left disjunct is taken only when none of its conjuncts is an
-equation ``discriminate`` refutes. Steps that only walk a concrete list or disjunction (a
-list constructor or inversion, the right disjunct, a case of a disjunctive hypothesis, a
-case of a split list) do not spend depth, since the term they walk is finite: the depth
-bounds choices, not list lengths. Axioms stay audited: every proof is followed by ``Print
-Assumptions``.
-"""
+It enumerates a bounded natural (``i < n``, ``i <= n`` or ``i + e <= n`` with ``e`` and ``n``
+concrete) and a ``Z`` bounded by concrete numbers on both sides (at most 25 values). A
+hypothesis ``forall x, In x l -> ...`` over a literal list is instantiated with every element
+of ``l`` at once, and in a refutation (goal ``False``) so is any hypothesis ``forall x : T,
+...`` over data, with every literal of type ``T`` it names: all instances together, then one
+search, which is linear where trying them one by one would branch; a hypothesis ``forall x :
+list A, ...`` naming a literal list ``l`` is instantiated, in a refutation, at those contiguous
+slices of ``l`` whose conclusion, simplified, is false (``o <= total m`` for a too large
+minimum ``o``): only instances that can refute are added, and so is a hypothesis ``forall x :
+nat, ...`` bounded by a numeral ``k`` (at most 24; ``p < 5`` among its premises) at the
+naturals below ``k`` (``In 4 [2; 3]`` is false: the instance at 4 refutes once its premises are
+proved), and one over two naturals (``forall i j, i < j -> j < length o -> ...``) at the pairs
+below ``k`` (at most 8: 64 pairs, each checked). Only an instance none of whose closed premises
+is false (``1 <> 1``) and whose conclusion alone, the rest of the context cleared, is refuted
+is added. A bounded hypothesis instance is simplified at once, so that its closed premise reads
+as a literal. ``forall i c, i < n -> e i = c' -> ...`` is tried instance by instance (the ``c``
+the equation fixes). An ``exists`` witness is looked for among the naturals 0..23 (a candidate
+whose simplified goal holds an equation ``discriminate`` refutes, ``1 mod 3 = 0`` or ``5%Z =
+2%Z``, is skipped without a search), for a ``Z`` first as the solution of a linear equation of
+the goal that pins it (``16 = 2 + 2 + 2 + e``, ``10 = 2 * k``), then among the elements of the
+goal's lists, the numerals of the goal and hypotheses, 0, 1 and -1, for a list among the
+prefixes of a literal list the goal equates with an ``++``, then by unification, then (unless
+the witness heads that ``++``, where only a prefix fits) among its other contiguous slices (a
+sub-array ``l = p ++ m ++ s``), hopeless candidates skipped as for naturals, for other types
+among the elements of the concrete lists in the goal, and for an ``R`` among the sides of the
+goal's equations too (each term once: after ``simpl``, an ``In x l`` is ``a = x \\/ ...``),
+else by unification. Equations of lists and pairs in the goal are taken apart element by
+element. Leaves close by ``reflexivity``/``discriminate``/``congruence``/``lia`` (and ``lra``
+when the signature uses ``R``). The left disjunct is taken only when none of its conjuncts is
+an equation ``discriminate`` refutes. Steps that only walk a concrete list or disjunction (a
+list constructor or inversion, the right disjunct, a case of a disjunctive hypothesis, a case
+of a split list) do not spend depth, since the term they walk is finite: the depth bounds
+choices, not list lengths. Axioms stay audited: every proof is followed by ``Print
+Assumptions``. """
 
 from __future__ import annotations
 
