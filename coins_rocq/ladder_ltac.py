@@ -58,7 +58,8 @@ an equation ``discriminate`` refutes. Steps that only walk a concrete list or di
 list constructor or inversion, the right disjunct, a case of a disjunctive hypothesis, a case
 of a split list) do not spend depth, since the term they walk is finite: the depth bounds
 choices, not list lengths. Axioms stay audited: every proof is followed by ``Print
-Assumptions``. """
+Assumptions``.
+"""
 
 from __future__ import annotations
 
