@@ -36,6 +36,7 @@ from coins_rocq.backends.base import (
     SpecJob,
 )
 from coins_rocq.backends.clock import clock_kind
+from coins_rocq.floats import round_float_output
 from coins_rocq.mutate import DEFAULT_MUTANTS
 from coins_rocq.obligations import (
     KINDS,
@@ -48,7 +49,7 @@ from coins_rocq.obligations import (
     probe_statement,
     setup_sentences,
 )
-from coins_rocq.rtypes import PreconditionViolation, RType, Signature, ValueTypeError
+from coins_rocq.rtypes import PreconditionViolation, Signature, ValueTypeError
 from coins_rocq.safety import UnsafeSpec, screen
 from coins_rocq.values import coerce_value
 from coins_rocq.verdicts import ProverSummary, Verdict
@@ -105,6 +106,7 @@ class SpecReport:
                     "case": r.obligation.case,
                     "description": r.obligation.description,
                     "goal": r.obligation.goal,
+                    **({"interval": r.obligation.interval} if r.obligation.interval else {}),
                     "outcome": r.outcome,
                     "detail": r.detail,
                     "rung": r.rung,
@@ -197,40 +199,6 @@ def validate_case(case: Case, signature: Signature, index: int) -> Case:
     output = round_float_output(coerce_value(case.output, signature.output, f"case {index} output"), signature.output)
     mapping = signature.output.kind != "pyvalue" and (isinstance(case.output, dict) or case.mapping)
     return Case(inputs, output, mapping=mapping)
-
-
-FLOAT_OUTPUT_DIGITS = 12
-"""Significant digits kept of a float output: the canonical solution computes in binary
-floating point (``1.33 - 1`` is ``0.33000000000000007``) while a spec over ``Q``/``R``
-computes exactly on the decimal inputs; HumanEval itself compares such outputs to 1e-6."""
-
-
-def round_float_output(value: Any, rtype: RType) -> Any:
-    """``value`` with every ``Q``/``R`` float rounded to ``FLOAT_OUTPUT_DIGITS`` significant digits."""
-    kind = rtype.kind
-    if kind in ("Q", "R"):
-        return float(f"{value:.{FLOAT_OUTPUT_DIGITS}g}") if isinstance(value, float) else value
-    if kind == "list":
-        return [round_float_output(v, rtype.args[0]) for v in value]
-    if kind == "option":
-        return None if value is None else round_float_output(value, rtype.args[0])
-    if kind == "prod":
-        return tuple(round_float_output(v, t) for v, t in zip(value, rtype.args, strict=False))
-    if kind == "pyvalue":
-        return _round_python_value(value)
-    return value
-
-
-def _round_python_value(value: Any) -> Any:
-    """A Python value with every float in it rounded as ``round_float_output`` rounds a ``Q``."""
-    if isinstance(value, float):
-        return round_float_output(value, RType("Q"))
-    if isinstance(value, (list, tuple)):
-        items = [_round_python_value(v) for v in value]
-        return items if isinstance(value, list) else tuple(items)
-    if isinstance(value, dict):
-        return {k: _round_python_value(v) for k, v in value.items()}
-    return value
 
 
 PRE_EXCLUDES = "the spec's precondition excludes this input (Pre refuted)"

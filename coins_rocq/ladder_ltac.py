@@ -64,6 +64,7 @@ Assumptions``.
 from __future__ import annotations
 
 from coins_rocq.ladder_count import COUNT_LTAC
+from coins_rocq.ladder_interval import INTERVAL_LTAC
 from coins_rocq.ladder_ltac_helpers import HELPER_LTAC
 from coins_rocq.ladder_memo import MEMO_LTAC
 from coins_rocq.ladder_perm import PERM_LTAC
@@ -78,6 +79,7 @@ LADDER_LTAC: tuple[str, ...] = (
     *HELPER_LTAC,
     *PERM_LTAC,
     *SEARCH_LTAC,
+    *INTERVAL_LTAC,
     *MEMO_LTAC,
     *COUNT_LTAC,
     *SORTED_LTAC,

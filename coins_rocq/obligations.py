@@ -27,20 +27,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from coins_rocq.floats import with_unknowns
 from coins_rocq.ladder import ladder_tactic as ladder_in_module
 from coins_rocq.ladder import probe_definition
 from coins_rocq.ladder_ltac import LADDER_LTAC
 from coins_rocq.ladder_real import NO_REAL_LTAC, REAL_LTAC
 from coins_rocq.mutate import DEFAULT_MUTANTS, mutants
 from coins_rocq.render import render
-from coins_rocq.rtypes import OUTPUT, PYVALUE_DEFINITION, SPEC_MODULE, Signature
+from coins_rocq.rtypes import OUTPUT, PYVALUE_DEFINITION, SPEC_MODULE, RType, Signature
 
 MODULE = SPEC_MODULE
 PRELUDE = (
     "From Coq Require Import ZArith Lia String List Bool Ascii Sorting.Sorted.",
     "From Coq Require Sorting.Permutation.",
 )
-PRELUDE_Q = ("From Coq Require QArith.",)
+PRELUDE_Q = ("From Coq Require QArith Qabs.",)
 PRELUDE_R = ("From Coq Require Import Reals Lra.",)
 COINS_LRA = (
     "Ltac coins_lra := first [ lra | lazymatch goal with"
@@ -75,7 +76,12 @@ class Case:
 
 @dataclass(frozen=True)
 class Obligation:
-    """One goal to discharge: ``goal`` should be provable; ``negation`` refutes it when proved."""
+    """One goal to discharge: ``goal`` should be provable; ``negation`` refutes it when proved.
+
+    ``interval``: the goal with each rounded real of the true output read as the interval it
+    stands for (``interval_goal``), tried when ``goal`` fails; ``negation`` then negates it,
+    since only a spec that rejects the whole interval rejects the true output.
+    """
 
     index: int
     kind: Kind
@@ -83,6 +89,12 @@ class Obligation:
     goal: str
     negation: str
     description: str
+    interval: str | None = None
+
+    @property
+    def negated_goal(self) -> str:
+        """The goal whose negation is ``negation``: the interval reading when there is one, else ``goal``."""
+        return self.interval or self.goal
 
 
 def prelude(signature: Signature) -> tuple[str, ...]:
@@ -177,11 +189,23 @@ def build_obligations(
         if signature.is_predicate:
             goal = goal if case.output else f"Coq.Init.Logic.not ({goal})"
             description = f"the spec {'holds' if case.output else 'fails'} (output {case.output})"
-        obligations.append(
-            Obligation(len(obligations), "completeness", case_index, goal, f"Coq.Init.Logic.not ({goal})", description)
-        )
-        if signature.is_predicate:
+            negation = f"Coq.Init.Logic.not ({goal})"
+            obligations.append(Obligation(len(obligations), "completeness", case_index, goal, negation, description))
             continue
+        interval = interval_goal(spec, signature, case)
+        if interval is not None:
+            description += " (rounded reals read as their intervals when not exact)"
+        obligations.append(
+            Obligation(
+                len(obligations),
+                "completeness",
+                case_index,
+                goal,
+                f"Coq.Init.Logic.not ({interval or goal})",
+                description,
+                interval,
+            )
+        )
         for wrong, how in mutants(case.output, signature.output, mutants_per_case, mapping=case.mapping):
             accepted = f"{spec} {_arguments(signature, signature.spec_roles(), case.inputs, wrong)}"
             obligations.append(
@@ -195,6 +219,41 @@ def build_obligations(
                 )
             )
     return obligations
+
+
+def interval_goal(spec: str, signature: Signature, case: Case) -> str | None:
+    """``spec inputs output`` with each rounded real of the output an unknown within its interval; None if none.
+
+    ``exists r0 ..., spec inputs (... r0 ...) /\\ coins_within near r0 o0 /\\ ...``, where ``near a b``
+    is ``Rabs (a - b) <= u`` (``Qle_bool (Qabs (a - b)) u = true`` for ``Q``) and ``u`` one unit
+    of ``o``'s last kept digit (``coins_rocq.floats``). ``coins_within`` marks the bound for the
+    ladder's ``interval`` rung (``coins_rocq.ladder_interval``).
+    """
+    output, rounded = with_unknowns(case.output, signature.output)
+    if not rounded:
+        return None
+    bounds = [
+        f"(@coins_within {RType(r.kind).rocq()} {_NEAR[r.kind].format(unit=render(float(r.unit), RType(r.kind)))}"
+        f" {r.unknown.name} {render(r.value, RType(r.kind))})"
+        for r in rounded
+    ]
+    accepted = f"({spec} {_arguments(signature, signature.spec_roles(), case.inputs, output)})"
+    statement = bounds[-1]
+    for term in reversed([accepted, *bounds[:-1]]):
+        statement = f"(Coq.Init.Logic.and {term} {statement})"
+    for r in reversed(rounded):
+        statement = f"(Coq.Init.Logic.ex (fun {r.unknown.name} : {RType(r.kind).rocq()} => {statement}))"
+    return statement
+
+
+_NEAR = {
+    "R": "(fun a b : Coq.Reals.Rdefinitions.R => Coq.Reals.Rdefinitions.Rle"
+    " (Coq.Reals.Rbasic_fun.Rabs (Coq.Reals.Rdefinitions.Rminus a b)) {unit})",
+    "Q": "(fun a b : Coq.QArith.QArith_base.Q => @Coq.Init.Logic.eq Coq.Init.Datatypes.bool"
+    " (Coq.QArith.QArith_base.Qle_bool (Coq.QArith.Qabs.Qabs (Coq.QArith.QArith_base.Qminus a b)) {unit})"
+    " Coq.Init.Datatypes.true)",
+}
+"""How near an unknown of each real type is to its rounded value: within ``unit``."""
 
 
 def _arguments(signature: Signature, roles: Sequence[tuple[str, int]], inputs: Sequence[Any], output: Any) -> str:

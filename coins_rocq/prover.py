@@ -231,7 +231,7 @@ def prover_prompt(source: str, job: SpecJob, obligation: Obligation) -> str:
         "its imports and notations end with the module: name what it imports in full):\n"
         f"```coq\n{source.strip()}\n```\n\n"
         f"Obligation (test case {obligation.case}, {obligation.kind}: {obligation.description}):\n"
-        f"Goal:\n```coq\n{obligation.goal}\n```\n"
+        f"Goal:\n```coq\n{obligation.negated_goal}\n```\n"
         f"Negation:\n```coq\n{obligation.negation}\n```\n\n"
         "Exactly one of the two holds. Prove the goal, or the negation if the goal is false. Answer with "
         "a line `Proves: goal` or `Proves: negation`, then the proof script in one ```coq fenced block: the "

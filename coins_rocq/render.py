@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from coins_rocq.rtypes import RType, pyvalue_scalar
-from coins_rocq.values import Constructed, coerce_value
+from coins_rocq.values import Constructed, Unknown, coerce_value
 
 MAX_UNARY_NAT = 5000
 
@@ -34,6 +34,8 @@ def render(value: Any, rtype: RType) -> str:
 
 
 def _render(value: Any, rtype: RType) -> str:
+    if isinstance(value, Unknown):
+        return value.name
     kind = rtype.kind
     if kind == "Z":
         return f"{value}%Z" if value >= 0 else f"({value})%Z"

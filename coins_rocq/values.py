@@ -26,6 +26,13 @@ class Constructed:
     args: tuple[Any, ...]
 
 
+@dataclass(frozen=True)
+class Unknown:
+    """A bound variable in place of a ``Q``/``R`` value (``coins_rocq.floats.with_unknowns``): rendered as its name."""
+
+    name: str
+
+
 def coerce_value(value: Any, rtype: RType, where: str = "value") -> Any:
     """``value`` checked against ``rtype`` (JSON lists become tuples for products); raises ``ValueTypeError``."""
     kind = rtype.kind
@@ -44,6 +51,8 @@ def coerce_value(value: Any, rtype: RType, where: str = "value") -> Any:
             raise ValueTypeError(f"{where}: expected one byte-sized character for ascii, got {value!r:.40}")
         return value
     if kind in ("Q", "R"):
+        if isinstance(value, Unknown):
+            return value
         if isinstance(value, str):
             value = _decimal_numeral(value, kind, where)
         if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -277,16 +277,26 @@ def decide_all(
 ) -> list[tuple[ObligationResult, str | None]]:
     """Try each goal with ``ladder``, then the negations of those that failed; map the attempts to outcomes.
 
-    Returns each outcome with the name of the proof it rests on (None when nothing was
-    proved), which ``audited`` then audits.
+    A goal that failed and has an interval reading (``Obligation.interval``) has that tried
+    before its negation, which negates the interval reading. Returns each outcome with the name
+    of the proof it rests on (None when nothing was proved), which ``audited`` then audits.
     """
     goals = session.attempt_many([_attempt("goal", ob, ob.goal, ladder) for ob in obligations], budget)
-    retry = [i for i, first in enumerate(goals) if first.status not in ("proved", "error", "axioms")]
+    failed = [i for i, first in enumerate(goals) if first.status not in ("proved", "error", "axioms")]
+    widen = [i for i in failed if obligations[i].interval is not None]
+    intervals = session.attempt_many(
+        [_attempt("interval", obligations[i], obligations[i].negated_goal, ladder) for i in widen], budget
+    )
+    names = [f"coins_goal_{ob.index}" for ob in obligations]
+    for i, result in zip(widen, intervals, strict=True):
+        if result.status in ("proved", "error", "axioms"):
+            goals[i], names[i] = result, f"coins_interval_{obligations[i].index}"
+    retry = [i for i in failed if goals[i].status not in ("proved", "error", "axioms")]
     negations = session.attempt_many(
         [_attempt("neg", obligations[i], obligations[i].negation, ladder) for i in retry], budget
     )
     second = dict(zip(retry, negations, strict=True))
-    return [_outcome(ob, goals[i], second.get(i)) for i, ob in enumerate(obligations)]
+    return [_outcome(ob, goals[i], second.get(i), names[i]) for i, ob in enumerate(obligations)]
 
 
 def decide_given(job: SpecJob, session: Session, budget: Budget) -> list[tuple[ObligationResult, str | None]]:
@@ -298,7 +308,9 @@ def decide_given(job: SpecJob, session: Session, budget: Budget) -> list[tuple[O
     todo = [(ob, job.given[ob.index]) for ob in job.obligations if ob.index in job.given]
     timeout_s = job.limits.goal_timeout_s
     attempts = [
-        _attempt("given", ob, ob.negation if proof.negated else ob.goal, f"timeout {timeout_s} ({proof.tactic})")
+        _attempt(
+            "given", ob, ob.negation if proof.negated else ob.negated_goal, f"timeout {timeout_s} ({proof.tactic})"
+        )
         for ob, proof in todo
     ]
     decided: list[tuple[ObligationResult, str | None]] = []
@@ -318,11 +330,11 @@ def _attempt(kind: str, obligation: Obligation, statement: str, ladder: str) -> 
 
 
 def _outcome(
-    obligation: Obligation, first: AttemptResult, second: AttemptResult | None
+    obligation: Obligation, first: AttemptResult, second: AttemptResult | None, proof: str
 ) -> tuple[ObligationResult, str | None]:
-    """The outcome of an obligation from its goal attempt and, when that failed, its negation's."""
+    """The outcome of an obligation from its goal attempt (proof ``proof``) and, failing that, its negation's."""
     if first.status == "proved":
-        return ObligationResult(obligation, "proved", "", first.rung), f"coins_goal_{obligation.index}"
+        return ObligationResult(obligation, "proved", "", first.rung), proof
     if first.status in ("error", "axioms") or second is None:
         return ObligationResult(obligation, "error", first.message), None
     if second.status == "proved":
