@@ -26,7 +26,11 @@ the hypothesis itself (using it would mean proving the same premise again); a cl
 fails at once instead of searching the spec's other hypotheses.
 
 It enumerates a bounded natural (``i < n``, ``i <= n`` or ``i + e <= n`` with ``e`` and ``n``
-concrete) and a ``Z`` bounded by concrete numbers on both sides (at most 25 values). A
+concrete) and a ``Z`` bounded by concrete numbers on both sides (at most 25 values). A divisor
+``d`` of a nonzero literal (``n mod d = 0``, and ``0 < d`` for a ``Z``) ranges over ``n``'s
+divisors, computed (``coins_ndivisors``, ``coins_zdivisors``, with lemmas that ``d`` is among
+them; ``n`` at most 2000 for a natural, 10000 for an integer), and a hypothesis ``forall d, ...``
+naming ``n mod d`` is, in a refutation, instantiated at those divisors whose instance refutes. A
 hypothesis ``forall x, In x l -> ...`` over a literal list is instantiated with every element
 of ``l`` at once, and in a refutation (goal ``False``) so is any hypothesis ``forall x : T,
 ...`` over data, with every literal of type ``T`` it names: all instances together, then one

@@ -214,3 +214,35 @@ Ltac coins_new_instance H T :=
   | context [@eq T _ ?a] => coins_add_instance H a
   | context [@cons T ?a _] => coins_add_instance H a
   end.
+
+Definition coins_ndivisors (a : nat) : list nat := filter (fun d => Nat.eqb (a mod d) 0) (seq 1 a).
+
+Definition coins_zdivisors (a : Z) : list Z :=
+  filter (fun d => Z.eqb (a mod d) 0) (map Z.of_nat (seq 1 (Z.to_nat (Z.abs a)))).
+
+Definition coins_ndivisor_in : forall a d : nat, a mod d = 0 -> a <> 0 -> In d (coins_ndivisors a) :=
+  ltac:(intros a [|d] H Ha; [ simpl in H; contradiction | ];
+        pose proof (Nat.div_mod a (S d) ltac:(discriminate)) as E; rewrite H in E;
+        apply filter_In; split; [ apply in_seq; destruct (a / S d); lia | apply Nat.eqb_eq; exact H ]).
+
+Definition coins_zdivisor_in : forall a d : Z, (0 < d)%Z -> (a mod d = 0)%Z -> a <> 0%Z -> In d (coins_zdivisors a) :=
+  ltac:(intros a d Hd H Ha; pose proof (Z.div_mod a d ltac:(lia)) as E; rewrite H in E;
+        assert (Hle : (d <= Z.abs a)%Z) by (destruct (Z.eq_dec (a / d) 0) as [Hq|Hq]; [ rewrite Hq in E; lia | nia ]);
+        apply filter_In; split; [ apply in_map_iff; exists (Z.to_nat d); split; [ lia | apply in_seq; lia ]
+                                | apply Z.eqb_eq; exact H ]).
+
+Ltac coins_divisor_fresh d :=
+  lazymatch goal with _ : (_ = d \/ _) |- _ => fail | _ : (_ = d) |- _ => fail | _ => idtac end.
+
+Ltac coins_divisors_of H a d :=
+  is_var d; coins_numeral a; lazymatch a with O => fail | _ => idtac end; coins_smaller a 2001;
+  coins_divisor_fresh d;
+  let Hin := fresh "Hin" in pose proof (coins_ndivisor_in a d H ltac:(discriminate)) as Hin; vm_compute in Hin.
+
+Ltac coins_zdivisors_of H Hp a d :=
+  is_var d; coins_numeral a; lazymatch a with Z0 => fail | _ => idtac end;
+  let b := eval vm_compute in (Z.to_nat (Z.abs a)) in coins_smaller b 10001;
+  coins_divisor_fresh d;
+  let Hin := fresh "Hin" in pose proof (coins_zdivisor_in a d Hp H ltac:(discriminate)) as Hin; vm_compute in Hin.
+
+Ltac coins_each_in l tac := lazymatch l with nil => idtac | ?a :: ?t => try tac a; coins_each_in t tac end.

@@ -35,6 +35,8 @@ Ltac coins_search n :=
            | H : (?x > ?y)%Z |- _ => apply Z.gt_lt in H
            | H : Coq.Sorting.Permutation.Permutation ?a ?b |- _ => coins_concrete a; coins_concrete b; coins_perm_hyp H
            | H : (?x >= ?y)%Z |- _ => apply Z.ge_le in H
+           | H : Nat.modulo ?a ?d = O |- _ => coins_divisors_of H a d
+           | H : Z.modulo ?a ?d = Z0, Hp : (0 < ?d)%Z |- _ => coins_zdivisors_of H Hp a d
            end;
     first [ coins_leaf
           | match goal with
@@ -104,6 +106,8 @@ Ltac coins_search n :=
                     | H : ~ ?A -> ?B |- _ => coins_premise m H (~ A)
                     | H : forall x : list ?A, _ |- False => coins_inst_slices m H A
                     | H : forall x : nat, _ |- False => coins_inst_below m H
+                    | H : forall x : nat, _ |- False => coins_inst_divisors m H
+                    | H : forall x : Z, _ |- False => coins_inst_divisors m H
                     | H : forall x : ?T, _ |- False =>
                         let s := type of T in lazymatch s with Prop => fail | _ => coins_inst_data m H T end
                     end ] ]
@@ -190,6 +194,17 @@ with coins_inst_below m H :=
   | context [(_ < ?k)%nat] =>
       coins_numeral k; coins_smaller k 25;
       progress (coins_each_below k ltac:(fun a => coins_add_refuting_below H a k))
+  end;
+  clear H; coins_search m
+with coins_inst_divisors m H :=
+  match type of H with
+  | context [Nat.modulo ?k _] =>
+      coins_numeral k; coins_smaller k 2001; let l := eval vm_compute in (coins_ndivisors k) in
+      progress (coins_each_in l ltac:(fun a => coins_add_refuting H a))
+  | context [Z.modulo ?k _] =>
+      coins_numeral k; let b := eval vm_compute in (Z.to_nat (Z.abs k)) in coins_smaller b 10001;
+      let l := eval vm_compute in (coins_zdivisors k) in
+      progress (coins_each_in l ltac:(fun a => coins_add_refuting H a))
   end;
   clear H; coins_search m
 with coins_z_cases m z lo hi :=

@@ -368,3 +368,33 @@ def test_a_spec_that_rejects_the_whole_interval_is_too_strong() -> None:
     assert report.verdict == "too_strong"
     refuted = [r for r in report.results if r.outcome == "refuted"]
     assert [(r.obligation.kind, r.rung) for r in refuted] == [("completeness", "interval")]
+
+
+DIVISOR_SHAPES: list[Shape] = [
+    # A quantifier over divisors: `n mod d = 0` with a literal n puts d among n's divisors,
+    # computed (1, 97 for a prime); a hypothesis over all d is refuted at one of them (6 at 2).
+    (
+        "Definition is_prime_spec (n : nat) (b : bool) : Prop :=\n"
+        "  (1 < n /\\ forall d : nat, n mod d = 0 -> d = 1 \\/ d = n) <-> b = true.",
+        "is_prime (n : nat) : bool",
+        [Case((97,), True), Case((6,), False), Case((1,), False)],
+    ),
+    (
+        "Definition gcd_spec (a b o : Z) : Prop := (a mod o = 0 /\\ b mod o = 0 /\\\n"
+        "  forall x : Z, a mod x = 0 -> b mod x = 0 -> x > 0 -> x <= o)%Z.",
+        "gcd (a : Z) (b : Z) : Z",
+        [Case((144, 60), 12), Case((3, 7), 1)],
+    ),
+    (
+        "Definition is_prime (n : nat) : Prop := 1 < n /\\ (forall d : nat, n mod d = 0 -> d = 1 \\/ d = n).\n"
+        "Definition factors_spec (n : nat) (o : list nat) : Prop :=\n"
+        "  Sorted le o /\\ fold_right Nat.mul 1 o = n /\\ Forall is_prime o.",
+        "factors (n : nat) : list nat",
+        [Case((70,), [2, 5, 7]), Case((8,), [2, 2, 2])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_quantifiers_over_divisors_of_a_literal_range_over_its_computed_divisors() -> None:
+    assert_all_correct(DIVISOR_SHAPES)
