@@ -30,7 +30,11 @@ concrete) and a ``Z`` bounded by concrete numbers on both sides (at most 25 valu
 ``d`` of a nonzero literal (``n mod d = 0``, and ``0 < d`` for a ``Z``) ranges over ``n``'s
 divisors, computed (``coins_ndivisors``, ``coins_zdivisors``, with lemmas that ``d`` is among
 them; ``n`` at most 2000 for a natural, 10000 for an integer), and a hypothesis ``forall d, ...``
-naming ``n mod d`` is, in a refutation, instantiated at those divisors whose instance refutes. A
+naming ``n mod d`` is, in a refutation, instantiated at those divisors whose instance refutes.
+An index read from a literal list (``nth_error l i = Some v``) is below ``length l``, so it is
+enumerated, and a concrete ``nth_error`` hypothesis is evaluated; in a refutation a hypothesis
+``forall i v, nth_error l i = Some v -> ...`` is instantiated at the indices and elements of
+``l`` whose instance refutes. A
 hypothesis ``forall x, In x l -> ...`` over a literal list is instantiated with every element
 of ``l`` at once, and in a refutation (goal ``False``) so is any hypothesis ``forall x : T,
 ...`` over data, with every literal of type ``T`` it names: all instances together, then one

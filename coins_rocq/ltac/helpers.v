@@ -241,8 +241,21 @@ Ltac coins_divisors_of H a d :=
 
 Ltac coins_zdivisors_of H Hp a d :=
   is_var d; coins_numeral a; lazymatch a with Z0 => fail | _ => idtac end;
-  let b := eval vm_compute in (Z.to_nat (Z.abs a)) in coins_smaller b 10001;
+  let small := eval vm_compute in (Z.leb (Z.abs a) 10000) in lazymatch small with true => idtac end;
   coins_divisor_fresh d;
   let Hin := fresh "Hin" in pose proof (coins_zdivisor_in a d Hp H ltac:(discriminate)) as Hin; vm_compute in Hin.
 
 Ltac coins_each_in l tac := lazymatch l with nil => idtac | ?a :: ?t => try tac a; coins_each_in t tac end.
+
+Ltac coins_index_bound H l i :=
+  is_var i; coins_list_literal l;
+  lazymatch goal with _ : (i < _)%nat |- _ => fail | _ => idtac end;
+  let Hb := fresh "Hb" in
+  assert (Hb : (i < length l)%nat) by (apply nth_error_Some; rewrite H; discriminate); simpl in Hb.
+
+Ltac coins_add_refuting_term p :=
+  let t := type of p in
+  coins_premises_viable t;
+  let c := coins_conclusion t in
+  assert_succeeds (assert (~ c) by (let Hc := fresh "Hc" in intro Hc; clear - Hc; simpl in Hc; coins_leaf));
+  assert_fails (idtac; match goal with _ : t |- _ => idtac end); pose proof p.

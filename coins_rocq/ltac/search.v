@@ -35,6 +35,8 @@ Ltac coins_search n :=
            | H : (?x > ?y)%Z |- _ => apply Z.gt_lt in H
            | H : Coq.Sorting.Permutation.Permutation ?a ?b |- _ => coins_concrete a; coins_concrete b; coins_perm_hyp H
            | H : (?x >= ?y)%Z |- _ => apply Z.ge_le in H
+           | H : nth_error ?l ?i = Some _ |- _ => coins_index_bound H l i
+           | H : nth_error ?l ?i = _ |- _ => coins_numeral i; coins_list_literal l; simpl in H
            | H : Nat.modulo ?a ?d = O |- _ => coins_divisors_of H a d
            | H : Z.modulo ?a ?d = Z0, Hp : (0 < ?d)%Z |- _ => coins_zdivisors_of H Hp a d
            end;
@@ -108,6 +110,7 @@ Ltac coins_search n :=
                     | H : forall x : nat, _ |- False => coins_inst_below m H
                     | H : forall x : nat, _ |- False => coins_inst_divisors m H
                     | H : forall x : Z, _ |- False => coins_inst_divisors m H
+                    | H : forall x : nat, _ |- False => coins_inst_indexed m H
                     | H : forall x : ?T, _ |- False =>
                         let s := type of T in lazymatch s with Prop => fail | _ => coins_inst_data m H T end
                     end ] ]
@@ -202,9 +205,19 @@ with coins_inst_divisors m H :=
       coins_numeral k; coins_smaller k 2001; let l := eval vm_compute in (coins_ndivisors k) in
       progress (coins_each_in l ltac:(fun a => coins_add_refuting H a))
   | context [Z.modulo ?k _] =>
-      coins_numeral k; let b := eval vm_compute in (Z.to_nat (Z.abs k)) in coins_smaller b 10001;
+      coins_numeral k; let small := eval vm_compute in (Z.leb (Z.abs k) 10000) in lazymatch small with true => idtac end;
       let l := eval vm_compute in (coins_zdivisors k) in
       progress (coins_each_in l ltac:(fun a => coins_add_refuting H a))
+  end;
+  clear H; coins_search m
+with coins_inst_indexed m H :=
+  match type of H with
+  | context [nth_error ?l _] =>
+      coins_list_literal l; coins_concrete l;
+      let n := eval vm_compute in (length l) in coins_smaller n 65;
+      progress (coins_each_below n ltac:(fun a =>
+        let x := eval vm_compute in (nth_error l a) in
+        lazymatch x with Some ?v => coins_add_refuting_term (H a v eq_refl) end))
   end;
   clear H; coins_search m
 with coins_z_cases m z lo hi :=

@@ -398,3 +398,20 @@ DIVISOR_SHAPES: list[Shape] = [
 @pytest.mark.slow
 def test_quantifiers_over_divisors_of_a_literal_range_over_its_computed_divisors() -> None:
     assert_all_correct(DIVISOR_SHAPES)
+
+
+INDEX_SHAPES: list[Shape] = [
+    # An index read with nth_error from a literal list is below its length: `nth_error o j =
+    # Some v` bounds j, which is then enumerated; a wrong element is refuted at its index.
+    (
+        "Definition incr_spec (l o : list Z) : Prop := length o = length l /\\\n"
+        "  forall (j : nat) (v : Z), nth_error o j = Some v -> nth_error l j = Some (v - 1)%Z.",
+        "incr (l : list Z) : list Z",
+        [Case(([1, 2, 3],), [2, 3, 4]), Case(([],), [])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_an_index_read_from_a_literal_list_is_bounded_by_its_length() -> None:
+    assert_all_correct(INDEX_SHAPES)
