@@ -95,6 +95,7 @@ Ltac coins_lt_cases :=
             | destruct i as [|i]; [ clear H | apply Nat.succ_lt_mono in H; coins_lt_cases ] ]
   | H : (?i <= ?n)%nat |- _ => is_var i; apply Nat.lt_succ_r in H; coins_lt_cases
   | H : (?i + ?e <= ?n)%nat |- _ => is_var i; simpl in H; apply Nat.le_add_le_sub_r in H; coins_lt_cases
+  | H : (?i + ?e < ?n)%nat |- _ => is_var i; simpl in H; apply Nat.lt_add_lt_sub_r in H; coins_lt_cases
   | H : (?i > ?n)%nat |- _ => fail
   end.
 
@@ -192,11 +193,17 @@ Ltac coins_premises_viable t :=
   | _ => idtac
   end.
 
+Ltac coins_refute_alone :=
+  let Hc := fresh "Hc" in
+  intro Hc; clear - Hc; simpl in Hc;
+  repeat match goal with H : _ /\ _ |- _ => destruct H | H : _ \/ _ |- _ => destruct H end;
+  coins_leaf.
+
 Ltac coins_add_refuting H a :=
   let t := type of (H a) in
   coins_premises_viable t;
   let c := coins_conclusion t in
-  assert_succeeds (assert (~ c) by (let Hc := fresh "Hc" in intro Hc; clear - Hc; simpl in Hc; coins_leaf));
+  assert_succeeds (assert (~ c) by coins_refute_alone);
   coins_add_instance H a.
 
 Ltac coins_add_refuting_below H a k :=
@@ -257,5 +264,5 @@ Ltac coins_add_refuting_term p :=
   let t := type of p in
   coins_premises_viable t;
   let c := coins_conclusion t in
-  assert_succeeds (assert (~ c) by (let Hc := fresh "Hc" in intro Hc; clear - Hc; simpl in Hc; coins_leaf));
+  assert_succeeds (assert (~ c) by coins_refute_alone);
   assert_fails (idtac; match goal with _ : t |- _ => idtac end); pose proof p.

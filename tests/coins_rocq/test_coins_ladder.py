@@ -415,3 +415,23 @@ INDEX_SHAPES: list[Shape] = [
 @pytest.mark.slow
 def test_an_index_read_from_a_literal_list_is_bounded_by_its_length() -> None:
     assert_all_correct(INDEX_SHAPES)
+
+
+WINDOW_SHAPES: list[Shape] = [
+    # An index bounded by `i + 2 < n` is enumerated, and a window whose three characters are
+    # not pairwise distinct refutes the universal at its index: the instance's conclusion, a
+    # conjunction of disequalities, is refuted conjunct by conjunct.
+    (
+        "Definition distinct_triples_spec (s : list ascii) (b : bool) : Prop :=\n"
+        "  b = true <-> (3 <= length s /\\ forall i : nat, i + 2 < length s ->\n"
+        "    let x := nth i s \" \"%char in let y := nth (i + 1) s \" \"%char in let z := nth (i + 2) s \" \"%char in\n"
+        "    x <> y /\\ x <> z /\\ y <> z).",
+        "distinct_triples (s : list ascii) : bool",
+        [Case(("abcd",), True), Case(("abca",), True), Case(("aabb",), False), Case(("xyx",), False)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_windows_bounded_by_a_sum_are_enumerated_and_refuted_conjunct_by_conjunct() -> None:
+    assert_all_correct(WINDOW_SHAPES)
