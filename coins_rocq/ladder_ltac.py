@@ -25,8 +25,8 @@ the hypothesis itself (using it would mean proving the same premise again); a cl
 (no variable of the context: ``0 mod 3 <> 0``) is proved in an empty context, so a false one
 fails at once instead of searching the spec's other hypotheses.
 
-It enumerates a bounded natural (``i < n``, ``i <= n``, ``i + e <= n`` or ``i + e < n`` with ``e`` and ``n``
-concrete) and a ``Z`` bounded by concrete numbers on both sides (at most 25 values). A divisor
+It enumerates a bounded natural (``i < n``, ``i <= n``, ``i + e <= n`` or ``i + e < n`` with
+``e`` and ``n`` concrete) and a ``Z`` bounded by concrete numbers on both sides (at most 25 values). A divisor
 ``d`` of a nonzero literal (``n mod d = 0``, and ``0 < d`` for a ``Z``) ranges over ``n``'s
 divisors, computed (``coins_ndivisors``, ``coins_zdivisors``, with lemmas that ``d`` is among
 them; ``n`` at most 2000 for a natural, 10000 for an integer), and a hypothesis ``forall d, ...``
@@ -47,8 +47,9 @@ naturals below ``k`` (``In 4 [2; 3]`` is false: the instance at 4 refutes once i
 proved), and one over two naturals (``forall i j, i < j -> j < length o -> ...``) at the pairs
 below ``k`` (at most 8: 64 pairs, each checked). Only an instance none of whose closed premises
 is false (``1 <> 1``) and whose conclusion alone, the rest of the context cleared, is refuted
-(its conjunctions and disjunctions taken apart, each case closed by a leaf) is added. A bounded hypothesis instance is simplified at once, so that its closed premise reads
-as a literal. ``forall i c, i < n -> e i = c' -> ...`` is tried instance by instance (the ``c``
+(its conjunctions and disjunctions taken apart, each case closed by a leaf) is added. A bounded
+hypothesis instance is simplified at once, so that its closed premise reads as a literal.
+``forall i c, i < n -> e i = c' -> ...`` is tried instance by instance (the ``c``
 the equation fixes). An ``exists`` witness is looked for among the naturals 0..23 (a candidate
 whose simplified goal holds an equation ``discriminate`` refutes, ``1 mod 3 = 0`` or ``5%Z =
 2%Z``, is skipped without a search), for a ``Z`` first as the solution of a linear equation of
