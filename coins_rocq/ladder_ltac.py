@@ -34,7 +34,9 @@ naming ``n mod d`` is, in a refutation, instantiated at those divisors whose ins
 An index read from a literal list (``nth_error l i = Some v``) is below ``length l``, so it is
 enumerated, and a concrete ``nth_error`` hypothesis is evaluated; in a refutation a hypothesis
 ``forall i v, nth_error l i = Some v -> ...`` is instantiated at the indices and elements of
-``l`` whose instance refutes. A
+``l`` whose instance refutes. ``Nat.Even``/``Nat.Odd``/``Z.Even``/``Z.Odd`` of a numeral are
+decided by their boolean reflection (``Nat.even_spec``): a goal computes, a hypothesis becomes
+``true = true`` or closes its branch. A
 hypothesis ``forall x, In x l -> ...`` over a literal list is instantiated with every element
 of ``l`` at once, and in a refutation (goal ``False``) so is any hypothesis ``forall x : T,
 ...`` over data, with every literal of type ``T`` it names: all instances together, then one

@@ -8,7 +8,33 @@ Ltac coins_binder_in g :=
   | context [@ex ?T _] => let s := type of T in lazymatch s with Prop => fail | _ => idtac end
   end.
 
-Ltac coins_leaf := first [ exact I | reflexivity | discriminate | contradiction | congruence | lia | coins_lra ].
+Ltac coins_positive p :=
+  lazymatch p with xH => idtac | xO ?q => coins_positive q | xI ?q => coins_positive q end.
+
+Ltac coins_numeral x :=
+  lazymatch x with
+  | O => idtac | S ?m => coins_numeral m
+  | Z0 => idtac | Zpos ?p => coins_positive p | Zneg ?p => coins_positive p
+  end.
+
+Ltac coins_parity_goal :=
+  lazymatch goal with
+  | |- Nat.Even ?n => coins_numeral n; apply Nat.even_spec; reflexivity
+  | |- Nat.Odd ?n => coins_numeral n; apply Nat.odd_spec; reflexivity
+  | |- Z.Even ?n => coins_numeral n; apply Z.even_spec; reflexivity
+  | |- Z.Odd ?n => coins_numeral n; apply Z.odd_spec; reflexivity
+  end.
+
+Ltac coins_parity_hyp H :=
+  lazymatch type of H with
+  | Nat.Even ?n => coins_numeral n; apply Nat.even_spec in H; simpl in H
+  | Nat.Odd ?n => coins_numeral n; apply Nat.odd_spec in H; simpl in H
+  | Z.Even ?n => coins_numeral n; apply Z.even_spec in H; simpl in H
+  | Z.Odd ?n => coins_numeral n; apply Z.odd_spec in H; simpl in H
+  end.
+
+Ltac coins_leaf :=
+  first [ exact I | reflexivity | discriminate | contradiction | congruence | lia | coins_lra | coins_parity_goal ].
 
 Ltac coins_closed A := assert_fails (idtac; match A with context [?x] => is_var x end).
 
@@ -77,15 +103,6 @@ Ltac coins_cons_size G :=
   end.
 
 Ltac coins_split_app p H := first [ coins_list_literal p | is_var p; destruct p ]; simpl in H.
-
-Ltac coins_positive p :=
-  lazymatch p with xH => idtac | xO ?q => coins_positive q | xI ?q => coins_positive q end.
-
-Ltac coins_numeral x :=
-  lazymatch x with
-  | O => idtac | S ?m => coins_numeral m
-  | Z0 => idtac | Zpos ?p => coins_positive p | Zneg ?p => coins_positive p
-  end.
 
 Ltac coins_lt_cases :=
   match goal with

@@ -35,6 +35,7 @@ Ltac coins_search n :=
            | H : (?x > ?y)%Z |- _ => apply Z.gt_lt in H
            | H : Coq.Sorting.Permutation.Permutation ?a ?b |- _ => coins_concrete a; coins_concrete b; coins_perm_hyp H
            | H : (?x >= ?y)%Z |- _ => apply Z.ge_le in H
+           | H : _ |- _ => coins_parity_hyp H
            | H : nth_error ?l ?i = Some _ |- _ => coins_index_bound H l i
            | H : nth_error ?l ?i = _ |- _ => coins_numeral i; coins_list_literal l; simpl in H
            | H : Nat.modulo ?a ?d = O |- _ => coins_divisors_of H a d

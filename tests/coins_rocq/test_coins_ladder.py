@@ -435,3 +435,26 @@ WINDOW_SHAPES: list[Shape] = [
 @pytest.mark.slow
 def test_windows_bounded_by_a_sum_are_enumerated_and_refuted_conjunct_by_conjunct() -> None:
     assert_all_correct(WINDOW_SHAPES)
+
+
+PARITY_SHAPES: list[Shape] = [
+    # Nat.Even / Nat.Odd (and Z's) of a literal are decided by their boolean reflection
+    # (Nat.even_spec): a goal computes, and a false hypothesis closes its branch.
+    (
+        "Definition even_flags_spec (l o : list nat) : Prop := length o = length l /\\\n"
+        "  forall i : nat, i < length l -> (Nat.Even (nth i l 0) <-> nth i o 0 = 1).",
+        "even_flags (l : list nat) : list nat",
+        [Case(([1, 2, 3, 4],), [0, 1, 0, 1]), Case(([5],), [0])],
+    ),
+    (
+        "Definition has_odd_spec (l : list Z) (b : bool) : Prop :=\n"
+        "  b = true <-> exists i : nat, i < length l /\\ Z.Odd (nth i l 0%Z).",
+        "has_odd (l : list Z) : bool",
+        [Case(([2, 4],), False), Case(([2, -3],), True)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_parity_of_a_literal_is_decided_by_computation() -> None:
+    assert_all_correct(PARITY_SHAPES)
