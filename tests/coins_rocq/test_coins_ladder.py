@@ -424,7 +424,7 @@ WINDOW_SHAPES: list[Shape] = [
     (
         "Definition distinct_triples_spec (s : list ascii) (b : bool) : Prop :=\n"
         "  b = true <-> (3 <= length s /\\ forall i : nat, i + 2 < length s ->\n"
-        "    let x := nth i s \" \"%char in let y := nth (i + 1) s \" \"%char in let z := nth (i + 2) s \" \"%char in\n"
+        '    let x := nth i s " "%char in let y := nth (i + 1) s " "%char in let z := nth (i + 2) s " "%char in\n'
         "    x <> y /\\ x <> z /\\ y <> z).",
         "distinct_triples (s : list ascii) : bool",
         [Case(("abcd",), True), Case(("abca",), True), Case(("aabb",), False), Case(("xyx",), False)],
