@@ -213,7 +213,13 @@ Ltac coins_premises_viable t :=
 Ltac coins_refute_alone :=
   let Hc := fresh "Hc" in
   intro Hc; clear - Hc; simpl in Hc;
-  repeat match goal with H : _ /\ _ |- _ => destruct H | H : _ \/ _ |- _ => destruct H end;
+  repeat match goal with
+         | H : _ /\ _ |- _ => destruct H
+         | H : _ \/ _ |- _ => destruct H
+         | H : _ <-> _ |- _ => destruct H
+         | H : ~ ?A |- _ => specialize (H ltac:(repeat split; coins_leaf))
+         | H : ?A -> _ |- _ => lazymatch type of A with Prop => specialize (H ltac:(repeat split; coins_leaf)) end
+         end;
   coins_leaf.
 
 Ltac coins_add_refuting H a :=

@@ -458,3 +458,20 @@ PARITY_SHAPES: list[Shape] = [
 @pytest.mark.slow
 def test_parity_of_a_literal_is_decided_by_computation() -> None:
     assert_all_correct(PARITY_SHAPES)
+
+
+MEMBERSHIP_IFF_SHAPES: list[Shape] = [
+    # Membership defined by an iff: a dropped element is refuted at its own instance, whose
+    # right side holds (each conjunct a literal fact or a parity) and whose left side is false.
+    (
+        "Definition odds_between_spec (a b : nat) (l : list nat) : Prop :=\n"
+        "  (forall d : nat, In d l <-> (a <= d /\\ d < b /\\ Nat.Odd d)) /\\ Sorted lt l.",
+        "odds_between (a : nat) (b : nat) : list nat",
+        [Case((3, 9), [3, 5, 7]), Case((4, 5), [])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_a_membership_iff_is_refuted_at_the_missing_element() -> None:
+    assert_all_correct(MEMBERSHIP_IFF_SHAPES)
