@@ -21,7 +21,11 @@ LADDER: tuple[tuple[str, str], ...] = (
     ),
     ("unfold-leb", "{unfold}; repeat split; first [apply Nat.leb_le | apply Nat.ltb_lt]; vm_compute; reflexivity"),
     ("pinned", "coins_name_numerals; {unfold}; coins_pinned"),
-    ("simpl-constructor", "cbn; repeat (constructor || discriminate)"),
+    (
+        "simpl-constructor",
+        "cbn; repeat first"
+        " [discriminate | apply Nat.leb_le; reflexivity | apply Nat.ltb_lt; reflexivity | constructor]",
+    ),
     ("unfold-lia", "{unfold}; intros; lia"),
     ("unfold-lra", "{unfold}; intros; coins_lra"),
     ("real-integers", "{unfold}; coins_real_ints"),
@@ -49,7 +53,10 @@ rung sits with the other cheap decision procedures, before the search: the whole
 shares one per-goal timeout, and a real-arithmetic goal must not wait behind it.
 ``unfold-leb`` decides comparisons of natural literals (a precondition's ``N <= 10000``)
 by ``Nat.leb``/``Nat.ltb``: ``lia`` and the constructors of ``le`` are slow on unary numbers
-that large. ``real-integers`` (``coins_rocq.ladder_real``), ``recurrence`` (``coins_rocq.ladder_memo``),
+that large; ``simpl-constructor`` does the same for each comparison it meets among the
+constructors (``Forall (fun n => n > 0) [15; 1422]``: ``le_S`` 1421 times would spend the
+whole ladder's timeout, and the search after it would never run). ``real-integers``
+(``coins_rocq.ladder_real``), ``recurrence`` (``coins_rocq.ladder_memo``),
 ``index-set`` (``coins_rocq.ladder_count``) and ``sorted-permutation``
 (``coins_rocq.ladder_sorted``) come before the search, which would spend the
 whole per-goal timeout on the goals they decide (case splits of ``Rabs`` without the

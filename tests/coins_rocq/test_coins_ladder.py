@@ -475,3 +475,20 @@ MEMBERSHIP_IFF_SHAPES: list[Shape] = [
 @pytest.mark.slow
 def test_a_membership_iff_is_refuted_at_the_missing_element() -> None:
     assert_all_correct(MEMBERSHIP_IFF_SHAPES)
+
+
+LARGE_COMPARISON_SHAPES: list[Shape] = [
+    # A comparison of large naturals met among constructors (Forall of `n > 0` over 1422) is
+    # computed with Nat.ltb, not built from le_S 1421 times until the ladder's timeout.
+    (
+        "Definition total_pre (l : list nat) : Prop := Forall (fun n => n > 0) l.\n"
+        "Definition total_spec (l : list nat) (o : nat) : Prop := o = fold_right plus 0 l.",
+        "total (l : list nat) : nat",
+        [Case(([15, 1422, 1],), 1438), Case(([2500],), 2500)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_comparisons_of_large_naturals_among_constructors_are_computed() -> None:
+    assert_all_correct(LARGE_COMPARISON_SHAPES)
