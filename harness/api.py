@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from harness.adapters import resolve_adapter
     from harness.adapters.base import ClosableAdapter, MethodAdapter, ModelAdapter, checked_options, close_adapter
-    from harness.adapters.local import resolve_model_path
+    from harness.adapters.local_model_files import resolve_model_path
     from harness.calls import LabelledAdapter, auxiliary_model
     from harness.cli.commands import LazyCommand
     from harness.context import labelled_calls
@@ -123,7 +123,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # Models: the adapter protocol, method wrappers, and the second models a task calls (judges, users).
     "harness.adapters": ("resolve_adapter",),
     "harness.adapters.base": ("ClosableAdapter", "MethodAdapter", "ModelAdapter", "checked_options", "close_adapter"),
-    "harness.adapters.local": ("resolve_model_path",),
+    "harness.adapters.local_model_files": ("resolve_model_path",),
     "harness.calls": ("LabelledAdapter", "auxiliary_model"),
     "harness.run_options": ("RetryPolicy",),
     "harness.context": ("labelled_calls",),

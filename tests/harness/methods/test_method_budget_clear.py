@@ -226,7 +226,7 @@ def test_sweep_writes_one_run_per_budget_and_an_index(tmp_path: Path, monkeypatc
 
 
 def test_sweep_rejects_bad_budgets() -> None:
-    from harness.cli.sweep import parse_budgets
+    from harness.cli.sweep_points import parse_budgets
 
     assert parse_budgets("1e3, 300,1e3") == [300, 1000]
     for text in ("", "abc", "1.5", "-3"):
