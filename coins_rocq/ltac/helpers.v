@@ -136,6 +136,7 @@ Ltac coins_solve_linear c t :=
   | context C [?e] =>
       is_evar e;
       let t0 := context C [0%Z] in let t1 := context C [1%Z] in
+      assert_fails (has_evar t0);
       let a := eval vm_compute in (t1 - t0)%Z in
       let b := eval vm_compute in t0 in
       let x := eval vm_compute in ((c - b) / a)%Z in

@@ -492,3 +492,19 @@ LARGE_COMPARISON_SHAPES: list[Shape] = [
 @pytest.mark.slow
 def test_comparisons_of_large_naturals_among_constructors_are_computed() -> None:
     assert_all_correct(LARGE_COMPARISON_SHAPES)
+
+
+NONLINEAR_WITNESS_SHAPES: list[Shape] = [
+    # A witness in a nonlinear equation (`a = x * x * x`) is not solved for as a linear one
+    # (that took seconds per goal): the candidates from the goal's numerals decide it.
+    (
+        "Definition iscube_spec (a : Z) (b : bool) : Prop := b = true <-> exists x : Z, a = (x * x * x)%Z.",
+        "iscube (a : Z) : bool",
+        [Case((1,), True), Case((-1,), True), Case((0,), True)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_a_witness_in_a_nonlinear_equation_is_found_among_candidates() -> None:
+    assert_all_correct(NONLINEAR_WITNESS_SHAPES)
