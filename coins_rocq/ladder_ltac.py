@@ -53,7 +53,8 @@ is false (``1 <> 1``) and whose conclusion alone, the rest of the context cleare
 prove specialised, each case closed by a leaf) is added. A bounded
 hypothesis instance is simplified at once, so that its closed premise reads as a literal.
 ``forall i c, i < n -> e i = c' -> ...`` is tried instance by instance (the ``c``
-the equation fixes). An ``exists`` witness is looked for among the naturals 0..23 (a candidate
+the equation fixes). An ``exists`` witness of type ``nat`` is first the value of a closed side of an
+equation it stands in (``f x = Some ?y``: ``f x`` computed), then looked for among the naturals 0..23 (a candidate
 whose simplified goal holds an equation ``discriminate`` refutes, ``1 mod 3 = 0`` or ``5%Z =
 2%Z``, is skipped without a search), for a ``Z`` first as the solution of a linear equation of
 the goal that pins it (``16 = 2 + 2 + 2 + e``, ``10 = 2 * k``), then among the elements of the

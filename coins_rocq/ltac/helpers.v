@@ -150,6 +150,18 @@ Ltac coins_pin_evar :=
   | |- context [@eq Z ?t ?c] => has_evar t; assert_fails (has_evar c); coins_solve_linear c t
   end.
 
+Ltac coins_pin_value e c :=
+  is_evar e; coins_concrete c; let v := eval vm_compute in c in
+  first [ unify e v | lazymatch v with Some ?w => unify e w end ].
+
+Ltac coins_pin_equal :=
+  match goal with
+  | |- context [@eq _ ?c (Some ?e)] => coins_pin_value e c
+  | |- context [@eq _ (Some ?e) ?c] => coins_pin_value e c
+  | |- context [@eq _ ?c ?e] => coins_pin_value e c
+  | |- context [@eq _ ?e ?c] => coins_pin_value e c
+  end.
+
 Ltac coins_literal_term x := first [ coins_numeral x | coins_ascii_literal x | coins_bool x ].
 
 Ltac coins_literal_prop A :=

@@ -72,7 +72,8 @@ Ltac coins_search n :=
                     | |- Forall2 _ _ _ => constructor; coins_search n
                     | |- ?A \/ _ =>
                         first [ coins_viable A; left; solve [coins_search m] | right; coins_search n ]
-                    | |- exists _ : nat, _ => coins_exists_nat m O constr:(24%nat)
+                    | |- exists _ : nat, _ =>
+                        first [ eexists; coins_pin_equal; solve [coins_search m] | coins_exists_nat m O constr:(24%nat) ]
                     | |- @ex (list ?A) _ => exists (@nil A); solve [coins_search m]
                     | |- exists _ : Z, _ => coins_exists_z m
                     | |- @ex ?T _ =>

@@ -508,3 +508,27 @@ NONLINEAR_WITNESS_SHAPES: list[Shape] = [
 @pytest.mark.slow
 def test_a_witness_in_a_nonlinear_equation_is_found_among_candidates() -> None:
     assert_all_correct(NONLINEAR_WITNESS_SHAPES)
+
+
+PINNED_WITNESS_SHAPES: list[Shape] = [
+    # A natural witness fixed by an equation with a closed side (`parse s = Some y`) is that
+    # side's value, computed, however large: the witnesses 0..23 are tried only after it.
+    (
+        "Import ListNotations.\n"
+        "Definition two_digits (a b : ascii) : option nat :=\n"
+        "  match (nat_of_ascii a - 48, nat_of_ascii b - 48) with\n"
+        "  | (x, y) => if (x <? 10) && (y <? 10) then Some (10 * x + y) else None end.\n"
+        "Definition century_spec (s : list ascii) (b : bool) : Prop :=\n"
+        "  match s with\n"
+        "  | [c1; c2; y1; y2] => b = true <-> exists c y : nat,\n"
+        "      two_digits c1 c2 = Some c /\\ two_digits y1 y2 = Some y /\\ 1900 <= 100 * c + y\n"
+        "  | _ => b = false end.",
+        "century (s : list ascii) : bool",
+        [Case(("2024",), True), Case(("1899",), False), Case(("19",), False)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_a_natural_witness_fixed_by_an_equation_is_computed() -> None:
+    assert_all_correct(PINNED_WITNESS_SHAPES)
