@@ -49,8 +49,9 @@ naturals below ``k`` (``In 4 [2; 3]`` is false: the instance at 4 refutes once i
 proved), and one over two naturals (``forall i j, i < j -> j < length o -> ...``) at the pairs
 below ``k`` (at most 8: 64 pairs, each checked). Only an instance none of whose closed premises
 is false (``1 <> 1``) and whose conclusion alone, the rest of the context cleared, is refuted
-(its conjunctions, disjunctions and iffs taken apart, each implication whose premise the leaves
-prove specialised, each case closed by a leaf) is added. A bounded
+(its conjunctions and iffs taken apart, each implication whose premise the leaves prove
+specialised, then closed by a leaf; a disjunction is not split there: instances whose conclusions
+branch would multiply the search that follows) is added. A bounded
 hypothesis instance is simplified at once, so that its closed premise reads as a literal.
 ``forall i c, i < n -> e i = c' -> ...`` is tried instance by instance (the ``c``
 the equation fixes). An ``exists`` witness of type ``nat`` is first the value of a closed side of an

@@ -228,7 +228,6 @@ Ltac coins_refute_alone :=
   intro Hc; clear - Hc; simpl in Hc;
   repeat match goal with
          | H : _ /\ _ |- _ => destruct H
-         | H : _ \/ _ |- _ => destruct H
          | H : _ <-> _ |- _ => destruct H
          | H : ~ ?A |- _ => specialize (H ltac:(repeat split; coins_leaf))
          | H : ?A -> _ |- _ => lazymatch type of A with Prop => specialize (H ltac:(repeat split; coins_leaf)) end
