@@ -23,8 +23,7 @@ LADDER: tuple[tuple[str, str], ...] = (
     ("pinned", "coins_name_numerals; {unfold}; coins_pinned"),
     (
         "simpl-constructor",
-        "cbn; repeat first"
-        " [discriminate | apply Nat.leb_le; reflexivity | apply Nat.ltb_lt; reflexivity | constructor]",
+        "cbn; repeat first [discriminate | coins_nat_compare | constructor]",
     ),
     ("unfold-lia", "{unfold}; intros; lia"),
     ("unfold-lra", "{unfold}; intros; coins_lra"),
@@ -53,9 +52,10 @@ rung sits with the other cheap decision procedures, before the search: the whole
 shares one per-goal timeout, and a real-arithmetic goal must not wait behind it.
 ``unfold-leb`` decides comparisons of natural literals (a precondition's ``N <= 10000``)
 by ``Nat.leb``/``Nat.ltb``: ``lia`` and the constructors of ``le`` are slow on unary numbers
-that large; ``simpl-constructor`` does the same for each comparison it meets among the
-constructors (``Forall (fun n => n > 0) [15; 1422]``: ``le_S`` 1421 times would spend the
-whole ladder's timeout, and the search after it would never run). ``real-integers``
+that large; ``simpl-constructor`` does the same for each comparison of closed naturals it meets
+among the constructors (``coins_nat_compare``; one holding an unknown is left to them):
+``Forall (fun n => n > 0) [15; 1422]`` by ``le_S`` 1421 times would spend the whole ladder's
+timeout, and the search after it would never run. ``real-integers``
 (``coins_rocq.ladder_real``), ``recurrence`` (``coins_rocq.ladder_memo``),
 ``index-set`` (``coins_rocq.ladder_count``) and ``sorted-permutation``
 (``coins_rocq.ladder_sorted``) come before the search, which would spend the

@@ -40,6 +40,14 @@ Ltac coins_closed A := assert_fails (idtac; match A with context [?x] => is_var 
 
 Ltac coins_concrete t := coins_closed t; assert_fails (has_evar t).
 
+Ltac coins_nat_compare :=
+  lazymatch goal with
+  | |- (?a <= ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.leb_le; reflexivity
+  | |- (?a >= ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.leb_le; reflexivity
+  | |- (?a < ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.ltb_lt; reflexivity
+  | |- (?a > ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.ltb_lt; reflexivity
+  end.
+
 Ltac coins_user_inductive G :=
   lazymatch G with
   | _ /\ _ => fail | _ \/ _ => fail | _ <-> _ => fail | _ = _ => fail | ex _ => fail
