@@ -242,12 +242,14 @@ Ltac coins_refute_alone :=
          end;
   coins_leaf.
 
-Ltac coins_add_refuting H a :=
-  let t := type of (H a) in
+Ltac coins_add_refuting_term p :=
+  let t := type of p in
   coins_premises_viable t;
   let c := coins_conclusion t in
   assert_succeeds (assert (~ c) by coins_refute_alone);
-  coins_add_instance H a.
+  assert_fails (idtac; match goal with _ : t |- _ => idtac end); pose proof p.
+
+Ltac coins_add_refuting H a := coins_add_refuting_term (H a).
 
 Ltac coins_add_refuting_below H a k :=
   lazymatch type of (H a) with
@@ -302,10 +304,3 @@ Ltac coins_index_bound H l i :=
   lazymatch goal with _ : (i < _)%nat |- _ => fail | _ => idtac end;
   let Hb := fresh "Hb" in
   assert (Hb : (i < length l)%nat) by (apply nth_error_Some; rewrite H; discriminate); simpl in Hb.
-
-Ltac coins_add_refuting_term p :=
-  let t := type of p in
-  coins_premises_viable t;
-  let c := coins_conclusion t in
-  assert_succeeds (assert (~ c) by coins_refute_alone);
-  assert_fails (idtac; match goal with _ : t |- _ => idtac end); pose proof p.
