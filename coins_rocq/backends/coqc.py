@@ -33,9 +33,9 @@ from coins_rocq.backends.base import (
     classify_failure,
     command_timeout,
     limit_process,
-    run_job,
 )
 from coins_rocq.backends.clock import Budget, Meter, prover_env
+from coins_rocq.backends.decision import run_job
 from coins_rocq.ladder import strip_rung_marks, winning_rung
 
 _ERROR_LINE = re.compile(r'File "[^"]*", line (\d+)')

@@ -16,9 +16,10 @@ import queue
 import threading
 from collections.abc import Sequence
 
-from coins_rocq.backends.base import JobResult, Limits, SpecJob, run_job
+from coins_rocq.backends.base import JobResult, Limits, SpecJob
 from coins_rocq.backends.coqtop_session import CoqtopSession
 from coins_rocq.backends.coqtop_worker import CoqtopWorker
+from coins_rocq.backends.decision import run_job
 
 JOBS_PER_WORKER = 60
 """A worker is replaced after this many specs, or sooner when it has grown past

@@ -177,7 +177,8 @@ def test_a_proof_sent_with_an_attempt_the_budget_cannot_cover_is_audited_before_
 
 def test_every_obligation_gets_the_quick_pass_before_any_gets_the_full_timeout() -> None:
     """The budget goes first where it decides something: all quick attempts, then the full ones."""
-    from coins_rocq.backends.base import QUICK_LADDER, AttemptResult, SpecJob, run_job
+    from coins_rocq.backends.base import QUICK_LADDER, AttemptResult, SpecJob
+    from coins_rocq.backends.decision import run_job
     from coins_rocq.obligations import Obligation
 
     class Recorder:
