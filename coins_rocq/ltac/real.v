@@ -32,37 +32,69 @@ Ltac coins_r_each Hf l :=
                       | coins_r_each Hf t ]
   end.
 
-Ltac coins_r_with_pivots G tac :=
+Ltac coins_r_pivot_of G add :=
+  match G with
+  | context [Rdiv (IZR ?a) (IZR ?b)] =>
+      coins_numeral a; coins_numeral b; let f := eval vm_compute in (Z.div a b) in add f
+  | context [IZR ?a] =>
+      coins_numeral a;
+      lazymatch G with
+      | context [Rdiv (IZR a) _] => fail | context [Rdiv _ (IZR a)] => fail | _ => add a
+      end
+  end.
+
+Ltac coins_r_with_pivots tac :=
   let acc := fresh "acc" in
   pose (acc := @nil Z);
   let add f := let l := eval cbv delta [acc] in acc in
                lazymatch l with context [f] => fail | _ => idtac end;
                let l' := eval vm_compute in (fold_right coins_zinsert nil (nodup Z.eq_dec ((f - 1) :: f :: (f + 1) :: l)))%Z in
                clear acc; pose (acc := l') in
-  repeat (idtac; match G with
-                 | context [Rdiv (IZR ?a) (IZR ?b)] =>
-                     coins_numeral a; coins_numeral b; let f := eval vm_compute in (Z.div a b) in add f
-                 | context [IZR ?a] =>
-                     coins_numeral a;
-                     lazymatch G with
-                     | context [Rdiv (IZR a) _] => fail | context [Rdiv _ (IZR a)] => fail | _ => add a
-                     end
+  repeat (idtac; match goal with
+                 | |- ?G => coins_r_pivot_of G add
+                 | _ : ?G |- _ => coins_r_pivot_of G add
                  end);
   let l := eval cbv delta [acc] in acc in clear acc; tac l.
 
+Ltac coins_r_open_sig :=
+  match goal with
+  | |- context [?t] =>
+      let T := type of t in
+      lazymatch T with Z => idtac | nat => idtac end;
+      let u := eval red in t in
+      lazymatch u with @proj1_sig _ _ ?e =>
+        let z := fresh "z" in let Hz := fresh "Hz" in
+        change t with (proj1_sig e); destruct e as [z Hz]; cbn [proj1_sig] in *
+      end
+  end.
+
+Ltac coins_r_premises :=
+  repeat match goal with
+         | H : _ /\ _ |- _ => destruct H
+         | H : ?A -> _ |- _ =>
+             lazymatch type of A with Prop => idtac end;
+             let HA := fresh "HA" in assert (HA : A) by coins_r_close; specialize (H HA)
+         end.
+
+Ltac coins_r_split_vars l :=
+  try match goal with
+      | |- context [IZR ?z] => is_var z; coins_r_split z l
+      | _ : context [IZR ?z] |- _ => is_var z; coins_r_split z l
+      end.
+
 Ltac coins_real_ints :=
-  lazymatch goal with |- context [forall z : Z, @?P z] => idtac end;
+  repeat coins_r_open_sig;
+  first [ lazymatch goal with |- context [forall z : Z, @?P z] => idtac end
+        | lazymatch goal with _ : context [IZR ?z] |- _ => is_var z end ];
   lazymatch goal with
-  | |- ~ ?G =>
-      coins_r_with_pivots G ltac:(fun l =>
-        intro; repeat match goal with H : _ /\ _ |- _ => destruct H end;
-        match goal with Hf : forall z : Z, _ |- False => coins_r_each Hf l end)
-  | |- ?G =>
-      coins_r_with_pivots G ltac:(fun l =>
+  | |- ~ _ =>
+      coins_r_with_pivots ltac:(fun l =>
+        intro; coins_r_premises;
+        first [ match goal with Hf : forall z : Z, _ |- False => coins_r_each Hf l end
+              | coins_r_split_vars l; coins_r_close ])
+  | |- _ =>
+      coins_r_with_pivots ltac:(fun l =>
         repeat split; intros; repeat match goal with H : _ /\ _ |- _ => destruct H end;
-        try match goal with
-            | |- context [IZR ?z] => is_var z; coins_r_split z l
-            | _ : context [IZR ?z] |- _ => is_var z; coins_r_split z l
-            end;
+        coins_r_split_vars l;
         first [ congruence | coins_r_close ])
   end.

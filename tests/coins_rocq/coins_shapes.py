@@ -8,6 +8,13 @@ Shape = tuple[str, str, list[Case]]
 """A test spec: its Rocq source, its signature and its cases."""
 
 
+def verdicts(shapes: list[Shape]) -> list[str]:
+    """The verdicts on ``shapes``, judged on a two-worker pool of their own."""
+    with CoqtopPool(2) as pool:
+        reports = check_specs([(src, parse_signature(sig), cases) for src, sig, cases in shapes], pool)
+    return [r.verdict for r in reports]
+
+
 def assert_all_correct(shapes: list[Shape]) -> None:
     """Judge ``shapes`` on a two-worker pool of their own; fail, naming each verdict and its first two
     obligations not proved, unless every shape is ``correct``."""

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from coins_shapes import Shape, assert_all_correct
+from coins_shapes import Shape, assert_all_correct, verdicts
 
 from coins_rocq import Case
 from coins_rocq.ladder_pinned import NAME_NUMERALS_LTAC
@@ -54,12 +54,47 @@ REAL_INTEGER_SHAPES: list[Shape] = [
         "nearest (r : R) : Z",
         [Case((2.4,), 2), Case((-3.7,), -4), Case((2.5,), 3), Case((-0.5,), -1), Case((7.0,), 7)],
     ),
+    # An integer defined as the first component of a sigma type (Coquelicot's `floor x` is
+    # `proj1_sig (floor_ex x)`, its property `IZR n <= x < IZR n + 1`): the rung opens it into
+    # a variable with its property and splits that variable at the pivots of the goal and of
+    # the property; no `forall` over Z anywhere.
+    (
+        "Require Import Coquelicot.Coquelicot.\nDefinition floor_spec (x : R) (n : Z) : Prop := n = floor x.",
+        "floor (x : R) : Z",
+        [Case((2.5,), 2), Case((-1.5,), -2), Case((3.0,), 3)],
+    ),
+    (
+        "Require Import Coquelicot.Coquelicot.\n"
+        "Definition frac_spec (x : R) (y : R) : Prop := (0 <= x)%R -> y = (x - IZR (floor x))%R.",
+        "frac (x : R) : R",
+        [Case((2.5,), 0.5), Case((7.25,), 0.25)],
+    ),
+]
+
+WRONG_REAL_INTEGER_SHAPES: list[Shape] = [
+    # One too many: the true floor is refuted (too_strong); a bound only: a smaller output is
+    # accepted (too_weak).
+    (
+        "Require Import Coquelicot.Coquelicot.\nDefinition floor_spec (x : R) (n : Z) : Prop := n = (floor x + 1)%Z.",
+        "floor (x : R) : Z",
+        [Case((2.5,), 2), Case((-1.5,), -2)],
+    ),
+    (
+        "Require Import Coquelicot.Coquelicot.\nDefinition floor_spec (x : R) (n : Z) : Prop := (n <= floor x)%Z.",
+        "floor (x : R) : Z",
+        [Case((2.5,), 2), Case((-1.5,), -2)],
+    ),
 ]
 
 
 @pytest.mark.slow
 def test_real_integers_rung_splits_integers_around_the_reals_of_the_goal() -> None:
     assert_all_correct(REAL_INTEGER_SHAPES)
+
+
+@pytest.mark.slow
+def test_real_integers_rung_refutes_a_wrong_integer_part_both_ways() -> None:
+    assert verdicts(WRONG_REAL_INTEGER_SHAPES) == ["too_strong", "too_weak"]
 
 
 INDEX_SET_SHAPES: list[Shape] = [
