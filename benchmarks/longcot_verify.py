@@ -19,7 +19,7 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("FRONTIER_LONGCOT_RECONSTRUCT_S", "0")
+os.environ.setdefault("FRONTIER_LONGCOT_RECONSTRUCT_NODES", "0")
 
 from harness.testing.reference_data import reference_data_dir
 from tasks.longcot.data import DOMAINS, SPLITS, Question, load_questions

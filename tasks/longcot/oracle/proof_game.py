@@ -1,19 +1,34 @@
 """Proof games for the LongCoT chess template ``reconstruct_moves``: a legal game from the initial
 position that plays the forced moves at their move numbers and ends on the given position.
 
-:func:`reconstruct_game` validates the untrusted input, runs the seeded beam search of
-:mod:`tasks.longcot.oracle.search` and replays every candidate with python-chess before
-returning it. The game has exactly the ply count the FEN implies (full-move number and side to
-move) and, when the search finds one, the FEN's castling rights and en-passant square as well.
+:func:`reconstruct` validates the untrusted input, runs the seeded beam search of
+:mod:`tasks.longcot.oracle.search` within a budget of node expansions and replays every candidate
+with python-chess before returning it; :func:`reconstruct_game` is its game alone. The budget,
+not the clock, bounds the work: the same seed and budget give the same game on any machine under
+any load. A wall-clock limit remains as an outer safety bound, and the result says when it,
+rather than the budget, ended the search. The game has exactly the ply count the FEN implies
+(full-move number and side to move) and, when the search finds one, the FEN's castling rights
+and en-passant square as well.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from tasks.longcot.oracle.bound import INF, KING, PAWN, Pinned, reach
+from tasks.longcot.oracle.search import (
+    DEFAULT_NODE_BUDGET,
+    DEFAULT_SAFETY_S,
+    BeamSearch,
+    Budget,
+    Goal,
+    Stop,
+    piece_codes,
+    search,
+)
 
 SAN = re.compile(r"^([NBRQK])?([a-h])?([1-8])?x?([a-h][1-8])(?:=?([NBRQnbrq]))?[+#]?$")
 CASTLE = re.compile(r"^[O0]-[O0](-[O0])?[+#]?$")
@@ -109,10 +124,8 @@ def _as_dict(plies: list[str]) -> dict[str, str]:
     return {str(i // 2 + 1): " ".join(plies[i : i + 2]) for i in range(0, len(plies), 2)}
 
 
-def _goal(final: Any, forced: dict[int, str], total: int) -> Any | None:
+def _goal(final: Any, forced: dict[int, str], total: int) -> Goal | None:
     import chess
-
-    from tasks.longcot.oracle.search import Goal, piece_codes
 
     infos = []
     for ply, san in sorted(forced.items()):
@@ -137,17 +150,49 @@ def _goal(final: Any, forced: dict[int, str], total: int) -> Any | None:
     )
 
 
-def reconstruct_game(
-    final_fen: str, forced_moves: dict[str, str], time_limit_s: float = 30.0, seed: int = 0
-) -> dict[str, str] | None:
+@dataclass(frozen=True)
+class Reconstruction:
+    """What :func:`reconstruct` found: the game, or None and, when a limit ended the search,
+    which one (``Stop.NODES``: the node budget, deterministic; ``Stop.TIME``: the wall-clock
+    safety bound, which depends on the machine). ``stopped`` is None for a game found and for
+    input that is malformed or impossible; ``nodes`` counts the expansions spent."""
+
+    game: dict[str, str] | None
+    stopped: Stop | None
+    nodes: int
+
+
+def reconstruct(
+    final_fen: str,
+    forced_moves: dict[str, str],
+    time_limit_s: float = DEFAULT_SAFETY_S,
+    seed: int = 0,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+) -> Reconstruction:
     """A move dict ``{"1": "e4 e5", ...}`` from the initial position that plays ``forced_moves`` at
-    their move numbers and reaches ``final_fen``; None when none is found within ``time_limit_s``
-    or the input is malformed or impossible. Deterministic for a seed (given the time to finish)."""
+    their move numbers and reaches ``final_fen``, searched within ``node_budget`` node expansions
+    (see :class:`~tasks.longcot.oracle.search.Budget`; the default solves typical 49-ply questions)
+    and, as a safety bound, ``time_limit_s`` seconds. The same seed and budget give the same answer
+    whatever the machine's speed or load, unless ``stopped`` is ``Stop.TIME``."""
+    budget = Budget(node_budget, time.monotonic() + max(0.0, float(time_limit_s)))
+    return Reconstruction(_solve(final_fen, forced_moves, seed, budget), budget.stopped, budget.spent)
+
+
+def reconstruct_game(
+    final_fen: str,
+    forced_moves: dict[str, str],
+    time_limit_s: float = DEFAULT_SAFETY_S,
+    seed: int = 0,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+) -> dict[str, str] | None:
+    """The game of :func:`reconstruct`; None when the input is malformed or impossible or a limit
+    (the node budget, or the time limit) ended the search (:func:`reconstruct` says which)."""
+    return reconstruct(final_fen, forced_moves, time_limit_s, seed, node_budget).game
+
+
+def _solve(final_fen: str, forced_moves: dict[str, str], seed: int, budget: Budget) -> dict[str, str] | None:
     import chess
 
-    from tasks.longcot.oracle.search import search
-
-    deadline = time.monotonic() + max(0.0, float(time_limit_s))
     try:
         final = chess.Board(str(final_fen))
     except ValueError:
@@ -162,7 +207,7 @@ def reconstruct_game(
     if any(bound >= INF for bound in _initial_bounds(goal)):
         return None
     best: dict[str, str] | None = None
-    for moves in search(goal, deadline, seed):
+    for moves in search(goal, budget, seed):
         board = chess.Board()
         plies = []
         for index, move in enumerate(moves):
@@ -175,14 +220,12 @@ def reconstruct_game(
     return best
 
 
-def _initial_bounds(goal: Any) -> tuple[int, int]:
+def _initial_bounds(goal: Goal) -> tuple[int, int]:
     import chess
-
-    from tasks.longcot.oracle.search import BeamSearch, piece_codes
 
     board = chess.Board()
     white, black = piece_codes(board, True), piece_codes(board, False)
-    beam = BeamSearch(goal, 1, 0, 0.0, 0.0)
+    beam = BeamSearch(goal, 1, 0, 0.0, Budget(0, 0.0))
     return (
         beam.bounds[0].bound(white, len(black), 0, board.castling_rights),
         beam.bounds[1].bound(black, len(white), 0, board.castling_rights),

@@ -11,16 +11,30 @@ from typing import Any
 
 from tasks.longcot.data import Question
 from tasks.longcot.oracle import solvers
+from tasks.longcot.oracle.search import DEFAULT_NODE_BUDGET, DEFAULT_SAFETY_S
 from tasks.longcot.verify.logic import field
 
 FILES = "abcdefgh"
+RECONSTRUCT_NODES_VAR = "FRONTIER_LONGCOT_RECONSTRUCT_NODES"
 RECONSTRUCT_BUDGET_VAR = "FRONTIER_LONGCOT_RECONSTRUCT_S"
-RECONSTRUCT_BUDGET_S = 30.0
+RECONSTRUCT_BUDGET_S = DEFAULT_SAFETY_S
+
+
+def reconstruct_nodes() -> int:
+    """Node expansions the proof-game solver may spend on one ``reconstruct_moves`` question, the
+    number that decides whether it finds a game: ``$FRONTIER_LONGCOT_RECONSTRUCT_NODES`` if it is an
+    integer >= 0, else ``DEFAULT_NODE_BUDGET`` (:mod:`tasks.longcot.oracle.search`)."""
+    try:
+        value = int(os.environ.get(RECONSTRUCT_NODES_VAR, DEFAULT_NODE_BUDGET))
+    except ValueError:
+        return DEFAULT_NODE_BUDGET
+    return value if value >= 0 else DEFAULT_NODE_BUDGET
 
 
 def reconstruct_budget_s() -> float:
-    """Seconds the proof-game solver may spend on one ``reconstruct_moves`` question:
-    ``$FRONTIER_LONGCOT_RECONSTRUCT_S`` if it is a number >= 0, else 30."""
+    """Seconds the proof-game solver may spend on one ``reconstruct_moves`` question, a safety
+    bound well above what :func:`reconstruct_nodes` takes (when it ends a search, the outcome
+    depends on the machine): ``$FRONTIER_LONGCOT_RECONSTRUCT_S`` if it is a number >= 0, else 1800."""
     try:
         value = float(os.environ.get(RECONSTRUCT_BUDGET_VAR, RECONSTRUCT_BUDGET_S))
     except ValueError:
@@ -29,10 +43,10 @@ def reconstruct_budget_s() -> float:
 
 
 @lru_cache(maxsize=256)
-def _solved_game(final_fen: str, forced_json: str, budget_s: float) -> str | None:
+def _solved_game(final_fen: str, forced_json: str, nodes: int, budget_s: float) -> str | None:
     from tasks.longcot.oracle.proof_game import reconstruct_game
 
-    game = reconstruct_game(final_fen, json.loads(forced_json), time_limit_s=budget_s)
+    game = reconstruct_game(final_fen, json.loads(forced_json), time_limit_s=budget_s, node_budget=nodes)
     return json.dumps(game) if game is not None else None
 
 
@@ -48,7 +62,7 @@ def reconstruct_payload(question: Question) -> str | None:
     if not isinstance(forced, dict):
         return None
     forced_json = json.dumps({str(k): str(v) for k, v in forced.items()}, sort_keys=True)
-    return _solved_game(str(problem.get("final_fen", "")), forced_json, reconstruct_budget_s())
+    return _solved_game(str(problem.get("final_fen", "")), forced_json, reconstruct_nodes(), reconstruct_budget_s())
 
 
 def reference_payload(question: Question) -> str | None:

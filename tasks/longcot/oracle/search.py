@@ -9,10 +9,16 @@ moves by which pinned pieces fall short of their start squares on the actual boa
 (:mod:`tasks.longcot.oracle.paths`, weighted), the captures still to make (so that they
 are not all left to the last plies), plus seeded noise. A beam that fails in the last plies is
 finished by a bounded depth-first search over every admissible move.
+
+The work is bounded by a :class:`Budget` of node expansions (one expansion: the children of one
+state generated and scored, in the beam or in the finish), so that the same seed and budget give
+the same game on any machine under any load. A wall-clock deadline is kept only as an outer
+safety bound; the budget records which of the two ended a search.
 """
 
 from __future__ import annotations
 
+import enum
 import random
 import time
 from dataclasses import dataclass
@@ -23,11 +29,51 @@ from tasks.longcot.oracle.paths import PinReadiness
 
 SHORTFALL_WEIGHT = 3.0
 CAPTURE_WEIGHT = 1.0
-MIN_WIDTH, MAX_WIDTH = 24, 768
+FIRST_WIDTH, MAX_WIDTH = 48, 768
 FINISH_PLIES, FINISH_NODES = 6, 20
+# The first four whole runs (widths 48 to 384, each with its finish: at most 49,680 expansions on
+# 49 plies). The three real questions of the tests take 2,135 to 2,195 (the first run), the
+# hardest seeded game of the tests 22,997 (the fourth); one expansion costs about 5 ms on the
+# project's loaded 2-core machine, so the budget is about four minutes there.
+DEFAULT_NODE_BUDGET = 50_000
+# The wall-clock safety bound: only for a machine far slower or busier than that one.
+DEFAULT_SAFETY_S = 1800.0
 
 
 Child = tuple[float, Any, tuple[int, ...], tuple[int, ...], int]
+
+
+class Stop(enum.Enum):
+    """What ended a search before it found a game: its node budget (deterministic) or the
+    wall-clock safety deadline (depends on the machine and its load)."""
+
+    NODES = "node budget"
+    TIME = "time limit"
+
+
+class Budget:
+    """Node expansions a search may make, and a wall-clock deadline as an outer safety bound.
+
+    :meth:`expand` counts one expansion; once ``nodes`` have been counted, or the deadline has
+    passed, it refuses and :attr:`stopped` says which (the node budget when both apply)."""
+
+    def __init__(self, nodes: int, deadline: float) -> None:
+        self.nodes = nodes
+        self.deadline = deadline
+        self.spent = 0
+        self.stopped: Stop | None = None
+
+    def expand(self) -> bool:
+        """Count one node expansion; False, once and for good, when the budget or the time is spent."""
+        if self.stopped is None:
+            if self.spent >= self.nodes:
+                self.stopped = Stop.NODES
+            elif time.monotonic() > self.deadline:
+                self.stopped = Stop.TIME
+        if self.stopped is not None:
+            return False
+        self.spent += 1
+        return True
 
 
 @dataclass(frozen=True)
@@ -106,9 +152,9 @@ def pinned_move(board: Any, san: str) -> Any | None:
 
 
 class BeamSearch:
-    """One seeded beam search of a fixed width toward ``goal``."""
+    """One seeded beam search of a fixed width toward ``goal``, its expansions counted in ``budget``."""
 
-    def __init__(self, goal: Goal, width: int, seed: int, noise: float, deadline: float) -> None:
+    def __init__(self, goal: Goal, width: int, seed: int, noise: float, budget: Budget) -> None:
         opp_counts = (len(goal.black), len(goal.white))
         lost = [[sq for sq in sqs if not goal.rights >> sq & 1] for sqs in ((0, 7), (56, 63))]
         self.goal = goal
@@ -119,7 +165,7 @@ class BeamSearch:
         self.width = width
         self.rng = random.Random(seed)
         self.noise = noise
-        self.deadline = deadline
+        self.budget = budget
         self.died_at: int | None = None
         self.readiness = PinReadiness(goal.pinned_info, set(goal.pinned))
 
@@ -232,7 +278,7 @@ class BeamSearch:
         return out
 
     def run(self) -> list[list[Any]]:
-        """Move lists reaching the goal (empty when the beam dies out or time runs out). When the
+        """Move lists reaching the goal (empty when the beam dies out or the budget is spent). When the
         beam fails within the last ``FINISH_PLIES`` plies, a depth-first search over every
         admissible move finishes from the beam kept at that point."""
         import chess
@@ -242,8 +288,6 @@ class BeamSearch:
         total = self.goal.total_plies
         finish_from: tuple[int, list[State]] | None = None
         for ply in range(total):
-            if time.monotonic() > self.deadline:
-                return []
             if ply == max(0, total - FINISH_PLIES):
                 finish_from = (ply, beam)
             for bound in self.bounds:
@@ -252,6 +296,8 @@ class BeamSearch:
             scored: list[tuple[float, int, Any, tuple[int, ...], tuple[int, ...]]] = []
             seen: set[tuple[Any, ...]] = set()
             for index, state in enumerate(beam):
+                if not self.budget.expand():
+                    return []
                 for score, move, white, black, rights in self.children(state, ply):
                     if (white, black, rights) not in seen:
                         seen.add((white, black, rights))
@@ -271,49 +317,45 @@ class BeamSearch:
 
     def finish(self, ply: int, beam: list[State]) -> list[list[Any]]:
         """Depth-first search from each state of ``beam`` (on ply ``ply``) to the goal, best
-        children first, within ``FINISH_NODES`` expansions per beam slot in all."""
-        budget = [FINISH_NODES * self.width]
+        children first, within ``FINISH_NODES`` expansions per beam slot in all (each also counted
+        in the search's budget)."""
+        allowance = [FINISH_NODES * self.width]
         dead: set[tuple[Any, ...]] = set()
         for state in beam:
-            found = self._finish(state, ply, budget, dead)
+            found = self._finish(state, ply, allowance, dead)
             if found is not None:
                 return [found]
         return []
 
-    def _finish(self, state: State, ply: int, budget: list[int], dead: set[tuple[Any, ...]]) -> list[Any] | None:
+    def _finish(self, state: State, ply: int, allowance: list[int], dead: set[tuple[Any, ...]]) -> list[Any] | None:
         if ply == self.goal.total_plies:
             return list(state.moves) if (state.white, state.black) == (self.goal.white, self.goal.black) else None
         key = (state.white, state.black, state.board.castling_rights, ply)
-        if key in dead or budget[0] <= 0 or time.monotonic() > self.deadline:
+        if key in dead or allowance[0] <= 0 or not self.budget.expand():
             return None
-        budget[0] -= 1
+        allowance[0] -= 1
         for _, move, white, black, _ in sorted(self.children(state, ply), key=lambda item: item[0]):
             board = state.board.copy(stack=False)
             board.push(move)
-            found = self._finish(State(board, (*state.moves, move), white, black), ply + 1, budget, dead)
+            found = self._finish(State(board, (*state.moves, move), white, black), ply + 1, allowance, dead)
             if found is not None:
                 return found
-        if budget[0] > 0:
+        if allowance[0] > 0 and self.budget.stopped is None:
             dead.add(key)
         return None
 
 
-def search(goal: Goal, deadline: float, seed: int) -> list[list[Any]]:
-    """Seeded beam searches until one reaches the goal or time runs out (or the first ply already
-    has no admissible move, which no width can change). The width doubles from 48 while a run
-    twice as long as the last still fits in the time left, else stays or halves to fit."""
+def search(goal: Goal, budget: Budget, seed: int) -> list[list[Any]]:
+    """Seeded beam searches until one reaches the goal or ``budget`` is spent (or the first ply
+    already has no admissible move, which no width can change). The widths are 48, 96, 192, ...
+    up to ``MAX_WIDTH``, then ``MAX_WIDTH`` again, each run seeded from ``seed``'s generator: a
+    function of the node counts alone, so a larger budget only adds runs after the same ones."""
     rng = random.Random(seed)
-    width = 48
-    while time.monotonic() < deadline:
-        started = time.monotonic()
-        beam = BeamSearch(goal, width, rng.randrange(1 << 30), noise=1.5, deadline=deadline)
+    width = FIRST_WIDTH
+    while budget.stopped is None:
+        beam = BeamSearch(goal, width, rng.randrange(1 << 30), noise=1.5, budget=budget)
         found = beam.run()
         if found or beam.died_at == 0:
             return found
-        spent = time.monotonic() - started
-        left = deadline - time.monotonic()
-        if 2 * spent <= left and width < MAX_WIDTH:
-            width *= 2
-        elif spent > left and width > MIN_WIDTH:
-            width //= 2
+        width = min(2 * width, MAX_WIDTH)
     return []

@@ -10,7 +10,8 @@ import pytest
 from tasks.longcot.catalog import KNOWN_TEMPLATES
 from tasks.longcot.data import Question
 from tasks.longcot.official import verify_official
-from tasks.longcot.oracle.render import RECONSTRUCT_BUDGET_VAR, reference_payload
+from tasks.longcot.oracle.render import RECONSTRUCT_NODES_VAR, reference_payload
+from tasks.longcot.oracle.search import DEFAULT_NODE_BUDGET
 from tasks.longcot.verify import verify
 
 pytestmark = pytest.mark.slow
@@ -46,10 +47,10 @@ README_TEMPLATES = {
 
 @pytest.fixture(scope="session", autouse=True)
 def quick_reconstruct_budget() -> Iterator[None]:
-    """Give the proof-game solver no time for reconstruct_moves in the session fixtures
-    (50 questions at the 30 s default would take minutes); the tests below solve a few in full."""
+    """Give the proof-game solver no node budget for reconstruct_moves in the session fixtures
+    (50 questions at the default budget would take many minutes); the tests below solve one in full."""
     patch = pytest.MonkeyPatch()
-    patch.setenv(RECONSTRUCT_BUDGET_VAR, "0")
+    patch.setenv(RECONSTRUCT_NODES_VAR, "0")
     yield
     patch.undo()
 
@@ -174,7 +175,7 @@ def test_truncated_moves_and_broken_grids_fail(by_template):
 @pytest.mark.slow
 def test_reconstruct_reference_is_a_verified_game(by_template, monkeypatch):
     question = next(q for q, _ in by_template["chess/reconstruct_moves"] if q.question_id == "53")
-    monkeypatch.setenv(RECONSTRUCT_BUDGET_VAR, "60")
+    monkeypatch.setenv(RECONSTRUCT_NODES_VAR, str(DEFAULT_NODE_BUDGET))
     payload = reference_payload(question)
     assert payload is not None
     assert verify(question, f"Reasoning...\nsolution = {payload}").status == "correct"

@@ -235,9 +235,9 @@ def test_no_data_given_is_an_error_naming_the_options_even_beside_a_shared_folde
 async def test_oracle_scores_one_on_every_split_and_the_summary_counts_questions_per_split(longcot_dir, monkeypatch):
     from harness.adapters import resolve_adapter
     from harness.runner import evaluate
-    from tasks.longcot.oracle.render import RECONSTRUCT_BUDGET_VAR
+    from tasks.longcot.oracle.render import RECONSTRUCT_NODES_VAR
 
-    monkeypatch.setenv(RECONSTRUCT_BUDGET_VAR, "0")
+    monkeypatch.setenv(RECONSTRUCT_NODES_VAR, "0")
     for split in ("easy", "medium", "hard"):
         task = FAMILY.resolve(f"longcot/chemistry-{split}").create(data=str(longcot_dir), per_template=3)
         results = await evaluate(task, resolve_adapter("builtin/oracle"), concurrency=2)

@@ -1,5 +1,5 @@
 """The proof-game solver of ``reconstruct_moves``: real questions, seeded random games,
-impossible targets and malformed input."""
+impossible targets and malformed input, and its outcome as a function of the node budget."""
 
 from __future__ import annotations
 
@@ -12,8 +12,15 @@ import pytest
 from tasks.longcot.data import Question, load_questions
 from tasks.longcot.oracle.bound import Pinned
 from tasks.longcot.oracle.paths import PinReadiness, board_distance
-from tasks.longcot.oracle.proof_game import forced_plies, pinned_info, reconstruct_game, replay_check, target_plies
-from tasks.longcot.oracle.search import piece_codes
+from tasks.longcot.oracle.proof_game import (
+    forced_plies,
+    pinned_info,
+    reconstruct,
+    reconstruct_game,
+    replay_check,
+    target_plies,
+)
+from tasks.longcot.oracle.search import DEFAULT_NODE_BUDGET, Budget, Stop, piece_codes
 from tasks.longcot.verify.chess import verify_reconstruct
 
 REAL_IDS = ("53", "79", "83")
@@ -62,7 +69,7 @@ def test_real_questions_solved_and_verified(shared_data: Path) -> None:
     for qid in REAL_IDS:
         question = questions[qid]
         fen, forced = question.problem["final_fen"], question.problem["forced_moves"]
-        game = reconstruct_game(fen, forced, time_limit_s=60.0)
+        game = reconstruct_game(fen, forced)
         assert game is not None, qid
         assert verify_reconstruct(question, f"solution = {json.dumps(game)}").status == "correct", qid
         assert _strict(fen, forced, game), qid
@@ -74,7 +81,7 @@ def test_real_questions_solved_and_verified(shared_data: Path) -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_seeded_random_games_solved(seed: int) -> None:
     fen, forced = _random_game(seed, 21)
-    game = reconstruct_game(fen, forced, time_limit_s=60.0, seed=seed)
+    game = reconstruct_game(fen, forced, seed=seed)
     assert game is not None, (fen, forced)
     assert verify_reconstruct(_question(fen, forced), f"solution = {json.dumps(game)}").status == "correct"
     assert _strict(fen, forced, game)
@@ -82,16 +89,54 @@ def test_seeded_random_games_solved(seed: int) -> None:
         assert game[number] == text
 
 
-def test_same_seed_same_game() -> None:
+def test_same_seed_and_budget_give_the_same_game_and_node_count_whatever_the_time_limit() -> None:
     fen, forced = _random_game(5, 13)
-    first = reconstruct_game(fen, forced, time_limit_s=60.0, seed=4)
-    assert first is not None
-    assert reconstruct_game(fen, forced, time_limit_s=60.0, seed=4) == first
+    first = reconstruct(fen, forced, seed=4, node_budget=5_000)
+    assert first.game is not None and first.stopped is None and 0 < first.nodes < 5_000
+    assert reconstruct(fen, forced, seed=4, node_budget=5_000, time_limit_s=1e6) == first
+    # a larger budget only adds work after the same expansions: the same game at the same count
+    assert reconstruct(fen, forced, seed=4, node_budget=50 * 5_000, time_limit_s=1e6) == first
+    assert reconstruct_game(fen, forced, seed=4, node_budget=5_000) == first.game
+
+
+def test_budget_spent_one_node_short_of_the_game_stops_on_nodes() -> None:
+    fen, forced = _random_game(5, 13)
+    found = reconstruct(fen, forced, seed=4, node_budget=5_000)
+    assert found.game is not None
+    assert reconstruct(fen, forced, seed=4, node_budget=found.nodes) == found
+    short = reconstruct(fen, forced, seed=4, node_budget=found.nodes - 1, time_limit_s=1e6)
+    assert (short.game, short.stopped, short.nodes) == (None, Stop.NODES, found.nodes - 1)
+
+
+def test_tiny_node_budget_stops_on_nodes_at_exactly_the_budget() -> None:
+    fen, forced = _random_game(5, 13)
+    result = reconstruct(fen, forced, seed=4, node_budget=10, time_limit_s=1e6)
+    assert result.game is None
+    assert result.stopped is Stop.NODES
+    assert result.nodes == 10
+    assert reconstruct(fen, forced, seed=4, node_budget=0).stopped is Stop.NODES
+
+
+def test_time_limit_zero_stops_on_time_not_nodes() -> None:
+    fen, forced = _random_game(5, 13)
+    result = reconstruct(fen, forced, seed=4, node_budget=10**9, time_limit_s=0.0)
+    assert result.game is None
+    assert result.stopped is Stop.TIME
+
+
+def test_budget_counts_expansions_and_names_the_limit_that_ended_it() -> None:
+    budget = Budget(3, float("inf"))
+    assert [budget.expand() for _ in range(5)] == [True, True, True, False, False]
+    assert (budget.spent, budget.stopped) == (3, Stop.NODES)
+    late = Budget(3, float("-inf"))
+    assert not late.expand() and (late.spent, late.stopped) == (0, Stop.TIME)
+    both = Budget(0, float("-inf"))  # both spent: the deterministic one is named
+    assert not both.expand() and both.stopped is Stop.NODES
 
 
 def test_solver_game_fails_when_target_changes() -> None:
     fen, forced = _random_game(2, 21)
-    game = reconstruct_game(fen, forced, time_limit_s=60.0, seed=2)
+    game = reconstruct_game(fen, forced, seed=2)
     assert game is not None
     placement, rest = fen.split(" ", 1)
     ranks = placement.split("/")
@@ -118,7 +163,52 @@ def test_solver_game_fails_when_target_changes() -> None:
     ],
 )
 def test_impossible_or_malformed_input_gives_none(fen: str, forced: object) -> None:
-    assert reconstruct_game(fen, forced, time_limit_s=30.0) is None  # type: ignore[arg-type]
+    result = reconstruct(fen, forced, node_budget=DEFAULT_NODE_BUDGET)  # type: ignore[arg-type]
+    assert result.game is None
+    assert result.stopped is None  # no limit ended it: there is nothing to find
+    assert reconstruct_game(fen, forced) is None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "fen, forced",
+    [
+        ("not a fen", {"12": "Nf3 e5"}),
+        (f"{START} b - - 0 25", {"12": "Zz9 e5"}),
+        (f"{START} b - - 0 25", {"3": "e4 e9"}),
+    ],
+)
+def test_malformed_input_spends_no_nodes(fen: str, forced: dict[str, str]) -> None:
+    result = reconstruct(fen, forced)
+    assert (result.game, result.stopped, result.nodes) == (None, None, 0)
+
+
+def test_render_reads_the_node_budget_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tasks.longcot.oracle import render
+
+    monkeypatch.delenv(render.RECONSTRUCT_NODES_VAR, raising=False)
+    assert render.reconstruct_nodes() == DEFAULT_NODE_BUDGET
+    for bad in ("many", "1.5", "-3", ""):
+        monkeypatch.setenv(render.RECONSTRUCT_NODES_VAR, bad)
+        assert render.reconstruct_nodes() == DEFAULT_NODE_BUDGET, bad
+    monkeypatch.setenv(render.RECONSTRUCT_NODES_VAR, "1234")
+    assert render.reconstruct_nodes() == 1234
+    monkeypatch.setenv(render.RECONSTRUCT_BUDGET_VAR, "soon")
+    assert render.reconstruct_budget_s() == render.RECONSTRUCT_BUDGET_S
+    monkeypatch.setenv(render.RECONSTRUCT_BUDGET_VAR, "7.5")
+    assert render.reconstruct_budget_s() == 7.5
+
+    # the budget reaches the solver and is part of the cache key: 10 nodes find nothing, the
+    # default finds the game, and a huge time limit changes neither
+    fen, forced = _random_game(5, 13)
+    question = _question(fen, forced)
+    monkeypatch.setenv(render.RECONSTRUCT_BUDGET_VAR, "1e6")
+    monkeypatch.setenv(render.RECONSTRUCT_NODES_VAR, "10")
+    assert render.reconstruct_payload(question) is None
+    monkeypatch.setenv(render.RECONSTRUCT_NODES_VAR, "bad")
+    payload = render.reconstruct_payload(question)
+    assert payload is not None
+    assert json.loads(payload) == reconstruct_game(fen, forced)
+    assert verify_reconstruct(question, f"solution = {payload}").status == "correct"
 
 
 def _bits(*names: str) -> int:
@@ -193,7 +283,7 @@ def test_finish_completes_a_game_from_its_last_plies(seed: int) -> None:
     start = chess.Board()
     for move in board.move_stack[:12]:
         start.push(move)
-    search = BeamSearch(goal, 8, seed, 0.0, time.monotonic() + 60)
+    search = BeamSearch(goal, 8, seed, 0.0, Budget(10**6, time.monotonic() + 600))
     state = State(start.copy(stack=False), tuple(start.move_stack), piece_codes(start, True), piece_codes(start, False))
     games = search.finish(12, [state])
     assert len(games) == 1 and len(games[0]) == 17
