@@ -32,10 +32,15 @@ divisors, computed (``coins_ndivisors``, ``coins_zdivisors``, with lemmas that `
 them; ``n`` at most 2000 for a natural, 10000 for an integer), and a hypothesis ``forall d, ...``
 naming ``n mod d`` is, in a refutation, instantiated at those divisors whose instance refutes.
 An index read from a literal list (``nth_error l i = Some v``) is below ``length l``, so it is
-enumerated, and a concrete ``nth_error`` hypothesis is evaluated; in a refutation a hypothesis
-``forall i v, nth_error l i = Some v -> ...`` is instantiated at the indices and elements of
-``l`` whose instance refutes. ``Nat.Even``/``Nat.Odd``/``Z.Even``/``Z.Odd`` of a numeral are
-decided by their boolean reflection (``Nat.even_spec``): a goal computes, a hypothesis becomes
+enumerated, bounded indices before any witness is chosen, and a concrete ``nth_error``
+hypothesis is evaluated; in a refutation a hypothesis ``forall i v, nth_error l i = Some v ->
+...`` (or ``forall i, nth_error l i = Some v -> ...``, ``v`` fixed) is instantiated at the
+indices and elements of ``l`` whose instance refutes, and one over two indices (``forall i j v
+w, nth_error l i = Some v -> nth_error l j = Some w -> ...``, ``l`` of at most 8 elements) at
+the pairs of them. An index witness (``exists i, nth_error l i = Some v``, ``l`` and ``v``
+concrete) is one of the positions where ``l`` holds ``v``, computed.
+``Nat.Even``/``Nat.Odd``/``Z.Even``/``Z.Odd`` of a numeral are decided by their boolean
+reflection (``Nat.even_spec``): a goal computes, a hypothesis becomes
 ``true = true`` or closes its branch. A
 hypothesis ``forall x, In x l -> ...`` over a literal list is instantiated with every element
 of ``l`` at once, and in a refutation (goal ``False``) so is any hypothesis ``forall x : T,
@@ -49,8 +54,9 @@ naturals below ``k`` (``In 4 [2; 3]`` is false: the instance at 4 refutes once i
 proved), and one over two naturals (``forall i j, i < j -> j < length o -> ...``) at the pairs
 below ``k`` (at most 8: 64 pairs, each checked). Only an instance none of whose closed premises
 is false (``1 <> 1``) and whose conclusion alone, the rest of the context cleared, is refuted
-(its conjunctions and iffs taken apart, each implication whose premise the leaves prove
-specialised, then closed by a leaf; a disjunction is not split there: instances whose conclusions
+(its conjunctions, iffs and existentials taken apart, its literal-list indices enumerated,
+each implication whose premise the leaves prove specialised, then closed by a leaf; a
+disjunction is not split there: instances whose conclusions
 branch would multiply the search that follows) is added. A bounded
 hypothesis instance is simplified at once, so that its closed premise reads as a literal.
 ``forall i c, i < n -> e i = c' -> ...`` is tried instance by instance (the ``c``

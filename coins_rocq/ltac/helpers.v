@@ -231,12 +231,21 @@ Ltac coins_premises_viable t :=
   | _ => idtac
   end.
 
+Ltac coins_index_bound H l i :=
+  is_var i; coins_list_literal l;
+  assert_fails (idtac; match goal with _ : (i < ?k)%nat |- _ => coins_numeral k end);
+  let Hb := fresh "Hb" in
+  assert (Hb : (i < length l)%nat) by (apply nth_error_Some; rewrite H; discriminate); simpl in Hb.
+
 Ltac coins_refute_alone :=
   let Hc := fresh "Hc" in
   intro Hc; clear - Hc; simpl in Hc;
   repeat match goal with
          | H : _ /\ _ |- _ => destruct H
          | H : _ <-> _ |- _ => destruct H
+         | H : exists _, _ |- _ => destruct H
+         | H : nth_error ?l ?i = Some _ |- _ =>
+             is_var i; coins_list_literal l; try coins_index_bound H l i; coins_lt_cases; simpl in H
          | H : ~ ?A |- _ => specialize (H ltac:(repeat split; coins_leaf))
          | H : ?A -> _ |- _ => lazymatch type of A with Prop => specialize (H ltac:(repeat split; coins_leaf)) end
          end;
@@ -298,9 +307,3 @@ Ltac coins_zdivisors_of H Hp a d :=
   let Hin := fresh "Hin" in pose proof (coins_zdivisor_in a d Hp H ltac:(discriminate)) as Hin; vm_compute in Hin.
 
 Ltac coins_each_in l tac := lazymatch l with nil => idtac | ?a :: ?t => try tac a; coins_each_in t tac end.
-
-Ltac coins_index_bound H l i :=
-  is_var i; coins_list_literal l;
-  lazymatch goal with _ : (i < _)%nat |- _ => fail | _ => idtac end;
-  let Hb := fresh "Hb" in
-  assert (Hb : (i < length l)%nat) by (apply nth_error_Some; rewrite H; discriminate); simpl in Hb.

@@ -70,10 +70,14 @@ Ltac coins_search n :=
                     | |- Sorted _ _ => constructor; coins_search n
                     | |- HdRel _ _ _ => constructor; coins_search n
                     | |- Forall2 _ _ _ => constructor; coins_search n
+                    | H : (?i < ?k)%nat |- _ => coins_lt_cases; coins_search m
+                    | H : (?i <= ?k)%nat |- _ => coins_lt_cases; coins_search m
                     | |- ?A \/ _ =>
                         first [ coins_viable A; left; solve [coins_search m] | right; coins_search n ]
                     | |- exists _ : nat, _ =>
-                        first [ eexists; coins_pin_equal; solve [coins_search m] | coins_exists_nat m O constr:(24%nat) ]
+                        first [ eexists; coins_pin_equal; solve [coins_search m]
+                              | eexists; coins_exists_index m
+                              | coins_exists_nat m O constr:(24%nat) ]
                     | |- @ex (list ?A) _ => exists (@nil A); solve [coins_search m]
                     | |- exists _ : Z, _ => coins_exists_z m
                     | |- @ex ?T _ =>
@@ -84,8 +88,6 @@ Ltac coins_search n :=
                     | |- @ex (list ?A) _ => coins_exists_split m A
                     | |- exists _, _ => eexists; coins_search m
                     | |- @ex (list ?A) _ => coins_exists_inner m A
-                    | H : (?i < ?k)%nat |- _ => coins_lt_cases; coins_search m
-                    | H : (?i <= ?k)%nat |- _ => coins_lt_cases; coins_search m
                     | H1 : (?a <= ?z)%Z, H2 : (?z <= ?b)%Z |- _ => coins_z_cases m z a b
                     | H1 : (?a < ?z)%Z, H2 : (?z <= ?b)%Z |- _ => coins_z_cases m z (a + 1)%Z b
                     | H1 : (?a <= ?z)%Z, H2 : (?z < ?b)%Z |- _ => coins_z_cases m z a (b - 1)%Z
@@ -113,6 +115,7 @@ Ltac coins_search n :=
                     | H : forall x : nat, _ |- False => coins_inst_divisors m H
                     | H : forall x : Z, _ |- False => coins_inst_divisors m H
                     | H : forall x : nat, _ |- False => coins_inst_indexed m H
+                    | H : forall x : nat, _ |- False => coins_inst_indexed_pairs m H
                     | H : forall x : ?T, _ |- False =>
                         let s := type of T in lazymatch s with Prop => fail | _ => coins_inst_data m H T end
                     end ] ]
@@ -129,6 +132,23 @@ with coins_exists_nat m k bound :=
   lazymatch bound with
   | O => fail
   | S ?b => first [ exists k; coins_hopeful; solve [coins_search m] | coins_exists_nat m (S k) b ]
+  end
+with coins_exists_index m :=
+  match goal with
+  | |- context [nth_error ?l ?e = Some ?v] =>
+      is_evar e; coins_list_literal l; coins_concrete l; coins_concrete v;
+      let n := eval vm_compute in (length l) in
+      let w := eval vm_compute in v in
+      coins_index_each m e l w O n
+  end
+with coins_index_each m e l w k n :=
+  lazymatch n with
+  | O => fail
+  | S ?b =>
+      first [ let x := eval vm_compute in (nth_error l k) in
+              lazymatch x with Some ?y => constr_eq y w end;
+              unify e k; solve [coins_search m]
+            | coins_index_each m e l w (S k) b ]
   end
 with coins_exists_candidates m T :=
   let acc := fresh "acc" in
@@ -219,7 +239,18 @@ with coins_inst_indexed m H :=
       let n := eval vm_compute in (length l) in coins_smaller n 65;
       progress (coins_each_below n ltac:(fun a =>
         let x := eval vm_compute in (nth_error l a) in
-        lazymatch x with Some ?v => coins_add_refuting_term (H a v eq_refl) end))
+        lazymatch x with
+        | Some ?v => first [ coins_add_refuting_term (H a v eq_refl) | coins_add_refuting_term (H a eq_refl) ]
+        end))
+  end;
+  clear H; coins_search m
+with coins_inst_indexed_pairs m H :=
+  match type of H with
+  | context [nth_error ?l _] =>
+      coins_list_literal l; coins_concrete l;
+      let n := eval vm_compute in (length l) in coins_smaller n 9;
+      progress (coins_each_below n ltac:(fun a => coins_each_below n ltac:(fun b =>
+        coins_add_refuting_term (H a b _ _ eq_refl eq_refl))))
   end;
   clear H; coins_search m
 with coins_z_cases m z lo hi :=

@@ -532,3 +532,38 @@ PINNED_WITNESS_SHAPES: list[Shape] = [
 @pytest.mark.slow
 def test_a_natural_witness_fixed_by_an_equation_is_computed() -> None:
     assert_all_correct(PINNED_WITNESS_SHAPES)
+
+
+INDEX_LOOKUP_SHAPES: list[Shape] = [
+    # Elements described through `nth_error` lookups on both lists: an index witness
+    # (`exists i, nth_error l i = Some v`) is found among the positions where the literal list
+    # holds the value, after the bounded indices of the hypotheses are split; a wrong order is
+    # refuted by the instance at a pair of indices, an extra element by an existential
+    # conclusion refuted alone (no index of the input holds it).
+    (
+        "Definition positives_spec (l : list Z) (r : list Z) : Prop :=\n"
+        "  (forall j v, nth_error r j = Some v -> exists i, nth_error l i = Some v /\\ (0 < v)%Z) /\\\n"
+        "  (forall j1 j2 v1 v2, nth_error r j1 = Some v1 -> nth_error r j2 = Some v2 -> (j1 < j2)%nat ->\n"
+        "     exists i1 i2, nth_error l i1 = Some v1 /\\ nth_error l i2 = Some v2 /\\ (i1 < i2)%nat) /\\\n"
+        "  length r = length (filter (fun x => Z.ltb 0 x) l).",
+        "positives (l : list Z) : list Z",
+        [Case(([1, -2, 3, 4],), [1, 3, 4]), Case(([],), []), Case(([5, -1, 7],), [5, 7])],
+    ),
+    # Elements that occur once, in order: a repeated element is kept out by the instance of
+    # the uniqueness premise at its other index.
+    (
+        "Definition singles_spec (l : list nat) (r : list nat) : Prop :=\n"
+        "  (forall i v, nth_error l i = Some v -> (forall k, nth_error l k = Some v -> k = i) -> In v r) /\\\n"
+        "  (forall j v, nth_error r j = Some v -> exists i, nth_error l i = Some v /\\\n"
+        "     (forall k, nth_error l k = Some v -> k = i)) /\\\n"
+        "  (forall j1 j2 v1 v2, nth_error r j1 = Some v1 -> nth_error r j2 = Some v2 -> j1 < j2 ->\n"
+        "     exists i1 i2, nth_error l i1 = Some v1 /\\ nth_error l i2 = Some v2 /\\ i1 < i2).",
+        "singles (l : list nat) : list nat",
+        [Case(([1, 2, 3, 2, 4],), [1, 3, 4]), Case(([],), []), Case(([6, 6, 7],), [7])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_index_witnesses_are_read_from_the_positions_of_a_literal_list() -> None:
+    assert_all_correct(INDEX_LOOKUP_SHAPES)
