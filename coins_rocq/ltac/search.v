@@ -115,7 +115,6 @@ Ltac coins_search n :=
                     | H : forall x : nat, _ |- False => coins_inst_divisors m H
                     | H : forall x : Z, _ |- False => coins_inst_divisors m H
                     | H : forall x : nat, _ |- False => coins_inst_indexed m H
-                    | H : forall x : nat, _ |- False => coins_inst_indexed_pairs m H
                     | H : forall x : ?T, _ |- False =>
                         let s := type of T in lazymatch s with Prop => fail | _ => coins_inst_data m H T end
                     end ] ]
@@ -240,17 +239,12 @@ with coins_inst_indexed m H :=
       progress (coins_each_below n ltac:(fun a =>
         let x := eval vm_compute in (nth_error l a) in
         lazymatch x with
-        | Some ?v => first [ coins_add_refuting_term (H a v eq_refl) | coins_add_refuting_term (H a eq_refl) ]
+        | Some ?v =>
+            first [ coins_add_refuting_term (H a v eq_refl)
+                  | coins_add_refuting_term (H a eq_refl)
+                  | coins_smaller n 9;
+                    coins_each_below n ltac:(fun b => coins_add_refuting_term (H a b _ _ eq_refl eq_refl)) ]
         end))
-  end;
-  clear H; coins_search m
-with coins_inst_indexed_pairs m H :=
-  match type of H with
-  | context [nth_error ?l _] =>
-      coins_list_literal l; coins_concrete l;
-      let n := eval vm_compute in (length l) in coins_smaller n 9;
-      progress (coins_each_below n ltac:(fun a => coins_each_below n ltac:(fun b =>
-        coins_add_refuting_term (H a b _ _ eq_refl eq_refl))))
   end;
   clear H; coins_search m
 with coins_z_cases m z lo hi :=

@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-from coins_rocq import Case, CoqtopPool, check_specs, parse_signature
+from coins_rocq import Case, CoqtopPool, SpecReport, check_specs, parse_signature
 
 Shape = tuple[str, str, list[Case]]
 """A test spec: its Rocq source, its signature and its cases."""
 
 
-def verdicts(shapes: list[Shape]) -> list[str]:
-    """The verdicts on ``shapes``, judged on a two-worker pool of their own."""
+def judge(shapes: list[Shape]) -> list[SpecReport]:
+    """The reports on ``shapes``, judged on a two-worker pool of their own."""
     with CoqtopPool(2) as pool:
-        reports = check_specs([(src, parse_signature(sig), cases) for src, sig, cases in shapes], pool)
-    return [r.verdict for r in reports]
+        return check_specs([(src, parse_signature(sig), cases) for src, sig, cases in shapes], pool)
+
+
+def verdicts(shapes: list[Shape]) -> list[str]:
+    """The verdicts on ``shapes``."""
+    return [r.verdict for r in judge(shapes)]
 
 
 def assert_all_correct(shapes: list[Shape]) -> None:
-    """Judge ``shapes`` on a two-worker pool of their own; fail, naming each verdict and its first two
-    obligations not proved, unless every shape is ``correct``."""
-    with CoqtopPool(2) as pool:
-        reports = check_specs([(src, parse_signature(sig), cases) for src, sig, cases in shapes], pool)
+    """Judge ``shapes``; fail, naming each verdict and its first two obligations not proved, unless
+    every shape is ``correct``."""
+    reports = judge(shapes)
     unproved = [
         (r.verdict, [(x.obligation.goal[:90], x.outcome) for x in r.results if x.outcome != "proved"][:2])
         for r in reports
