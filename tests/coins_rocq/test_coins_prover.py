@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from coins_rocq import Case, CoqcBackend, CoqtopPool, Limits, parse_signature
+from coins_rocq.backends.base import LIMIT_REACHED
 from coins_rocq.checker import check_spec
 from coins_rocq.prover import MAX_REASON_CHARS, ProverOptions, check_specs_with_prover
 from harness.calls import CallSettings, RetryPolicy, using_call_settings
@@ -81,14 +82,19 @@ def test_a_refutation_by_the_prover_judges_the_spec_too_strong(pool: CoqtopPool)
     assert report.prover.counts()["refuted"] == 2 and report.prover.decides_verdict
 
 
-HOSTILE = {
+TIME_LIMIT = ("timeout", LIMIT_REACHED)
+"""Why an endless answer ends: Rocq's per-goal timeout, or the command limit behind it. Rocq's timeout is an
+exception raised from a signal handler, so a catch-all handler inside a tactic can swallow it
+(coq/coq#7430); the CPU-time command limit then stops the prover, as CI saw once for the recursion."""
+
+HOSTILE: dict[str, tuple[str, str | tuple[str, ...]]] = {
     "admitted": ("```coq\nAdmitted.\n```", "'Admitted' admits a proof"),
     "smuggled-axiom": ("```coq\nexact I. Qed. Axiom f : False.\n```", "after 'Qed.'"),
     "axiom": ("```coq\nAxiom cheat : forall P : Prop, P. apply cheat.\n```", "'Axiom' declares"),
     "abort": ("```coq\nsplit. Abort.\n```", "'Abort' manipulates"),
-    "endless-repeat": ("```coq\nsplit. reflexivity. repeat (pose proof I).\n```", "timeout"),
-    "endless-recursion": ("```coq\nlet rec loop := (try reflexivity; loop) in loop.\n```", "timeout"),
-    "longer-inner-timeout": ("```coq\ntimeout 1000 (repeat (pose proof I)).\n```", "timeout"),
+    "endless-repeat": ("```coq\nsplit. reflexivity. repeat (pose proof I).\n```", TIME_LIMIT),
+    "endless-recursion": ("```coq\nlet rec loop := (try reflexivity; loop) in loop.\n```", TIME_LIMIT),
+    "longer-inner-timeout": ("```coq\ntimeout 1000 (repeat (pose proof I)).\n```", TIME_LIMIT),
     "fail": ("```coq\nFail exact I.\n```", "'Fail' is a control command"),
     "set": ("```coq\nUnset Guard Checking. exact I.\n```", "'Unset' changes prover settings"),
     "drop": ("```coq\nDrop.\n```", "'Drop' leaves the prover"),
@@ -123,7 +129,9 @@ def test_hostile_answers_never_make_a_false_spec_correct_and_each_says_why(pool:
         assert report.verdict == "undecided", name
         assert report.prover is not None and report.prover.counts()["sent"] == 2, name
         for attempt in report.prover.attempts:
-            assert attempt.outcome in ("refused", "not proved") and HOSTILE[name][1] in attempt.reason, (name, attempt)
+            whys = HOSTILE[name][1]
+            assert attempt.outcome in ("refused", "not proved"), (name, attempt)
+            assert any(why in attempt.reason for why in ((whys,) if isinstance(whys, str) else whys)), (name, attempt)
             assert len(attempt.reason) <= MAX_REASON_CHARS, name
     assert all(len(a.reason) == MAX_REASON_CHARS for a in reports[list(HOSTILE).index("huge-error")].prover.attempts)
     assert elapsed < 240, f"the hostile batch took {elapsed:.0f} s"
