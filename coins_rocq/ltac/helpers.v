@@ -124,6 +124,27 @@ Ltac coins_lt_cases :=
   | H : (?i > ?n)%nat |- _ => fail
   end.
 
+(* A lower bound on a list's length, k <= ... length l ... (k a numeral below 25, l a variable,
+   lengths of appends split first): l is split into its shapes of 0..k-1 elements and the
+   rest, k+1 cases, each with its own elements as variables; the claim is then checked on
+   each (a minimality claim over lists: no shorter list has the property). *)
+Ltac coins_length_split l k :=
+  lazymatch k with
+  | O => idtac
+  | S ?k' => let a := fresh "a" in let l' := fresh "l" in destruct l as [|a l']; [ idtac | coins_length_split l' k' ]
+  end.
+
+Ltac coins_length_cases :=
+  let split_at k b := coins_numeral k; coins_smaller k 25;
+                      match b with context [@length _ ?l] => is_var l; coins_length_split l k end in
+  rewrite ?app_length;
+  lazymatch goal with
+  | |- (?k <= ?b)%nat => split_at k b
+  | |- (?b >= ?k)%nat => split_at k b
+  | |- (?k < ?b)%nat => split_at (S k) b
+  | |- (?b > ?k)%nat => split_at (S k) b
+  end.
+
 Ltac coins_bool b := lazymatch b with true => idtac | false => idtac end.
 
 Ltac coins_ascii_literal c :=
@@ -269,11 +290,18 @@ Ltac coins_add_refuting_below H a k :=
   | _ => coins_add_refuting H a
   end.
 
+(* The least value of an inductive type: its first constructor when that takes no argument
+   (nil, O, Z0, EmptyString, None); fails for other types. *)
+Ltac coins_least T := let a := constr:(ltac:(solve [constructor 1]) : T) in eval cbv beta in a.
+
+(* A new instance of H : forall x : T, _ at a value of T the goal names, or at T's least value:
+   a universal claim is often refuted at the empty list or zero, which no literal may name. *)
 Ltac coins_new_instance H T :=
   match type of H with
   | context [@eq T ?a _] => coins_add_instance H a
   | context [@eq T _ ?a] => coins_add_instance H a
   | context [@cons T ?a _] => coins_add_instance H a
+  | _ => let a := coins_least T in coins_add_instance H a
   end.
 
 Definition coins_ndivisors (a : nat) : list nat := filter (fun d => Nat.eqb (a mod d) 0) (seq 1 a).

@@ -70,6 +70,7 @@ Ltac coins_search n :=
                     | |- Sorted _ _ => constructor; coins_search n
                     | |- HdRel _ _ _ => constructor; coins_search n
                     | |- Forall2 _ _ _ => constructor; coins_search n
+                    | |- _ => coins_length_cases; coins_search m
                     | H : (?i < ?k)%nat |- _ => coins_lt_cases; coins_search m
                     | H : (?i <= ?k)%nat |- _ => coins_lt_cases; coins_search m
                     | |- ?A \/ _ =>
