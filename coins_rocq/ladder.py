@@ -23,7 +23,7 @@ LADDER: tuple[tuple[str, str], ...] = (
     ("pinned", "coins_name_numerals; {unfold}; coins_pinned"),
     (
         "simpl-constructor",
-        "cbn; repeat first [discriminate | coins_nat_compare | constructor]",
+        "cbn; repeat first [discriminate | coins_nat_compare | coins_constructor]",
     ),
     ("unfold-lia", "{unfold}; intros; lia"),
     ("unfold-lra", "{unfold}; intros; coins_lra"),
@@ -53,9 +53,12 @@ shares one per-goal timeout, and a real-arithmetic goal must not wait behind it.
 ``unfold-leb`` decides comparisons of natural literals (a precondition's ``N <= 10000``)
 by ``Nat.leb``/``Nat.ltb``: ``lia`` and the constructors of ``le`` are slow on unary numbers
 that large; ``simpl-constructor`` does the same for each comparison of closed naturals it meets
-among the constructors (``coins_nat_compare``; one holding an unknown is left to them):
+among the constructors (``coins_nat_compare``; one holding an unknown is left to them), and
+never applies a constructor to one it found false (``coins_constructor``):
 ``Forall (fun n => n > 0) [15; 1422]`` by ``le_S`` 1421 times would spend the whole ladder's
-timeout, and the search after it would never run. ``real-integers``
+timeout, and the search after it would never run; so would ``le_S`` down to 0 on each false
+comparison of a disjunction it cannot choose (a precondition "``65 <= nat_of_ascii c <= 90``
+or ..." over each character of a 32-character string). ``real-integers``
 (``coins_rocq.ladder_real``), ``recurrence`` (``coins_rocq.ladder_memo``),
 ``index-set`` (``coins_rocq.ladder_count``) and ``sorted-permutation``
 (``coins_rocq.ladder_sorted``) come before the search, which would spend the
