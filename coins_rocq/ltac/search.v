@@ -219,6 +219,9 @@ with coins_inst_below m H :=
   | context [(_ < ?k)%nat] =>
       coins_numeral k; coins_smaller k 25;
       progress (coins_each_below k ltac:(fun a => coins_add_refuting_below H a k))
+  | context [(_ <= ?k)%nat] =>
+      coins_numeral k; coins_smaller k 24;
+      progress (coins_each_below (S k) ltac:(fun a => coins_add_refuting_below H a (S k)))
   end;
   clear H; coins_search m
 with coins_inst_divisors m H :=
