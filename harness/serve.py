@@ -303,5 +303,6 @@ def serve_forever(
 
     app = OpenAIApp(adapter, model_id or adapter.name).build()
     show_from(log.name, logging.INFO)  # the request lines, through the command's one handler
-    announce(f"serving {model_id or adapter.name} on http://{host}:{port}/v1 (Ctrl-C to stop)")
-    web.run_app(app, host=host, port=port, print=None, access_log=None)
+    line = f"serving {model_id or adapter.name} on http://{host}:{port}/v1 (Ctrl-C to stop)"
+    # aiohttp calls ``print`` once its sites listen: a client that waits for the line finds the port open.
+    web.run_app(app, host=host, port=port, print=lambda _started: announce(line), access_log=None)

@@ -278,6 +278,7 @@ def test_frontier_serve_logs_one_line_per_request(tmp_path: Path) -> None:
             while "serving" not in log.read_text() and time.monotonic() < deadline:
                 assert server.poll() is None, log.read_text()
                 time.sleep(0.1)
+            assert "serving" in log.read_text(), log.read_text()  # announced once the port listens
             base = f"http://127.0.0.1:{port}/v1"
             body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}]}).encode()
             with urllib.request.urlopen(urllib.request.Request(base + "/chat/completions", data=body), timeout=30):
