@@ -204,6 +204,21 @@ Ltac coins_pin_equal :=
 
 Ltac coins_literal_term x := first [ coins_numeral x | coins_ascii_literal x | coins_bool x ].
 
+(* The value a witness must take: an equation between the evar e and a closed term that
+   computes to a literal, among the goal's top-level conjuncts (r = i in exists i, ... /\ r = i
+   /\ ...); every proof of the goal must satisfy it, so no other witness is worth trying. *)
+Ltac coins_forced_value e c :=
+  is_evar e; coins_concrete c; let v := eval vm_compute in c in coins_literal_term v; unify e v.
+
+Ltac coins_forced_in G :=
+  lazymatch G with
+  | ?A /\ ?B => first [ coins_forced_in A | coins_forced_in B ]
+  | @eq _ ?c ?e => coins_forced_value e c
+  | @eq _ ?e ?c => coins_forced_value e c
+  end.
+
+Ltac coins_forced_pin := lazymatch goal with |- ?G => coins_forced_in G end.
+
 Ltac coins_literal_prop A :=
   lazymatch A with
   | ?a \/ ?b => coins_literal_prop a; coins_literal_prop b
@@ -221,6 +236,10 @@ Ltac coins_literal_prove :=
   | |- True => exact I
   | |- ~ _ => let H := fresh "H" in intro H; coins_literal_refute H
   | |- _ = _ => reflexivity
+  | |- (_ <= _)%nat => coins_nat_compare
+  | |- (_ < _)%nat => coins_nat_compare
+  | |- (_ >= _)%nat => coins_nat_compare
+  | |- (_ > _)%nat => coins_nat_compare
   end
 with coins_literal_refute H :=
   lazymatch type of H with
@@ -230,6 +249,8 @@ with coins_literal_refute H :=
   | False => destruct H
   | ~ _ => destruct (H ltac:(coins_literal_prove))
   | _ = _ => discriminate H
+  | (?a <= ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.leb_le in H; vm_compute in H; discriminate H
+  | (?a < ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.ltb_lt in H; vm_compute in H; discriminate H
   end.
 
 Ltac coins_literal_fact H A :=
@@ -269,6 +290,12 @@ Ltac coins_index_bound H l i :=
   let Hb := fresh "Hb" in
   assert (Hb : (i < length l)%nat) by (apply nth_error_Some; rewrite H; discriminate); simpl in Hb.
 
+(* A premise of a hypothesis refuted alone: closed by a leaf (a parity, an equation) or computed
+   when literal (a disjunction of comparisons of closed naturals), else its conjunctions split
+   and its witnesses found by the equations that fix them (Some "g" = Some ?c). *)
+Ltac coins_alone_prove :=
+  first [ coins_leaf | coins_literal_prove | split; coins_alone_prove | eexists; coins_alone_prove ].
+
 Ltac coins_refute_alone :=
   let Hc := fresh "Hc" in
   intro Hc; clear - Hc; simpl in Hc;
@@ -278,8 +305,8 @@ Ltac coins_refute_alone :=
          | H : exists _, _ |- _ => destruct H
          | H : nth_error ?l ?i = Some _ |- _ =>
              is_var i; coins_list_literal l; try coins_index_bound H l i; coins_lt_cases; simpl in H
-         | H : ~ ?A |- _ => specialize (H ltac:(repeat split; coins_leaf))
-         | H : ?A -> _ |- _ => lazymatch type of A with Prop => specialize (H ltac:(repeat split; coins_leaf)) end
+         | H : ~ ?A |- _ => specialize (H ltac:(coins_alone_prove))
+         | H : ?A -> _ |- _ => lazymatch type of A with Prop => specialize (H ltac:(coins_alone_prove)) end
          end;
   coins_leaf.
 

@@ -76,9 +76,11 @@ Ltac coins_search n :=
                     | |- ?A \/ _ =>
                         first [ coins_viable A; left; solve [coins_search m] | right; coins_search n ]
                     | |- exists _ : nat, _ =>
-                        first [ eexists; coins_pin_equal; solve [coins_search m]
-                              | eexists; coins_exists_index m
-                              | coins_exists_nat m O constr:(24%nat) ]
+                        tryif assert_succeeds (eexists; coins_forced_pin)
+                        then first [ eexists; coins_forced_pin; solve [coins_search m] | fail 2 ]
+                        else first [ eexists; coins_pin_equal; solve [coins_search m]
+                                   | eexists; coins_exists_index m
+                                   | coins_exists_nat m O constr:(24%nat) ]
                     | |- @ex (list ?A) _ => exists (@nil A); solve [coins_search m]
                     | |- exists _ : Z, _ => coins_exists_z m
                     | |- @ex ?T _ =>
@@ -216,11 +218,11 @@ with coins_inst_slices m H A :=
   clear H; coins_search m
 with coins_inst_below m H :=
   match type of H with
-  | context [(_ < ?k)%nat] =>
-      coins_numeral k; coins_smaller k 25;
+  | context [(_ < ?b)%nat] =>
+      coins_closed b; let k := eval vm_compute in b in coins_numeral k; coins_smaller k 25;
       progress (coins_each_below k ltac:(fun a => coins_add_refuting_below H a k))
-  | context [(_ <= ?k)%nat] =>
-      coins_numeral k; coins_smaller k 24;
+  | context [(_ <= ?b)%nat] =>
+      coins_closed b; let k := eval vm_compute in b in coins_numeral k; coins_smaller k 24;
       progress (coins_each_below (S k) ltac:(fun a => coins_add_refuting_below H a (S k)))
   end;
   clear H; coins_search m
