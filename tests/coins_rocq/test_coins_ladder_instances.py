@@ -48,3 +48,159 @@ BOUNDED_POSITION_SHAPES: list[Shape] = [
 @pytest.mark.slow
 def test_a_claim_over_positions_up_to_a_bound_is_refuted_at_a_position() -> None:
     assert_all_correct(BOUNDED_POSITION_SHAPES)
+
+
+BELOW_SHAPES: list[Shape] = [
+    # Completeness over a bound: an output missing 6 is refuted by the instance at 6 of
+    # `forall p, ... -> p < n -> In p o`, found among the naturals below the bound (6 is named
+    # nowhere in the hypothesis); only instances whose conclusion is false are added.
+    (
+        "Definition evens_below_spec (n : nat) (o : list nat) : Prop :=\n"
+        "  (forall p, In p o -> p < n /\\ p mod 2 = 0) /\\ (forall p, p mod 2 = 0 -> p < n -> In p o) /\\\n"
+        "  Sorted Nat.lt o.",
+        "evens_below (n : nat) : list nat",
+        [Case((7,), [0, 2, 4, 6]), Case((3,), [0, 2])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_search_rung_refutes_through_instances_below_a_numeral_bound() -> None:
+    assert_all_correct(BELOW_SHAPES)
+
+
+PAIR_SHAPES: list[Shape] = [
+    # Sortedness stated over pairs of indices: a wrong order is refuted only by the instance
+    # at one pair (i, j), both below the list's length; neither is named in the hypothesis.
+    (
+        "From Coq Require Import Sorting.Permutation.\n"
+        "Definition sort_by_index_spec (l o : list nat) : Prop :=\n"
+        "  Permutation l o /\\ (forall i j, i < j -> j < length o -> nth i o 0 <= nth j o 0).",
+        "sort_by_index (l : list nat) : list nat",
+        [Case(([5, 3, 9, 1, 4],), [1, 3, 4, 5, 9]), Case(([2, 2, 0],), [0, 2, 2])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_search_rung_refutes_through_instances_at_pairs_below_a_numeral_bound() -> None:
+    assert_all_correct(PAIR_SHAPES)
+
+
+DIVISOR_SHAPES: list[Shape] = [
+    # A quantifier over divisors: `n mod d = 0` with a literal n puts d among n's divisors,
+    # computed (1, 97 for a prime); a hypothesis over all d is refuted at one of them (6 at 2).
+    (
+        "Definition is_prime_spec (n : nat) (b : bool) : Prop :=\n"
+        "  (1 < n /\\ forall d : nat, n mod d = 0 -> d = 1 \\/ d = n) <-> b = true.",
+        "is_prime (n : nat) : bool",
+        [Case((97,), True), Case((6,), False), Case((1,), False)],
+    ),
+    (
+        "Definition gcd_spec (a b o : Z) : Prop := (a mod o = 0 /\\ b mod o = 0 /\\\n"
+        "  forall x : Z, a mod x = 0 -> b mod x = 0 -> x > 0 -> x <= o)%Z.",
+        "gcd (a : Z) (b : Z) : Z",
+        [Case((144, 60), 12), Case((3, 7), 1)],
+    ),
+    (
+        "Definition is_prime (n : nat) : Prop := 1 < n /\\ (forall d : nat, n mod d = 0 -> d = 1 \\/ d = n).\n"
+        "Definition factors_spec (n : nat) (o : list nat) : Prop :=\n"
+        "  Sorted le o /\\ fold_right Nat.mul 1 o = n /\\ Forall is_prime o.",
+        "factors (n : nat) : list nat",
+        [Case((70,), [2, 5, 7]), Case((8,), [2, 2, 2])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_quantifiers_over_divisors_of_a_literal_range_over_its_computed_divisors() -> None:
+    assert_all_correct(DIVISOR_SHAPES)
+
+
+INDEX_SHAPES: list[Shape] = [
+    # An index read with nth_error from a literal list is below its length: `nth_error o j =
+    # Some v` bounds j, which is then enumerated; a wrong element is refuted at its index.
+    (
+        "Definition incr_spec (l o : list Z) : Prop := length o = length l /\\\n"
+        "  forall (j : nat) (v : Z), nth_error o j = Some v -> nth_error l j = Some (v - 1)%Z.",
+        "incr (l : list Z) : list Z",
+        [Case(([1, 2, 3],), [2, 3, 4]), Case(([],), [])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_an_index_read_from_a_literal_list_is_bounded_by_its_length() -> None:
+    assert_all_correct(INDEX_SHAPES)
+
+
+WINDOW_SHAPES: list[Shape] = [
+    # An index bounded by `i + 2 < n` is enumerated, and a window whose three characters are
+    # not pairwise distinct refutes the universal at its index: the instance's conclusion, a
+    # conjunction of disequalities, is refuted conjunct by conjunct.
+    (
+        "Definition distinct_triples_spec (s : list ascii) (b : bool) : Prop :=\n"
+        "  b = true <-> (3 <= length s /\\ forall i : nat, i + 2 < length s ->\n"
+        '    let x := nth i s " "%char in let y := nth (i + 1) s " "%char in let z := nth (i + 2) s " "%char in\n'
+        "    x <> y /\\ x <> z /\\ y <> z).",
+        "distinct_triples (s : list ascii) : bool",
+        [Case(("abcd",), True), Case(("abca",), True), Case(("aabb",), False), Case(("xyx",), False)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_windows_bounded_by_a_sum_are_enumerated_and_refuted_conjunct_by_conjunct() -> None:
+    assert_all_correct(WINDOW_SHAPES)
+
+
+MEMBERSHIP_IFF_SHAPES: list[Shape] = [
+    # Membership defined by an iff: a dropped element is refuted at its own instance, whose
+    # right side holds (each conjunct a literal fact or a parity) and whose left side is false.
+    (
+        "Definition odds_between_spec (a b : nat) (l : list nat) : Prop :=\n"
+        "  (forall d : nat, In d l <-> (a <= d /\\ d < b /\\ Nat.Odd d)) /\\ Sorted lt l.",
+        "odds_between (a : nat) (b : nat) : list nat",
+        [Case((3, 9), [3, 5, 7]), Case((4, 5), [])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_a_membership_iff_is_refuted_at_the_missing_element() -> None:
+    assert_all_correct(MEMBERSHIP_IFF_SHAPES)
+
+
+INDEX_LOOKUP_SHAPES: list[Shape] = [
+    # Elements described through `nth_error` lookups on both lists: an index witness
+    # (`exists i, nth_error l i = Some v`) is found among the positions where the literal list
+    # holds the value, after the bounded indices of the hypotheses are split; a wrong order is
+    # refuted by the instance at a pair of indices, an extra element by an existential
+    # conclusion refuted alone (no index of the input holds it).
+    (
+        "Definition positives_spec (l : list Z) (r : list Z) : Prop :=\n"
+        "  (forall j v, nth_error r j = Some v -> exists i, nth_error l i = Some v /\\ (0 < v)%Z) /\\\n"
+        "  (forall j1 j2 v1 v2, nth_error r j1 = Some v1 -> nth_error r j2 = Some v2 -> (j1 < j2)%nat ->\n"
+        "     exists i1 i2, nth_error l i1 = Some v1 /\\ nth_error l i2 = Some v2 /\\ (i1 < i2)%nat) /\\\n"
+        "  length r = length (filter (fun x => Z.ltb 0 x) l).",
+        "positives (l : list Z) : list Z",
+        [Case(([1, -2, 3, 4],), [1, 3, 4]), Case(([],), []), Case(([5, -1, 7],), [5, 7])],
+    ),
+    # Elements that occur once, in order: a repeated element is kept out by the instance of
+    # the uniqueness premise at its other index.
+    (
+        "Definition singles_spec (l : list nat) (r : list nat) : Prop :=\n"
+        "  (forall i v, nth_error l i = Some v -> (forall k, nth_error l k = Some v -> k = i) -> In v r) /\\\n"
+        "  (forall j v, nth_error r j = Some v -> exists i, nth_error l i = Some v /\\\n"
+        "     (forall k, nth_error l k = Some v -> k = i)) /\\\n"
+        "  (forall j1 j2 v1 v2, nth_error r j1 = Some v1 -> nth_error r j2 = Some v2 -> j1 < j2 ->\n"
+        "     exists i1 i2, nth_error l i1 = Some v1 /\\ nth_error l i2 = Some v2 /\\ i1 < i2).",
+        "singles (l : list nat) : list nat",
+        [Case(([1, 2, 3, 2, 4],), [1, 3, 4]), Case(([],), []), Case(([6, 6, 7],), [7])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_index_witnesses_are_read_from_the_positions_of_a_literal_list() -> None:
+    assert_all_correct(INDEX_LOOKUP_SHAPES)

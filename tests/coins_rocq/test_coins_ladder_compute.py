@@ -1,0 +1,93 @@
+"""Decidable claims over concrete data are computed: permutations, parities, comparisons of closed naturals.
+
+Each is decided by a boolean reflection (``Nat.leb``, ``Nat.even``, a permutation checker) rather
+than by building a proof term step by step, which on unary naturals or long lists spends the
+per-goal timeout. The shapes are written here (the upstream specs carry no licence).
+"""
+
+from __future__ import annotations
+
+import pytest
+from coins_shapes import Shape, assert_all_correct
+
+from coins_rocq import Case
+
+PERMUTATION_SHAPES: list[Shape] = [
+    # A rearrangement of literal lists, decided by computation whatever the length (by
+    # constructors, a wrong output with every element but one was a long refutation).
+    (
+        "From Coq Require Import Sorting.Permutation.\n"
+        "Definition sort_spec (l o : list Z) : Prop := Permutation l o /\\ Sorted Z.le o.",
+        "sort (l : list Z) : list Z",
+        [
+            Case(([7, -2, 7, 0, 11, 3, 3, -9, 5, 1],), [-9, -2, 0, 1, 3, 3, 5, 7, 7, 11]),
+            Case(([],), []),
+            Case(([4],), [4]),
+        ],
+    ),
+    # Over strings, and the other way round, a rearrangement of a computed list.
+    (
+        "From Coq Require Import Sorting.Permutation.\n"
+        "Definition words_spec (l o : list string) : Prop := Permutation o (rev l) /\\ length o = length l /\\\n"
+        "  Sorted (fun a b => String.leb a b = true) o.",
+        "words (l : list string) : list string",
+        [Case((["pear", "fig", "apple", "fig"],), ["apple", "fig", "fig", "pear"])],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_permutations_of_concrete_lists_are_decided_by_computation() -> None:
+    assert_all_correct(PERMUTATION_SHAPES)
+
+
+PARITY_SHAPES: list[Shape] = [
+    # Nat.Even / Nat.Odd (and Z's) of a literal are decided by their boolean reflection
+    # (Nat.even_spec): a goal computes, and a false hypothesis closes its branch.
+    (
+        "Definition even_flags_spec (l o : list nat) : Prop := length o = length l /\\\n"
+        "  forall i : nat, i < length l -> (Nat.Even (nth i l 0) <-> nth i o 0 = 1).",
+        "even_flags (l : list nat) : list nat",
+        [Case(([1, 2, 3, 4],), [0, 1, 0, 1]), Case(([5],), [0])],
+    ),
+    (
+        "Definition has_odd_spec (l : list Z) (b : bool) : Prop :=\n"
+        "  b = true <-> exists i : nat, i < length l /\\ Z.Odd (nth i l 0%Z).",
+        "has_odd (l : list Z) : bool",
+        [Case(([2, 4],), False), Case(([2, -3],), True)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_parity_of_a_literal_is_decided_by_computation() -> None:
+    assert_all_correct(PARITY_SHAPES)
+
+
+LARGE_COMPARISON_SHAPES: list[Shape] = [
+    # A comparison of large naturals met among constructors (Forall of `n > 0` over 1422) is
+    # computed with Nat.ltb, not built from le_S 1421 times until the ladder's timeout.
+    (
+        "Definition total_pre (l : list nat) : Prop := Forall (fun n => n > 0) l.\n"
+        "Definition total_spec (l : list nat) (o : nat) : Prop := o = fold_right plus 0 l.",
+        "total (l : list nat) : nat",
+        [Case(([15, 1422, 1],), 1438), Case(([2500],), 2500)],
+    ),
+    # A false comparison of closed naturals is not taken apart by le_S down to 0 either: a
+    # precondition's disjunction over each character of a long string, which the constructors
+    # cannot choose, fails at once and leaves the timeout to the search.
+    (
+        "Definition spaces_pre (s : list ascii) : Prop :=\n"
+        "  Forall (fun c => let n := nat_of_ascii c in\n"
+        '    (65 <= n /\\ n <= 90) \\/ (97 <= n /\\ n <= 122) \\/ c = " "%char) s.\n'
+        "Definition spaces_spec (s : list ascii) (o : nat) : Prop :=\n"
+        '  o = length (filter (fun c => Ascii.eqb c " "%char) s).',
+        "spaces (s : list ascii) : nat",
+        [Case(("Alpha beta Gamma delta epsilon Zeta eta",), 6), Case(("x",), 0)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_comparisons_of_closed_naturals_among_constructors_are_computed_not_built() -> None:
+    assert_all_correct(LARGE_COMPARISON_SHAPES)

@@ -1,0 +1,76 @@
+"""Real-valued specs: absolute values split by sign, and a rounded real output read as its interval.
+
+The shapes are written here (the upstream specs carry no licence).
+"""
+
+from __future__ import annotations
+
+import pytest
+from coins_shapes import Shape, assert_all_correct
+
+from coins_rocq import Case, CoqtopPool, check_specs, parse_signature
+
+REAL_DISTANCE_SHAPES: list[Shape] = [
+    # Distances between reals of a literal list: every pair of indices is a case, each an
+    # inequality of absolute values that `lra` decides once each `Rabs` is split by its sign;
+    # a wrong pair is refuted at the one pair of indices that is closer.
+    (
+        "Definition closest_pair_spec (l : list R) (o : R * R) : Prop :=\n"
+        "  In (fst o) l /\\ In (snd o) l /\\ (fst o <= snd o)%R /\\\n"
+        "  (forall i j : nat, i < length l -> j < length l -> i <> j ->\n"
+        "     (Rabs (fst o - snd o) <= Rabs (nth i l 0 - nth j l 0))%R).",
+        "closest_pair (l : list R) : R * R",
+        [Case(([1.0, 2.5, 4.0, 2.25],), (2.25, 2.5)), Case(([-1.0, 3.0, -1.5],), (-1.5, -1.0))],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_absolute_values_of_reals_are_split_by_sign_and_pairs_instantiated() -> None:
+    assert_all_correct(REAL_DISTANCE_SHAPES)
+
+
+ROUNDED_REAL_SHAPES: list[Shape] = [
+    # A real the decimals cannot write: the canonical output 4/3 is printed 1.33333333333 and
+    # an exact spec computes 4/3; the interval reading proves it (the spec fixes the unknown).
+    (
+        "Local Open Scope R_scope.\n"
+        "Definition mean_spec (l : list R) (r : R) : Prop :=\n"
+        "  l <> nil -> r = fold_right Rplus 0 l / INR (length l).",
+        "mean (l : list R) : R",
+        [Case(([1.0, 1.0, 2.0],), 4 / 3), Case(([0.5, 1.5],), 1.0)],
+    ),
+    # Several rounded reals, in a list over Q (closed by computation) and in a pair over R.
+    (
+        "From Coq Require Import QArith.\n"
+        "Definition thirds_spec (l r : list Q) : Prop := Forall2 (fun x y => Qeq y (x / 3)) l r.",
+        "thirds (l : list Q) : list Q",
+        [Case(([1.0, 3.0, 2.0],), [1 / 3, 1.0, 2 / 3])],
+    ),
+    (
+        "Local Open Scope R_scope.\n"
+        "Definition stats_spec (l : list R) (o : R * R) : Prop :=\n"
+        "  fst o = fold_right Rplus 0 l / 3 /\\ snd o = fold_right Rmult 1 l / 7.",
+        "stats (l : list R) : R * R",
+        [Case(([1.0, 1.0, 2.0],), (4 / 3, 2 / 7))],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_a_rounded_real_output_is_read_as_the_interval_it_stands_for() -> None:
+    assert_all_correct(ROUNDED_REAL_SHAPES)
+
+
+@pytest.mark.slow
+def test_a_spec_that_rejects_the_whole_interval_is_too_strong() -> None:
+    off = (
+        "Local Open Scope R_scope.\nDefinition mean_spec (l : list R) (r : R) : Prop :=\n"
+        "  r = fold_right Rplus 0 l / 3 + / 1000000."
+    )
+    cases = [Case(([1.0, 1.0, 2.0],), 4 / 3)]
+    with CoqtopPool(1) as pool:
+        (report,) = check_specs([(off, parse_signature("mean (l : list R) : R"), cases)], pool)
+    assert report.verdict == "too_strong"
+    refuted = [r for r in report.results if r.outcome == "refuted"]
+    assert [(r.obligation.kind, r.rung) for r in refuted] == [("completeness", "interval")]
