@@ -145,15 +145,16 @@ Ltac coins_length_split l k :=
   | S ?k' => let a := fresh "a" in let l' := fresh "l" in destruct l as [|a l']; [ idtac | coins_length_split l' k' ]
   end.
 
+Ltac coins_length_bound k :=
+  coins_numeral k; coins_smaller k 25; rewrite ?app_length;
+  match goal with |- context [@length _ ?l] => is_var l; coins_length_split l k end.
+
 Ltac coins_length_cases :=
-  let split_at k b := coins_numeral k; coins_smaller k 25;
-                      match b with context [@length _ ?l] => is_var l; coins_length_split l k end in
-  rewrite ?app_length;
   lazymatch goal with
-  | |- (?k <= ?b)%nat => split_at k b
-  | |- (?b >= ?k)%nat => split_at k b
-  | |- (?k < ?b)%nat => split_at (S k) b
-  | |- (?b > ?k)%nat => split_at (S k) b
+  | |- (?k <= ?b)%nat => lazymatch b with context [length _] => coins_length_bound k end
+  | |- (?b >= ?k)%nat => lazymatch b with context [length _] => coins_length_bound k end
+  | |- (?k < ?b)%nat => lazymatch b with context [length _] => coins_length_bound (S k) end
+  | |- (?b > ?k)%nat => lazymatch b with context [length _] => coins_length_bound (S k) end
   end.
 
 Ltac coins_bool b := lazymatch b with true => idtac | false => idtac end.
