@@ -51,13 +51,13 @@ Ltac coins_nat_compare :=
 (* A constructor of the goal, unless the goal compares closed naturals: coins_nat_compare decides
    those, and when it fails the comparison is false, which le_S, applied down to 0, would only
    find out after as many steps as the numbers are large. *)
-Ltac coins_constructor :=
-  tryif (lazymatch goal with
-         | |- (?a <= ?b)%nat => idtac | |- (?a >= ?b)%nat => idtac
-         | |- (?a < ?b)%nat => idtac | |- (?a > ?b)%nat => idtac
-         end;
-         lazymatch goal with |- ?R ?a ?b => coins_concrete a; coins_concrete b end)
-  then fail else constructor.
+Ltac coins_closed_comparison :=
+  lazymatch goal with
+  | |- (?a <= ?b)%nat => coins_concrete a; coins_concrete b | |- (?a >= ?b)%nat => coins_concrete a; coins_concrete b
+  | |- (?a < ?b)%nat => coins_concrete a; coins_concrete b | |- (?a > ?b)%nat => coins_concrete a; coins_concrete b
+  end.
+
+Ltac coins_constructor := tryif coins_closed_comparison then fail else constructor.
 
 Ltac coins_user_inductive G :=
   lazymatch G with
@@ -145,16 +145,17 @@ Ltac coins_length_split l k :=
   | S ?k' => let a := fresh "a" in let l' := fresh "l" in destruct l as [|a l']; [ idtac | coins_length_split l' k' ]
   end.
 
-Ltac coins_length_bound k :=
+Ltac coins_length_bound k b :=
+  lazymatch b with context [length _] => idtac end;
   coins_numeral k; coins_smaller k 25; rewrite ?app_length;
   match goal with |- context [@length _ ?l] => is_var l; coins_length_split l k end.
 
 Ltac coins_length_cases :=
   lazymatch goal with
-  | |- (?k <= ?b)%nat => lazymatch b with context [length _] => coins_length_bound k end
-  | |- (?b >= ?k)%nat => lazymatch b with context [length _] => coins_length_bound k end
-  | |- (?k < ?b)%nat => lazymatch b with context [length _] => coins_length_bound (S k) end
-  | |- (?b > ?k)%nat => lazymatch b with context [length _] => coins_length_bound (S k) end
+  | |- (?k <= ?b)%nat => coins_length_bound k b
+  | |- (?b >= ?k)%nat => coins_length_bound k b
+  | |- (?k < ?b)%nat => coins_length_bound (S k) b
+  | |- (?b > ?k)%nat => coins_length_bound (S k) b
   end.
 
 Ltac coins_bool b := lazymatch b with true => idtac | false => idtac end.
@@ -237,10 +238,7 @@ Ltac coins_literal_prove :=
   | |- True => exact I
   | |- ~ _ => let H := fresh "H" in intro H; coins_literal_refute H
   | |- _ = _ => reflexivity
-  | |- (_ <= _)%nat => coins_nat_compare
-  | |- (_ < _)%nat => coins_nat_compare
-  | |- (_ >= _)%nat => coins_nat_compare
-  | |- (_ > _)%nat => coins_nat_compare
+  | |- _ => coins_nat_compare
   end
 with coins_literal_refute H :=
   lazymatch type of H with
@@ -328,6 +326,12 @@ Ltac coins_add_refuting_below H a k :=
       pose proof (H a) as Ha; coins_each_below k ltac:(fun b => coins_add_refuting Ha b); clear Ha
   | _ => coins_add_refuting H a
   end.
+
+(* The instances of H below the closed bound b (computed, a numeral below 25) that refute
+   alone; at least one. *)
+Ltac coins_refuting_below H b :=
+  coins_closed b; let k := eval vm_compute in b in coins_numeral k; coins_smaller k 25;
+  progress (coins_each_below k ltac:(fun a => coins_add_refuting_below H a k)).
 
 (* The least value of an inductive type: its first constructor when that takes no argument
    (nil, O, Z0, EmptyString, None); fails for other types. *)

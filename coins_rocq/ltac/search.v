@@ -218,12 +218,8 @@ with coins_inst_slices m H A :=
   clear H; coins_search m
 with coins_inst_below m H :=
   match type of H with
-  | context [(_ < ?b)%nat] =>
-      coins_closed b; let k := eval vm_compute in b in coins_numeral k; coins_smaller k 25;
-      progress (coins_each_below k ltac:(fun a => coins_add_refuting_below H a k))
-  | context [(_ <= ?b)%nat] =>
-      coins_closed b; let k := eval vm_compute in b in coins_numeral k; coins_smaller k 24;
-      progress (coins_each_below (S k) ltac:(fun a => coins_add_refuting_below H a (S k)))
+  | context [(_ < ?b)%nat] => coins_refuting_below H b
+  | context [(_ <= ?b)%nat] => coins_refuting_below H (S b)
   end;
   clear H; coins_search m
 with coins_inst_divisors m H :=
