@@ -106,15 +106,19 @@ def ladder_tactic(
 
     Each rung first prints ``coins_rung <k>`` (its number in ``LADDER``), so the output of a
     proof tells which rung closed it (``winning_rung``); the mark costs one message per rung
-    tried and changes no outcome. The rungs named in ``left_out`` are not tried (the
-    benchmark's ablation); an unknown name is a ``ValueError``.
+    tried and changes no outcome. A rung's first success counts (``once``, as ``timeout``
+    keeps only the first): a witness it left open, an existential variable no step fixed
+    because a contradiction closed its branch, is then filled with its type's least value
+    (``coins_fill_shelved``), so that the proof is complete for the kernel. The rungs named
+    in ``left_out`` are not tried (the benchmark's ablation); an unknown name is a
+    ``ValueError``.
     """
     unknown = left_out - {name for name, _ in LADDER}
     if unknown:
         raise ValueError(f"no such rung: {', '.join(sorted(unknown))}")
     unfold = _unfold(definitions, module)
     branches = [
-        f'idtac "{RUNG_MARK} {number}"; solve [timeout {timeout_s} ({tactic.format(unfold=unfold)})]'
+        f'idtac "{RUNG_MARK} {number}"; solve [timeout {timeout_s} (unshelve (once ({tactic.format(unfold=unfold)})); coins_fill_shelved)]'
         for number, (name, tactic) in enumerate(LADDER)
         if name not in left_out
     ]

@@ -39,7 +39,7 @@ from coins_rocq.rtypes import OUTPUT, PYVALUE_DEFINITION, SPEC_MODULE, RType, Si
 MODULE = SPEC_MODULE
 PRELUDE = (
     "From Coq Require Import ZArith Lia String List Bool Ascii Sorting.Sorted.",
-    "From Coq Require Sorting.Permutation.",
+    "From Coq Require Sorting.Permutation NArith.Nnat.",
 )
 PRELUDE_Q = ("From Coq Require QArith Qabs.",)
 PRELUDE_R = ("From Coq Require Import Reals Lra.",)

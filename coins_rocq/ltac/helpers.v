@@ -337,6 +337,13 @@ Ltac coins_refuting_below H b :=
    (nil, O, Z0, EmptyString, None); fails for other types. *)
 Ltac coins_least T := let a := constr:(ltac:(solve [constructor 1]) : T) in eval cbv beta in a.
 
+(* A witness a proof left open: an existential variable that no step fixed, because the branch
+   that named it was closed by a contradiction. Any value of its type completes the proof, and
+   the kernel checks the result as usual; its least value fills it. Only data is filled: a goal
+   that is a proposition (one the rung left unproved) fails at once, before any unification. *)
+Ltac coins_fill_shelved :=
+  lazymatch goal with |- ?T => lazymatch type of T with Prop => fail | _ => let a := coins_least T in exact a end end.
+
 (* A new instance of H : forall x : T, _ at a value of T the goal names, or at T's least value:
    a universal claim is often refuted at the empty list or zero, which no literal may name. *)
 Ltac coins_new_instance H T :=
@@ -347,34 +354,58 @@ Ltac coins_new_instance H T :=
   | _ => let a := coins_least T in coins_add_instance H a
   end.
 
-Definition coins_ndivisors (a : nat) : list nat := filter (fun d => Nat.eqb (a mod d) 0) (seq 1 a).
+(* Divisors are computed over binary numbers: a unary range of divisors costs time quadratic in
+   the number, binary ranges cost about linear (a nat bound of 2000 becomes 30000). *)
+Fixpoint coins_nrange (start : N) (count : nat) : list N :=
+  match count with O => nil | S c => start :: coins_nrange (N.succ start) c end.
 
-Definition coins_zdivisors (a : Z) : list Z :=
-  filter (fun d => Z.eqb (a mod d) 0) (map Z.of_nat (seq 1 (Z.to_nat (Z.abs a)))).
+Definition coins_nrange_in : forall count start d, (start <= d < start + N.of_nat count)%N -> In d (coins_nrange start count) :=
+  ltac:(induction count as [|c IH]; intros start d Hd; simpl; [ lia | ];
+        destruct (N.eq_dec start d) as [E|E]; [ left; exact E | right; apply IH; lia ]).
+
+Definition coins_ndivisors (a : nat) : list nat :=
+  let n := N.of_nat a in map N.to_nat (filter (fun d => N.eqb (n mod d) 0) (coins_nrange 1 a)).
 
 Definition coins_ndivisor_in : forall a d : nat, a mod d = 0 -> a <> 0 -> In d (coins_ndivisors a) :=
   ltac:(intros a [|d] H Ha; [ simpl in H; contradiction | ];
         pose proof (Nat.div_mod a (S d) ltac:(discriminate)) as E; rewrite H in E;
-        apply filter_In; split; [ apply in_seq; destruct (a / S d); lia | apply Nat.eqb_eq; exact H ]).
+        apply in_map_iff; exists (N.of_nat (S d)); split; [ apply Coq.NArith.Nnat.Nat2N.id | ];
+        cbv zeta; apply filter_In; split; [ apply coins_nrange_in; destruct (a / S d); lia
+                                | apply N.eqb_eq; rewrite <- Coq.NArith.Nnat.Nat2N.inj_mod, H; reflexivity ]).
+
+Fixpoint coins_zrange (start : Z) (count : nat) : list Z :=
+  match count with O => nil | S c => start :: coins_zrange (Z.succ start) c end.
+
+Definition coins_zrange_in : forall count start d, (start <= d < start + Z.of_nat count)%Z -> In d (coins_zrange start count) :=
+  ltac:(induction count as [|c IH]; intros start d Hd; simpl; [ lia | ];
+        destruct (Z.eq_dec start d) as [E|E]; [ left; exact E | right; apply IH; lia ]).
+
+Definition coins_zdivisors (a : Z) : list Z :=
+  filter (fun d => Z.eqb (a mod d) 0) (coins_zrange 1 (Z.to_nat (Z.abs a))).
 
 Definition coins_zdivisor_in : forall a d : Z, (0 < d)%Z -> (a mod d = 0)%Z -> a <> 0%Z -> In d (coins_zdivisors a) :=
   ltac:(intros a d Hd H Ha; pose proof (Z.div_mod a d ltac:(lia)) as E; rewrite H in E;
         assert (Hle : (d <= Z.abs a)%Z) by (destruct (Z.eq_dec (a / d) 0) as [Hq|Hq]; [ rewrite Hq in E; lia | nia ]);
-        apply filter_In; split; [ apply in_map_iff; exists (Z.to_nat d); split; [ lia | apply in_seq; lia ]
-                                | apply Z.eqb_eq; exact H ]).
+        apply filter_In; split; [ apply coins_zrange_in; lia | apply Z.eqb_eq; exact H ]).
 
 Ltac coins_divisor_fresh d :=
   lazymatch goal with _ : (_ = d \/ _) |- _ => fail | _ : (_ = d) |- _ => fail | _ => idtac end.
 
+(* The divisor d of a is one of a's divisors, computed (a is closed: a numeral, or a larger
+   natural written Z.to_nat z, which is computed first). The divisibility fact is then spent:
+   each divisor satisfies it, and keeping it would have later steps compute unary remainders. *)
 Ltac coins_divisors_of H a d :=
-  is_var d; coins_numeral a; lazymatch a with O => fail | _ => idtac end; coins_smaller a 2001;
+  is_var d; coins_concrete a; coins_smaller a 30001; coins_smaller 0 a;
   coins_divisor_fresh d;
-  let Hin := fresh "Hin" in pose proof (coins_ndivisor_in a d H ltac:(discriminate)) as Hin; vm_compute in Hin.
+  let k := eval vm_compute in a in change a with k in H;
+  let Hin := fresh "Hin" in pose proof (coins_ndivisor_in k d H ltac:(discriminate)) as Hin; vm_compute in Hin;
+  clear H.
 
 Ltac coins_zdivisors_of H Hp a d :=
   is_var d; coins_numeral a; lazymatch a with Z0 => fail | _ => idtac end;
-  let small := eval vm_compute in (Z.leb (Z.abs a) 10000) in lazymatch small with true => idtac end;
+  let small := eval vm_compute in (Z.leb (Z.abs a) 50000) in lazymatch small with true => idtac end;
   coins_divisor_fresh d;
-  let Hin := fresh "Hin" in pose proof (coins_zdivisor_in a d Hp H ltac:(discriminate)) as Hin; vm_compute in Hin.
+  let Hin := fresh "Hin" in pose proof (coins_zdivisor_in a d Hp H ltac:(discriminate)) as Hin; vm_compute in Hin;
+  clear H.
 
 Ltac coins_each_in l tac := lazymatch l with nil => idtac | ?a :: ?t => try tac a; coins_each_in t tac end.

@@ -65,6 +65,7 @@ Ltac coins_search n :=
                     | |- _ /\ _ => split; coins_search m
                     | |- _ <-> _ => split; coins_search m
                     | |- ~ _ => intro; coins_search m
+                    | |- forall _, _ => intro; coins_search m
                     | |- Forall _ _ => constructor; coins_search n
                     | |- NoDup _ => constructor; coins_search n
                     | |- Sorted _ _ => constructor; coins_search n
@@ -225,10 +226,10 @@ with coins_inst_below m H :=
 with coins_inst_divisors m H :=
   match type of H with
   | context [Nat.modulo ?k _] =>
-      coins_numeral k; coins_smaller k 2001; let l := eval vm_compute in (coins_ndivisors k) in
+      coins_numeral k; coins_smaller k 30001; let l := eval vm_compute in (coins_ndivisors k) in
       progress (coins_each_in l ltac:(fun a => coins_add_refuting H a))
   | context [Z.modulo ?k _] =>
-      coins_numeral k; let small := eval vm_compute in (Z.leb (Z.abs k) 10000) in lazymatch small with true => idtac end;
+      coins_numeral k; let small := eval vm_compute in (Z.leb (Z.abs k) 50000) in lazymatch small with true => idtac end;
       let l := eval vm_compute in (coins_zdivisors k) in
       progress (coins_each_in l ltac:(fun a => coins_add_refuting H a))
   end;

@@ -117,6 +117,55 @@ def test_quantifiers_over_divisors_of_a_literal_range_over_its_computed_divisors
     assert_all_correct(DIVISOR_SHAPES)
 
 
+LARGE_DIVISOR_SHAPES: list[Shape] = [
+    # Divisors of a natural above the unary rendering bound (written `Z.to_nat 13441%Z`) and of
+    # larger integers: computed over binary numbers, where a unary range costs time quadratic in
+    # the number (5.6 s for 13441, past the per-goal limit). A composite that large is not yet
+    # refuted: the search spends the limit before it instantiates at the divisors.
+    (
+        "Definition is_prime_spec (n : nat) (b : bool) : Prop :=\n"
+        "  (1 < n /\\ forall d : nat, n mod d = 0 -> d = 1 \\/ d = n) <-> b = true.",
+        "is_prime (n : nat) : bool",
+        [Case((13441,), True), Case((8,), False)],
+    ),
+    (
+        "Definition gcd_spec (a b o : Z) : Prop := (a mod o = 0 /\\ b mod o = 0 /\\\n"
+        "  forall x : Z, a mod x = 0 -> b mod x = 0 -> x > 0 -> x <= o)%Z.",
+        "gcd (a : Z) (b : Z) : Z",
+        [Case((30030, 46189), 143)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_divisors_of_large_numbers_are_computed_in_binary() -> None:
+    assert_all_correct(LARGE_DIVISOR_SHAPES)
+
+
+OPEN_WITNESS_SHAPES: list[Shape] = [
+    # "No element is a multiple of 3" refuted at 3 (3 = 3 * 1); the search also opens the
+    # instance at 5, whose witness no step fixes, and closes it by that contradiction: the
+    # open witness is then filled with any value (0), and the kernel checks the whole proof.
+    # The spec is a match on the output: its None branch is a universal claim only once the
+    # match is simplified, and the search then introduces its variables as usual.
+    (
+        "Definition is_triple (n : nat) : Prop := exists k, n = 3 * k.\n"
+        "Definition least_triple_spec (l : list nat) (o : option nat) : Prop :=\n"
+        "  match o with\n"
+        "  | None => forall v, In v l -> ~ is_triple v\n"
+        "  | Some v => In v l /\\ is_triple v /\\ (forall w, In w l -> is_triple w -> v <= w)\n"
+        "  end.",
+        "least_triple (l : list nat) : option nat",
+        [Case(([5, 3, 4],), 3), Case(([4, 5],), None)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_a_witness_left_open_by_a_closed_branch_is_filled() -> None:
+    assert_all_correct(OPEN_WITNESS_SHAPES)
+
+
 INDEX_SHAPES: list[Shape] = [
     # An index read with nth_error from a literal list is below its length: `nth_error o j =
     # Some v` bounds j, which is then enumerated; a wrong element is refuted at its index.
