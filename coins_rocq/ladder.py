@@ -15,7 +15,7 @@ LADDER: tuple[tuple[str, str], ...] = (
     ("interval", "{unfold}; coins_interval"),
     (
         "compute-decide",
-        "lazymatch eval cbv delta [coins_data_binders] in coins_data_binders with false => vm_compute; intros;"
+        "lazymatch eval cbv delta [coins_data_binders] in coins_data_binders with false => coins_readable_nats; vm_compute; intros;"
         " first [reflexivity | exact I | discriminate | contradiction | intuition (try discriminate; try congruence)]"
         " end",
     ),
@@ -42,7 +42,10 @@ unfolded, quantifies over data (a ``forall`` or ``exists`` over a type that is n
 proposition): ``vm_compute`` then normalises under the binder, where functions are stuck
 on a variable (``nat_of_ascii c`` unfolds to a match on eight bits, then unary
 arithmetic), and could spend the whole per-goal timeout on a goal no computation
-decides. Whether it does is decided once per spec, when it is loaded: ``coins_data_binders``
+decides. Nor does it compute a goal holding a natural above 30000
+(``coins_readable_nats``): ``vm_compute`` reads such a unary number back recursively and
+overflows the stack, an error no tactic catches, which would end the ladder before any
+other rung ran. Whether it does is decided once per spec, when it is loaded: ``coins_data_binders``
 (``probe_definition``) is ``true`` when the first obligation, its definitions unfolded,
 holds such a binder (``coins_binder_in``: a product whose own type is ``Prop``; function
 types such as a ``Fixpoint``'s ``nat -> nat`` are not quantifiers). Every obligation of a

@@ -36,6 +36,13 @@ Ltac coins_parity_hyp H :=
 Ltac coins_leaf :=
   first [ exact I | reflexivity | discriminate | contradiction | congruence | lia | coins_lra | coins_parity_goal ].
 
+(* vm_compute reads its result back as a term, recursively: a unary natural near 65536 overflows
+   the stack, an error no tactic catches, and it would end the whole ladder. Naturals above the
+   unary rendering bound are written Z.to_nat z; a goal holding one above 30000 is not computed. *)
+Ltac coins_readable_nats :=
+  assert_fails (idtac; match goal with |- context [Z.to_nat ?z] =>
+    coins_numeral z; let big := eval vm_compute in (Z.ltb 30000 z) in lazymatch big with true => idtac end end).
+
 Ltac coins_closed A := assert_fails (idtac; match A with context [?x] => is_var x end).
 
 Ltac coins_concrete t := coins_closed t; assert_fails (has_evar t).

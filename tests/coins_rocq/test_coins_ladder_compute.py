@@ -91,3 +91,21 @@ LARGE_COMPARISON_SHAPES: list[Shape] = [
 @pytest.mark.slow
 def test_comparisons_of_closed_naturals_among_constructors_are_computed_not_built() -> None:
     assert_all_correct(LARGE_COMPARISON_SHAPES)
+
+
+LARGE_NATURAL_SHAPES: list[Shape] = [
+    # Naturals above 30000 (written `Z.to_nat 98765%Z`): `vm_compute` would read the unary number
+    # back recursively and overflow the stack, an error no tactic catches, ending the ladder
+    # before `lia` (which reads `Z.to_nat` of a literal at once) could decide the goal.
+    (
+        "Definition Pre (n : nat) : Prop := n > 0.\n"
+        "Definition half_spec (n o : nat) : Prop := o + o = n \\/ o + o + 1 = n.",
+        "half (n : nat) : nat",
+        [Case((98765,), 49382), Case((7,), 3)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_goals_holding_naturals_too_large_to_read_back_are_not_computed() -> None:
+    assert_all_correct(LARGE_NATURAL_SHAPES)
