@@ -15,7 +15,8 @@ LADDER: tuple[tuple[str, str], ...] = (
     ("interval", "{unfold}; coins_interval"),
     (
         "compute-decide",
-        "lazymatch eval cbv delta [coins_data_binders] in coins_data_binders with false => coins_readable_nats; vm_compute; intros;"
+        "lazymatch eval cbv delta [coins_data_binders] in coins_data_binders with false =>"
+        " coins_readable_nats; vm_compute; intros;"
         " first [reflexivity | exact I | discriminate | contradiction | intuition (try discriminate; try congruence)]"
         " end",
     ),
@@ -121,7 +122,8 @@ def ladder_tactic(
         raise ValueError(f"no such rung: {', '.join(sorted(unknown))}")
     unfold = _unfold(definitions, module)
     branches = [
-        f'idtac "{RUNG_MARK} {number}"; solve [timeout {timeout_s} (unshelve (once ({tactic.format(unfold=unfold)})); coins_fill_shelved)]'
+        f'idtac "{RUNG_MARK} {number}"; solve [timeout {timeout_s}'
+        f" (unshelve (once ({tactic.format(unfold=unfold)})); coins_fill_shelved)]"
         for number, (name, tactic) in enumerate(LADDER)
         if name not in left_out
     ]
