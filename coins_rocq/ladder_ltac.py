@@ -28,9 +28,13 @@ fails at once instead of searching the spec's other hypotheses.
 It enumerates a bounded natural (``i < n``, ``i <= n``, ``i + e <= n`` or ``i + e < n`` with
 ``e`` and ``n`` concrete) and a ``Z`` bounded by concrete numbers on both sides (at most 25 values). A divisor
 ``d`` of a nonzero literal (``n mod d = 0``, and ``0 < d`` for a ``Z``) ranges over ``n``'s
-divisors, computed (``coins_ndivisors``, ``coins_zdivisors``, with lemmas that ``d`` is among
-them; ``n`` at most 2000 for a natural, 10000 for an integer), and a hypothesis ``forall d, ...``
-naming ``n mod d`` is, in a refutation, instantiated at those divisors whose instance refutes.
+divisors, computed over binary ranges (``coins_ndivisors``, ``coins_zdivisors``, with lemmas that
+``d`` is among them; ``n`` at most 30000 for a natural, 50000 for an integer), and a hypothesis
+``forall d, ...`` naming ``n mod d`` is, in a refutation, instantiated at those divisors whose
+instance refutes (for a sealed natural above 30000, ``coins_big_nat z``, at the divisors of ``z``
+found in pairs up to its square root, ``z`` at most 10^10). A conjunction goal holding a sealed
+natural is split before anything is simplified, and a closed comparison holding one, goal or
+hypothesis, is decided by its boolean reflection (``coins_big_compare``, ``coins_big_hyp``).
 An index read from a literal list (``nth_error l i = Some v``) is below ``length l``, so it is
 enumerated, bounded indices before any witness is chosen, and a concrete ``nth_error``
 hypothesis is evaluated; in a refutation a hypothesis ``forall i v, nth_error l i = Some v ->

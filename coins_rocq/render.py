@@ -2,7 +2,8 @@
 
 Terms avoid every notation a spec could define: numbers carry their scope key
 (``3%Z``, ``(-3)%Z``, ``7%nat``; a natural above ``MAX_UNARY_NAT`` is
-``Z.to_nat 53361%Z``, never a unary term), lists are ``(x :: ... :: @nil T)``, a
+``Z.to_nat 5361%Z``, above ``MAX_COMPUTED_NAT`` ``CoinsBig.coins_big_nat 53361%Z``, never a
+unary term), lists are ``(x :: ... :: @nil T)``, a
 printable ``list ascii`` is ``list_ascii_of_string "..."``, an ``ascii`` is
 ``"a"%char`` or ``ascii_of_nat n``, pairs are
 ``(@pair A B a b)``, options ``(@Some T v)``/``(@None T)``. Printable ASCII strings are
@@ -26,6 +27,9 @@ from coins_rocq.rtypes import RType, pyvalue_scalar
 from coins_rocq.values import Constructed, Unknown, coerce_value
 
 MAX_UNARY_NAT = 5000
+MAX_COMPUTED_NAT = 30000
+"""Above it, a natural is ``CoinsBig.coins_big_nat z`` (the prelude's ``Z.to_nat``, sealed so that no
+tactic unfolds it): unary arithmetic and read-back that large overflow Rocq's stack."""
 
 
 def render(value: Any, rtype: RType) -> str:
@@ -40,7 +44,13 @@ def _render(value: Any, rtype: RType) -> str:
     if kind == "Z":
         return f"{value}%Z" if value >= 0 else f"({value})%Z"
     if kind == "nat":
-        return f"{value}%nat" if value <= MAX_UNARY_NAT else f"(Coq.ZArith.BinInt.Z.to_nat {value}%Z)"
+        if value <= MAX_UNARY_NAT:
+            return f"{value}%nat"
+        return (
+            f"(Coq.ZArith.BinInt.Z.to_nat {value}%Z)"
+            if value <= MAX_COMPUTED_NAT
+            else f"(CoinsBig.coins_big_nat {value}%Z)"
+        )
     if kind == "ascii":
         return render_ascii(value)
     if kind == "bool":

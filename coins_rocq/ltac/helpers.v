@@ -33,19 +33,85 @@ Ltac coins_parity_hyp H :=
   | Z.Odd ?n => coins_numeral n; apply Z.odd_spec in H; simpl in H
   end.
 
-Ltac coins_leaf :=
-  first [ exact I | reflexivity | discriminate | contradiction | congruence | lia | coins_lra | coins_parity_goal ].
-
-(* vm_compute reads its result back as a term, recursively: a unary natural near 65536 overflows
-   the stack, an error no tactic catches, and it would end the whole ladder. Naturals above the
-   unary rendering bound are written Z.to_nat z; a goal holding one above 30000 is not computed. *)
-Ltac coins_readable_nats :=
-  assert_fails (idtac; match goal with |- context [Z.to_nat ?z] =>
-    coins_numeral z; let big := eval vm_compute in (Z.ltb 30000 z) in lazymatch big with true => idtac end end).
-
 Ltac coins_closed A := assert_fails (idtac; match A with context [?x] => is_var x end).
 
 Ltac coins_concrete t := coins_closed t; assert_fails (has_evar t).
+
+(* A natural above 30000 in a case is written coins_big_nat z. Unary naturals that large cannot be
+   handled as terms: vm_compute reads its result back recursively and overflows the stack near
+   65536, an error no tactic catches, which would end the whole ladder, and simpl, hnf and
+   unification (discriminate, congruence, reflexivity) build them one constructor at a time. So
+   coins_big_nat is sealed in a module: no tactic unfolds it, lia reads it as z (zify, through
+   coins_big_nat_eq), and a goal holding one is not computed whole (coins_readable_nats). A closed
+   comparison holding a natural above the unary bound (5000: sealed, or Z.to_nat z, which simpl
+   would also build in unary) is decided by its boolean reflection, the sealed ones rewritten to
+   Z.to_nat z, which reads back only a boolean (coins_big_compare, coins_big_hyp). *)
+Module Type CoinsBigNat.
+  Parameter coins_big_nat : Z -> nat.
+  Axiom coins_big_nat_eq : forall z, coins_big_nat z = Z.to_nat z.
+End CoinsBigNat.
+Module CoinsBig : CoinsBigNat.
+  Definition coins_big_nat := Z.to_nat.
+  Definition coins_big_nat_eq : forall z, coins_big_nat z = Z.to_nat z := fun z => eq_refl.
+End CoinsBig.
+Import CoinsBig.
+
+Definition coins_big_nat_inj : forall z, Z.of_nat (coins_big_nat z) = Z.max 0 z :=
+  fun z => eq_ind_r (fun n => Z.of_nat n = Z.max 0 z) (ZifyInst.of_nat_to_nat_eq z) (coins_big_nat_eq z).
+#[global] Instance coins_big_nat_zify : ZifyClasses.UnOp coins_big_nat :=
+  { ZifyClasses.TUOp x := Z.max 0 x; ZifyClasses.TUOpInj := coins_big_nat_inj }.
+Add Zify UnOp coins_big_nat_zify.
+
+Ltac coins_holds_big := lazymatch goal with |- context [coins_big_nat _] => idtac end.
+
+(* A term holding a natural above the unary bound (5000): sealed, or Z.to_nat of a numeral. *)
+Ltac coins_binary_nat_in T :=
+  match T with
+  | context [coins_big_nat _] => idtac
+  | context [Z.to_nat ?z] =>
+      coins_numeral z; let big := eval vm_compute in (Z.ltb 5000 z) in lazymatch big with true => idtac end
+  end.
+
+(* vm_compute reads its result back as a term, recursively: a unary natural near 65536 overflows
+   the stack. A goal holding a natural above 30000 is not computed whole: a sealed one, whose
+   comparisons may equate it with a closed term that computes to its unary value, or a spec's own
+   Z.to_nat z. *)
+Ltac coins_readable_nats :=
+  assert_fails (idtac; coins_holds_big);
+  assert_fails (idtac; match goal with |- context [Z.to_nat ?z] =>
+    coins_numeral z; let big := eval vm_compute in (Z.ltb 30000 z) in lazymatch big with true => idtac end end).
+
+Ltac coins_big_compare :=
+  lazymatch goal with |- ?G => coins_binary_nat_in G end;
+  lazymatch goal with
+  | |- @eq nat ?a ?b => coins_concrete a; coins_concrete b; apply Nat.eqb_eq
+  | |- ~ (@eq nat ?a ?b) => coins_concrete a; coins_concrete b; apply Nat.eqb_neq
+  | |- (?a <= ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.leb_le
+  | |- (?a >= ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.leb_le
+  | |- (?a < ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.ltb_lt
+  | |- (?a > ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.ltb_lt
+  end;
+  rewrite ?coins_big_nat_eq; vm_compute; reflexivity.
+
+(* A closed comparison hypothesis holding such a natural, decided the same way: dropped when it
+   holds, and its branch closed when it does not. *)
+Ltac coins_big_hyp H :=
+  let T := type of H in
+  lazymatch T with
+  | @eq nat _ _ => idtac | (_ <= _)%nat => idtac | (_ < _)%nat => idtac
+  end;
+  coins_binary_nat_in T; coins_concrete T;
+  lazymatch T with
+  | @eq nat _ _ => apply (proj2 (Nat.eqb_eq _ _)) in H
+  | (_ <= _)%nat => apply (proj2 (Nat.leb_le _ _)) in H
+  | (_ < _)%nat => apply (proj2 (Nat.ltb_lt _ _)) in H
+  end;
+  rewrite ?coins_big_nat_eq in H; vm_compute in H;
+  lazymatch type of H with true = true => clear H | false = true => discriminate H end.
+
+Ltac coins_leaf :=
+  first [ exact I | reflexivity | discriminate | contradiction | congruence | lia | coins_lra | coins_parity_goal
+        | coins_big_compare ].
 
 Ltac coins_nat_compare :=
   lazymatch goal with
@@ -395,6 +461,33 @@ Definition coins_zdivisor_in : forall a d : Z, (0 < d)%Z -> (a mod d = 0)%Z -> a
         assert (Hle : (d <= Z.abs a)%Z) by (destruct (Z.eq_dec (a / d) 0) as [Hq|Hq]; [ rewrite Hq in E; lia | nia ]);
         apply filter_In; split; [ apply coins_zrange_in; lia | apply Z.eqb_eq; exact H ]).
 
+(* The divisors of a positive a, found in pairs (d, a / d) with d up to the square root of a: the
+   instances a refutation tries, where no lemma needs the list to be complete. *)
+Fixpoint coins_zdivisors_from (a d : Z) (count : nat) : list Z :=
+  match count with
+  | O => nil
+  | S c =>
+      let rest := coins_zdivisors_from a (Z.succ d) c in
+      if Z.eqb (a mod d)%Z 0 then (if Z.eqb (d * d)%Z a then d :: rest else d :: (a / d)%Z :: rest) else rest
+  end.
+
+Definition coins_zdivisor_pairs (a : Z) : list Z := coins_zdivisors_from a 1 (Z.to_nat (Z.sqrt a)).
+
+(* The natural of a nonnegative integer numeral: unary up to 5000 (as a case writes it), else
+   sealed; simpl takes n mod d apart into d cases, so a unary divisor of 13441 would cost seconds. *)
+Ltac coins_nat_of_z a :=
+  let small := eval vm_compute in (Z.leb a 5000) in
+  lazymatch small with true => eval vm_compute in (Z.to_nat a) | false => constr:(coins_big_nat a) end.
+
+(* How large a number's divisors may be listed: a range up to the number (ranges cost about
+   linear time) for a natural, whose divisors are read back in unary, and for an integer; pairs up
+   to the square root (coins_zdivisor_pairs) for an integer whose divisors only instantiate. *)
+Ltac coins_z_at_most a bound :=
+  let small := eval vm_compute in (Z.leb (Z.abs a) bound) in lazymatch small with true => idtac end.
+Ltac coins_nat_divisors_listable a := coins_smaller a 30001.
+Ltac coins_z_divisors_listable a := coins_z_at_most a 50000%Z.
+Ltac coins_z_pairs_listable a := coins_z_at_most a 10000000000%Z.
+
 Ltac coins_divisor_fresh d :=
   lazymatch goal with _ : (_ = d \/ _) |- _ => fail | _ : (_ = d) |- _ => fail | _ => idtac end.
 
@@ -402,7 +495,7 @@ Ltac coins_divisor_fresh d :=
    natural written Z.to_nat z, which is computed first). The divisibility fact is then spent:
    each divisor satisfies it, and keeping it would have later steps compute unary remainders. *)
 Ltac coins_divisors_of H a d :=
-  is_var d; coins_concrete a; coins_smaller a 30001; coins_smaller 0 a;
+  is_var d; coins_concrete a; coins_nat_divisors_listable a; coins_smaller 0 a;
   coins_divisor_fresh d;
   let k := eval vm_compute in a in change a with k in H;
   let Hin := fresh "Hin" in pose proof (coins_ndivisor_in k d H ltac:(discriminate)) as Hin; vm_compute in Hin;
@@ -410,7 +503,7 @@ Ltac coins_divisors_of H a d :=
 
 Ltac coins_zdivisors_of H Hp a d :=
   is_var d; coins_numeral a; lazymatch a with Z0 => fail | _ => idtac end;
-  let small := eval vm_compute in (Z.leb (Z.abs a) 50000) in lazymatch small with true => idtac end;
+  coins_z_divisors_listable a;
   coins_divisor_fresh d;
   let Hin := fresh "Hin" in pose proof (coins_zdivisor_in a d Hp H ltac:(discriminate)) as Hin; vm_compute in Hin;
   clear H.

@@ -11,8 +11,10 @@ Ltac coins_search n :=
            | H : exists _, _ |- _ => destruct H
            | H : _ <-> _ |- _ => destruct H
            | H : True |- _ => clear H
+           | |- ?G => lazymatch G with _ /\ _ => coins_binary_nat_in G; split end
            | H : ?A -> _ |- _ => coins_literal_prop A; coins_literal_premise H
            | H : ?A |- _ => coins_literal_prop A; coins_literal_fact H A
+           | H : _ |- _ => coins_big_hyp H
            | H : _ -> True |- _ => clear H
            | H : _ -> ?x = ?x |- _ => clear H
            | H : ?x = ?y |- _ => is_var x; subst x
@@ -226,10 +228,14 @@ with coins_inst_below m H :=
 with coins_inst_divisors m H :=
   match type of H with
   | context [Nat.modulo ?k _] =>
-      coins_numeral k; coins_smaller k 30001; let l := eval vm_compute in (coins_ndivisors k) in
+      coins_numeral k; coins_nat_divisors_listable k; let l := eval vm_compute in (coins_ndivisors k) in
       progress (coins_each_in l ltac:(fun a => coins_add_refuting H a))
+  | context [Nat.modulo (coins_big_nat ?z) _] =>
+      coins_numeral z; coins_z_pairs_listable z;
+      let l := eval vm_compute in (coins_zdivisor_pairs z) in
+      progress (coins_each_in l ltac:(fun a => let n := coins_nat_of_z a in coins_add_refuting H n))
   | context [Z.modulo ?k _] =>
-      coins_numeral k; let small := eval vm_compute in (Z.leb (Z.abs k) 50000) in lazymatch small with true => idtac end;
+      coins_numeral k; coins_z_divisors_listable k;
       let l := eval vm_compute in (coins_zdivisors k) in
       progress (coins_each_in l ltac:(fun a => coins_add_refuting H a))
   end;

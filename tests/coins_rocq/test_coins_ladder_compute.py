@@ -94,9 +94,9 @@ def test_comparisons_of_closed_naturals_among_constructors_are_computed_not_buil
 
 
 LARGE_NATURAL_SHAPES: list[Shape] = [
-    # Naturals above 30000 (written `Z.to_nat 98765%Z`): `vm_compute` would read the unary number
-    # back recursively and overflow the stack, an error no tactic catches, ending the ladder
-    # before `lia` (which reads `Z.to_nat` of a literal at once) could decide the goal.
+    # Naturals above 30000 (written `CoinsBig.coins_big_nat 98765%Z`): `vm_compute` would read the
+    # unary number back recursively and overflow the stack, an error no tactic catches, ending the
+    # ladder before `lia` (which reads the sealed natural as its integer) could decide the goal.
     (
         "Definition Pre (n : nat) : Prop := n > 0.\n"
         "Definition half_spec (n o : nat) : Prop := o + o = n \\/ o + o + 1 = n.",
@@ -106,6 +106,34 @@ LARGE_NATURAL_SHAPES: list[Shape] = [
 ]
 
 
+BIG_NATURAL_SHAPES: list[Shape] = [
+    # A product of factors equal to a natural above 30000: `simpl` would build the product in
+    # unary one constructor at a time and overflow the stack; the closed equation is decided by
+    # `Nat.eqb`, whose result alone is read back, and a wrong output's false equation closes its
+    # branch the same way.
+    (
+        "Definition factors_spec (n : nat) (o : list nat) : Prop :=\n"
+        "  fold_right Nat.mul 1 o = n /\\ Forall (fun p => 1 < p) o /\\ Sorted le o.",
+        "factors (n : nat) : list nat",
+        [Case((102102,), [2, 3, 7, 11, 13, 17]), Case((12,), [2, 2, 3])],
+    ),
+    # A composite above 30000 refuted as a prime: the claim over every divisor is instantiated at
+    # the divisors, found in pairs up to the square root of the number; a divisor above the
+    # unary bound stays sealed.
+    (
+        "Definition is_prime_spec (n : nat) (b : bool) : Prop :=\n"
+        "  (1 < n /\\ forall d, n mod d = 0 -> d = 1 \\/ d = n) <-> b = true.",
+        "is_prime (n : nat) : bool",
+        [Case((102947,), False), Case((13441,), True), Case((85,), False)],
+    ),
+]
+
+
 @pytest.mark.slow
 def test_goals_holding_naturals_too_large_to_read_back_are_not_computed() -> None:
     assert_all_correct(LARGE_NATURAL_SHAPES)
+
+
+@pytest.mark.slow
+def test_claims_over_naturals_too_large_for_unary_terms_are_decided() -> None:
+    assert_all_correct(BIG_NATURAL_SHAPES)

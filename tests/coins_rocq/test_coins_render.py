@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import coins_rocq
 from coins_rocq.mutate import mutants
 from coins_rocq.render import render
 from coins_rocq.rtypes import PreconditionViolation, TypeSyntaxError, ValueTypeError, parse_signature, parse_type
@@ -30,7 +31,8 @@ def test_values_of_the_wrong_type_are_refused(value: object, rtype: str) -> None
 
 
 def test_big_nats_are_binary_and_human_eval_values_of_every_shape_render() -> None:
-    assert render(10**6, parse_type("nat")) == "(Coq.ZArith.BinInt.Z.to_nat 1000000%Z)"
+    assert render(5001, parse_type("nat")) == "(Coq.ZArith.BinInt.Z.to_nat 5001%Z)"
+    assert render(10**6, parse_type("nat")) == "(CoinsBig.coins_big_nat 1000000%Z)"
     assert render(0.1, parse_type("Q")) == "(Coq.QArith.QArith_base.Qmake 1%Z 10%positive)"
     assert render(3.0, parse_type("Z")) == "3%Z"
     assert render((1, 2), parse_type("list Z")) == render([1, 2], parse_type("list Z"))
@@ -77,6 +79,7 @@ def test_the_prover_reads_rendered_terms_back_as_the_intended_values(tmp_path: P
         ("Some (-2)%Z", "option Z", render(-2, parse_type("option Z"))),
         ("(-1 # 4)%Q", "Q", render(-0.25, parse_type("Q"))),
         ("(1 # 10)%Q", "Q", render(0.1, parse_type("Q"))),
+        ("25361%nat", "nat", render(25361, parse_type("nat"))),
         ("53361%nat", "nat", render(53361, parse_type("nat"))),
         ('["a"; """" ; " "]%char', "list ascii", render('a" ', parse_type("list ascii"))),
         (
@@ -87,9 +90,15 @@ def test_the_prover_reads_rendered_terms_back_as_the_intended_values(tmp_path: P
         ('"x"%char', "ascii", render("x", parse_type("ascii"))),
         ('[("b"%char, 4%nat)]', "list (ascii * nat)", render({"b": 4}, parse_type("list (ascii * nat)"))),
     ]
+    helpers = (Path(coins_rocq.__file__).parent / "ltac" / "helpers.v").read_text(encoding="utf-8")
+    sealed = helpers[helpers.index("Module Type CoinsBigNat.") : helpers.index("Import CoinsBig.")]
     lines = ["From Coq Require Import ZArith String List Ascii QArith.", "Import ListNotations.", "Open Scope Z_scope."]
+    lines.append(sealed)
     for i, (expected, rtype, term) in enumerate(checks):
-        lines.append(f"Lemma same{i} : @eq {parse_type(rtype).rocq()} {term} ({expected}). Proof. reflexivity. Qed.")
+        lines.append(
+            f"Lemma same{i} : @eq {parse_type(rtype).rocq()} {term} ({expected})."
+            " Proof. rewrite ?CoinsBig.coins_big_nat_eq. reflexivity. Qed."
+        )
     (tmp_path / "Render.v").write_text("\n".join(lines) + "\n")
     proc = subprocess.run(["coqc", "-q", "Render.v"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr + proc.stdout
