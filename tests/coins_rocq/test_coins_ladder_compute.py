@@ -8,7 +8,7 @@ per-goal timeout. The shapes are written here (the upstream specs carry no licen
 from __future__ import annotations
 
 import pytest
-from coins_shapes import Shape, assert_all_correct
+from coins_shapes import Shape, assert_all_correct, judge
 
 from coins_rocq import Case
 
@@ -137,3 +137,22 @@ def test_goals_holding_naturals_too_large_to_read_back_are_not_computed() -> Non
 @pytest.mark.slow
 def test_claims_over_naturals_too_large_for_unary_terms_are_decided() -> None:
     assert_all_correct(BIG_NATURAL_SHAPES)
+
+
+CLOSED_SHAPES: list[Shape] = [
+    # Every obligation is a closed claim over literals: computed and closed by the first rung that
+    # computes. A guard that failed on every goal would leave that rung deciding nothing while the
+    # later rungs hid it behind the same verdict.
+    (
+        "Definition add_spec (x y o : Z) : Prop := o = (x + y)%Z.",
+        "add (x : Z) (y : Z) : Z",
+        [Case((2, 3), 5), Case((-7, 4), -3)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_closed_claims_over_literals_are_decided_by_the_compute_rung() -> None:
+    [report] = judge(CLOSED_SHAPES)
+    assert report.verdict == "correct", report.reason
+    assert report.rungs() == {"compute-decide": len(report.results)}
