@@ -175,12 +175,18 @@ def record_inputs(
     return found[:MAX_RECORDED]
 
 
-def case_source(task_id: str) -> str:
-    """How the inputs of ``task_id`` are found: ``LITERAL``, ``RECORDED`` or ``BOTH``."""
+@functools.lru_cache(maxsize=256)
+def _inputs(task_id: str, timeout_s: float) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The literal inputs of ``task_id``, then those recorded from running ``check`` (cached per process)."""
     item = problem(task_id)
-    literal = extract_inputs(item["test"])
     program = item["prompt"] + item["canonical_solution"]
-    recorded = record_inputs(program, item["entry_point"], item["test"], known=literal)
+    literal = extract_inputs(item["test"])
+    return literal, record_inputs(program, item["entry_point"], item["test"], timeout_s, known=literal)
+
+
+def case_source(task_id: str, timeout_s: float = 20.0) -> str:
+    """How the inputs of ``task_id`` are found: ``LITERAL``, ``RECORDED`` or ``BOTH``."""
+    literal, recorded = _inputs(task_id, timeout_s)
     if literal:
         return BOTH if recorded else LITERAL
     return RECORDED
@@ -190,8 +196,8 @@ def case_source(task_id: str) -> str:
 def _cases(task_id: str, timeout_s: float) -> tuple[Case, ...]:
     item = problem(task_id)
     program = item["prompt"] + item["canonical_solution"]
-    literal = extract_inputs(item["test"])
-    inputs = literal + record_inputs(program, item["entry_point"], item["test"], timeout_s, known=literal)
+    literal, recorded = _inputs(task_id, timeout_s)
+    inputs = literal + recorded
     if not inputs:
         raise CaseError(f"{task_id}: check makes no candidate(...) call with literal or recordable arguments")
     outputs = run_solution(program, item["entry_point"], inputs, timeout_s)

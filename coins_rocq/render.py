@@ -46,11 +46,9 @@ def _render(value: Any, rtype: RType) -> str:
     if kind == "nat":
         if value <= MAX_UNARY_NAT:
             return f"{value}%nat"
-        return (
-            f"(Coq.ZArith.BinInt.Z.to_nat {value}%Z)"
-            if value <= MAX_COMPUTED_NAT
-            else f"(CoinsBig.coins_big_nat {value}%Z)"
-        )
+        if value <= MAX_COMPUTED_NAT:
+            return f"(Coq.ZArith.BinInt.Z.to_nat {value}%Z)"
+        return f"(CoinsBig.coins_big_nat {value}%Z)"
     if kind == "ascii":
         return render_ascii(value)
     if kind == "bool":
