@@ -53,7 +53,10 @@ types such as a ``Fixpoint``'s ``nat -> nat`` are not quantifiers). Every obliga
 spec has the same shape with other values, and values hold no binders. ``coins_lra`` is
 ``lra`` only when the signature uses ``R`` (else it fails at once), so the linear-real
 rung sits with the other cheap decision procedures, before the search: the whole ladder
-shares one per-goal timeout, and a real-arithmetic goal must not wait behind it.
+shares one per-goal timeout, and a real-arithmetic goal must not wait behind it. Before
+``lra`` runs, each square root of a closed term is bounded by two rationals (equal for a
+rational square; ``coins_rocq/ltac/lra.v``), and the search solves an integer witness of a
+real equation (``r = IZR ?z / 100``) instead of guessing it (``coins_pin_real``).
 ``unfold-leb`` decides comparisons of natural literals (a precondition's ``N <= 10000``)
 by ``Nat.leb``/``Nat.ltb``: ``lia`` and the constructors of ``le`` are slow on unary numbers
 that large; ``simpl-constructor`` does the same for each comparison of closed naturals it meets

@@ -15,8 +15,9 @@ substitutes variables bound by equations (injecting ``Some``, pair and ``cons`` 
 first, and splitting ``l = p ++ r`` with ``l`` a literal list by the cases of ``p``) and
 evaluates ``nat_of_ascii`` of a character literal.
 
-Closed propositions over literals (equations between numerals, characters or booleans, under
-conjunctions, disjunctions and negations) are decided at once, without search: such a
+Closed propositions over literals (equations between numerals, characters or booleans, and the
+standard library's ``prime``, ``rel_prime`` and ``Z.divide`` of integers, each reflected into a
+boolean, under conjunctions, disjunctions and negations) are decided at once, without search: such a
 hypothesis is dropped when true and closes the branch when false, and an implication with
 such a premise is specialised or dropped. An implication whose conclusion holds trivially is
 dropped. Other premises are proved by the search, those of the form ``~ A`` last (they need
@@ -31,10 +32,13 @@ It enumerates a bounded natural (``i < n``, ``i <= n``, ``i + e <= n`` or ``i + 
 divisors, computed over binary ranges (``coins_ndivisors``, ``coins_zdivisors``, with lemmas that
 ``d`` is among them; ``n`` at most 30000 for a natural, 50000 for an integer), and a hypothesis
 ``forall d, ...`` naming ``n mod d`` is, in a refutation, instantiated at those divisors whose
-instance refutes (for a sealed natural above 30000, ``coins_big_nat z``, at the divisors of ``z``
-found in pairs up to its square root, ``z`` at most 10^10). A conjunction goal holding a sealed
-natural is split before anything is simplified, and a closed comparison holding one, goal or
-hypothesis, is decided by its boolean reflection (``coins_big_compare``, ``coins_big_hyp``).
+instance refutes (for an integer, or a sealed natural above 30000, ``coins_big_nat z``, the
+divisors found in pairs up to the square root, ``|n|`` or ``z`` at most 10^10); so is a claim
+naming ``(q | n)``. A hypothesis ``prime q`` adds ``2 <= q``, after which ``(q | n)`` becomes
+``n mod q = 0`` with ``0 < q``, whose divisors are listed as above. A conjunction
+goal holding a sealed natural is split before anything is simplified, and a closed comparison
+holding one, goal or hypothesis, is decided by its boolean reflection (``coins_big_compare``,
+``coins_big_hyp``).
 An index read from a literal list (``nth_error l i = Some v``) is below ``length l``, so it is
 enumerated, bounded indices before any witness is chosen, and a concrete ``nth_error``
 hypothesis is evaluated; in a refutation a hypothesis ``forall i v, nth_error l i = Some v ->

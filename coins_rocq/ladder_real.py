@@ -29,3 +29,9 @@ REAL_LTAC: tuple[str, ...] = ltac_sentences("real")
 
 NO_REAL_LTAC: tuple[str, ...] = ltac_sentences("no_real")
 """The rung's tactic where the signature has no ``R``: it fails at once."""
+
+LRA_LTAC: tuple[str, ...] = ltac_sentences("lra")
+"""``coins_lra`` (closed square roots bounded, then ``lra``) and ``coins_pin_real``, sent first for ``R``."""
+
+NO_LRA_LTAC: tuple[str, ...] = ltac_sentences("no_lra")
+"""``coins_lra`` where the signature has no ``R``: it fails at once."""

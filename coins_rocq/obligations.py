@@ -31,7 +31,7 @@ from coins_rocq.floats import with_unknowns
 from coins_rocq.ladder import ladder_tactic as ladder_in_module
 from coins_rocq.ladder import probe_definition
 from coins_rocq.ladder_ltac import LADDER_LTAC
-from coins_rocq.ladder_real import NO_REAL_LTAC, REAL_LTAC
+from coins_rocq.ladder_real import LRA_LTAC, NO_LRA_LTAC, NO_REAL_LTAC, REAL_LTAC
 from coins_rocq.mutate import DEFAULT_MUTANTS, mutants
 from coins_rocq.render import render
 from coins_rocq.rtypes import OUTPUT, PYVALUE_DEFINITION, SPEC_MODULE, RType, Signature
@@ -39,16 +39,10 @@ from coins_rocq.rtypes import OUTPUT, PYVALUE_DEFINITION, SPEC_MODULE, RType, Si
 MODULE = SPEC_MODULE
 PRELUDE = (
     "From Coq Require Import ZArith Lia String List Bool Ascii Sorting.Sorted.",
-    "From Coq Require Sorting.Permutation NArith.Nnat.",
+    "From Coq Require Sorting.Permutation NArith.Nnat ZArith.Znumtheory.",
 )
 PRELUDE_Q = ("From Coq Require QArith Qabs.",)
 PRELUDE_R = ("From Coq Require Import Reals Lra.",)
-COINS_LRA = (
-    "Ltac coins_lra := first [ lra | lazymatch goal with"
-    " |- context [Rabs _] => idtac | _ : context [Rabs _] |- _ => idtac end; split_Rabs; lra ]."
-)
-"""Linear real arithmetic, with absolute values split by cases (``split_Rabs``: each ``Rabs t``, in the
-goal or a hypothesis, becomes ``t`` or ``- t`` with the sign condition) when ``lra`` alone fails."""
 SETTINGS = (
     'Set Warnings "-require-in-module,-notation-overridden,-deprecated".',
     "Arguments Z.add : simpl nomatch.",
@@ -107,10 +101,10 @@ def prelude(signature: Signature) -> tuple[str, ...]:
         lines.append(PYVALUE_DEFINITION)
     if "R" in atoms:
         lines += PRELUDE_R
-        lines += [COINS_LRA, "Ltac coins_real T := lazymatch T with R => idtac end."]
+        lines += LRA_LTAC
         real = REAL_LTAC
     else:
-        lines += ["Ltac coins_lra := fail.", "Ltac coins_real T := fail."]
+        lines += NO_LRA_LTAC
         real = NO_REAL_LTAC
     return tuple(lines) + LADDER_LTAC + real + SETTINGS
 

@@ -20,16 +20,29 @@ A value of a ``sum`` or of the spec's own inductive is its constructor applied t
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
+from importlib import resources
 from typing import Any
 
 from coins_rocq.rtypes import RType, pyvalue_scalar
 from coins_rocq.values import Constructed, Unknown, coerce_value
 
-MAX_UNARY_NAT = 5000
-MAX_COMPUTED_NAT = 30000
+
+def _helpers_bound(name: str) -> int:
+    """The integer bound ``Definition <name> : Z := <n>.`` of the ladder's ``helpers.v``."""
+    text = resources.files("coins_rocq.ltac").joinpath("helpers.v").read_text(encoding="utf-8")
+    found = re.search(rf"^Definition {name} : Z := (\d+)\.$", text, re.MULTILINE)
+    if found is None:
+        raise RuntimeError(f"coins_rocq/ltac/helpers.v defines no {name}")
+    return int(found.group(1))
+
+
+MAX_UNARY_NAT = _helpers_bound("coins_unary_nat_max")
+MAX_COMPUTED_NAT = _helpers_bound("coins_computed_nat_max")
 """Above it, a natural is ``CoinsBig.coins_big_nat z`` (the prelude's ``Z.to_nat``, sealed so that no
-tactic unfolds it): unary arithmetic and read-back that large overflow Rocq's stack."""
+tactic unfolds it): unary arithmetic and read-back that large overflow Rocq's stack. Both bounds are
+read from ``helpers.v``, whose guards must agree with how cases are written."""
 
 
 def render(value: Any, rtype: RType) -> str:

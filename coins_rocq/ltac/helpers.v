@@ -64,12 +64,20 @@ Add Zify UnOp coins_big_nat_zify.
 
 Ltac coins_holds_big := lazymatch goal with |- context [coins_big_nat _] => idtac end.
 
-(* A term holding a natural above the unary bound (5000): sealed, or Z.to_nat of a numeral. *)
+(* The bounds by which coins_rocq.render writes a case's natural n: n%nat up to coins_unary_nat_max,
+   Z.to_nat z up to coins_computed_nat_max, coins_big_nat z above. render reads both from here. *)
+Definition coins_unary_nat_max : Z := 5000.
+Definition coins_computed_nat_max : Z := 30000.
+
+(* z is an integer numeral above the bound k (a closed Z). *)
+Ltac coins_z_above z k :=
+  coins_numeral z; let big := eval vm_compute in (Z.ltb k z) in lazymatch big with true => idtac end.
+
+(* A term holding a natural above the unary bound: sealed, or Z.to_nat of a numeral. *)
 Ltac coins_binary_nat_in T :=
   match T with
   | context [coins_big_nat _] => idtac
-  | context [Z.to_nat ?z] =>
-      coins_numeral z; let big := eval vm_compute in (Z.ltb 5000 z) in lazymatch big with true => idtac end
+  | context [Z.to_nat ?z] => coins_z_above z coins_unary_nat_max
   end.
 
 (* vm_compute reads its result back as a term, recursively: a unary natural near 65536 overflows
@@ -78,18 +86,17 @@ Ltac coins_binary_nat_in T :=
    Z.to_nat z. *)
 Ltac coins_readable_nats :=
   assert_fails (idtac; coins_holds_big);
-  assert_fails (idtac; match goal with |- context [Z.to_nat ?z] =>
-    coins_numeral z; let big := eval vm_compute in (Z.ltb 30000 z) in lazymatch big with true => idtac end end).
+  assert_fails (idtac; match goal with |- context [Z.to_nat ?z] => coins_z_above z coins_computed_nat_max end).
 
 Ltac coins_big_compare :=
-  lazymatch goal with |- ?G => coins_binary_nat_in G end;
+  lazymatch goal with |- ?G => coins_binary_nat_in G; coins_concrete G end;
   lazymatch goal with
-  | |- @eq nat ?a ?b => coins_concrete a; coins_concrete b; apply Nat.eqb_eq
-  | |- ~ (@eq nat ?a ?b) => coins_concrete a; coins_concrete b; apply Nat.eqb_neq
-  | |- (?a <= ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.leb_le
-  | |- (?a >= ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.leb_le
-  | |- (?a < ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.ltb_lt
-  | |- (?a > ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.ltb_lt
+  | |- @eq nat _ _ => apply Nat.eqb_eq
+  | |- ~ (@eq nat _ _) => apply Nat.eqb_neq
+  | |- (_ <= _)%nat => apply Nat.leb_le
+  | |- (_ >= _)%nat => apply Nat.leb_le
+  | |- (_ < _)%nat => apply Nat.ltb_lt
+  | |- (_ > _)%nat => apply Nat.ltb_lt
   end;
   rewrite ?coins_big_nat_eq; vm_compute; reflexivity.
 
@@ -109,9 +116,90 @@ Ltac coins_big_hyp H :=
   rewrite ?coins_big_nat_eq in H; vm_compute in H;
   lazymatch type of H with true = true => clear H | false = true => discriminate H end.
 
+Fixpoint coins_zrange (start : Z) (count : nat) : list Z :=
+  match count with O => nil | S c => start :: coins_zrange (Z.succ start) c end.
+
+Definition coins_zrange_in : forall count start d, (start <= d < start + Z.of_nat count)%Z -> In d (coins_zrange start count) :=
+  ltac:(induction count as [|c IH]; intros start d Hd; simpl; [ lia | ];
+        destruct (Z.eq_dec start d) as [E|E]; [ left; exact E | right; apply IH; lia ]).
+
+Definition coins_zrange_bounds : forall count start d, In d (coins_zrange start count) -> (start <= d < start + Z.of_nat count)%Z :=
+  ltac:(induction count as [|c IH]; intros start d Hd; simpl in Hd; [ contradiction | ];
+        destruct Hd as [E|E]; [ lia | apply IH in E; lia ]).
+
+(* The number theory of the standard library (Znumtheory's prime and rel_prime, Z.divide) on
+   closed integers, decided by reflection: each is equivalent to a boolean that vm_compute
+   evaluates (prime p: 1 < p and gcd n p = 1 for every 1 <= n < p, listed when |p| <= 50000). *)
+Definition coins_zprime_check (p : Z) : bool :=
+  Z.ltb 1 p && forallb (fun n => Z.eqb (Z.gcd n p) 1) (coins_zrange 1 (Z.to_nat (p - 1))).
+
+Definition coins_zprime_reflect : forall p, Znumtheory.prime p <-> coins_zprime_check p = true :=
+  ltac:(intro p; unfold coins_zprime_check; split;
+        [ intros [H1 H2]; apply andb_true_intro; split; [ apply Z.ltb_lt; exact H1 | ];
+          apply forallb_forall; intros n Hn; apply coins_zrange_bounds in Hn; apply Z.eqb_eq;
+          apply Znumtheory.Zgcd_1_rel_prime; apply H2; lia
+        | intro H; apply andb_prop in H; destruct H as [H1 H2]; apply Z.ltb_lt in H1;
+          constructor; [ exact H1 | ]; intros n Hn; apply Znumtheory.Zgcd_1_rel_prime; apply Z.eqb_eq;
+          rewrite forallb_forall in H2; apply H2; apply coins_zrange_in; lia ]).
+
+Definition coins_zdivide_check (a b : Z) : bool := if Z.eqb a 0 then Z.eqb b 0 else Z.eqb (b mod a) 0.
+
+Definition coins_zdivide_reflect : forall a b, (a | b)%Z <-> coins_zdivide_check a b = true :=
+  ltac:(intros a b; unfold coins_zdivide_check; destruct (Z.eqb_spec a 0) as [Ha|Ha];
+        [ subst a; rewrite Z.eqb_eq; split; [ intros [k Hk]; lia | intros ->; exists 0%Z; reflexivity ]
+        | rewrite Z.eqb_eq; symmetry; apply Z.mod_divide; exact Ha ]).
+
+Definition coins_zrel_prime_reflect : forall a b, Znumtheory.rel_prime a b <-> Z.eqb (Z.gcd a b) 1 = true :=
+  ltac:(intros a b; rewrite Z.eqb_eq; symmetry; apply Znumtheory.Zgcd_1_rel_prime).
+
+(* |a| <= bound, a closed integer. *)
+Ltac coins_z_at_most a bound :=
+  let small := eval vm_compute in (Z.leb (Z.abs a) bound) in lazymatch small with true => idtac end.
+
+(* A closed number-theory proposition (a prime at most 50000), and the lemma that it is
+   equivalent to a boolean. *)
+Ltac coins_znum_closed P :=
+  lazymatch P with
+  | Znumtheory.prime ?p => coins_concrete p; coins_z_at_most p 50000%Z
+  | Z.divide ?a ?b => coins_concrete a; coins_concrete b
+  | Znumtheory.rel_prime ?a ?b => coins_concrete a; coins_concrete b
+  end.
+
+Ltac coins_znum_reflection P :=
+  lazymatch P with
+  | Znumtheory.prime ?p => constr:(coins_zprime_reflect p)
+  | Z.divide ?a ?b => constr:(coins_zdivide_reflect a b)
+  | Znumtheory.rel_prime ?a ?b => constr:(coins_zrel_prime_reflect a b)
+  end.
+
+Ltac coins_znum_decide :=
+  lazymatch goal with
+  | |- ~ ?P => coins_znum_closed P; let E := coins_znum_reflection P in
+               let H := fresh "H" in intro H; apply (proj1 E) in H; vm_compute in H; discriminate H
+  | |- ?P => coins_znum_closed P; let E := coins_znum_reflection P in apply (proj2 E); vm_compute; reflexivity
+  end.
+
+(* A closed number-theory hypothesis is dropped when it holds and closes its branch when it does
+   not; prime q of a variable q adds 2 <= q, and then q | n of a nonzero numeral n becomes
+   n mod q = 0 with 0 < q, whose divisors the search lists. *)
+Ltac coins_znum_hyp H :=
+  match type of H with
+  | Znumtheory.prime ?q =>
+      is_var q; assert_fails (idtac; lazymatch goal with _ : (2 <= q)%Z |- _ => idtac end);
+      pose proof (Znumtheory.prime_ge_2 q H)
+  | Z.divide ?q ?n =>
+      is_var q; coins_numeral n; lazymatch n with Z0 => fail | _ => idtac end;
+      let Hp := fresh "Hp" in assert (Hp : (0 < q)%Z) by lia;
+      apply (proj2 (Z.mod_divide n q ltac:(lia))) in H
+  | ?P =>
+      coins_znum_closed P; let E := coins_znum_reflection P in
+      apply (proj1 E) in H; vm_compute in H;
+      lazymatch type of H with true = true => clear H | false = true => discriminate H end
+  end.
+
 Ltac coins_leaf :=
   first [ exact I | reflexivity | discriminate | contradiction | congruence | lia | coins_lra | coins_parity_goal
-        | coins_big_compare ].
+        | coins_big_compare | coins_znum_decide ].
 
 Ltac coins_nat_compare :=
   lazymatch goal with
@@ -260,10 +348,11 @@ Ltac coins_solve_linear c t :=
   end.
 
 Ltac coins_pin_evar :=
-  match goal with
-  | |- context [@eq Z ?c ?t] => has_evar t; assert_fails (has_evar c); coins_solve_linear c t
-  | |- context [@eq Z ?t ?c] => has_evar t; assert_fails (has_evar c); coins_solve_linear c t
-  end.
+  first [ match goal with
+          | |- context [@eq Z ?c ?t] => has_evar t; assert_fails (has_evar c); coins_solve_linear c t
+          | |- context [@eq Z ?t ?c] => has_evar t; assert_fails (has_evar c); coins_solve_linear c t
+          end
+        | coins_pin_real ].
 
 Ltac coins_pin_value e c :=
   is_evar e; coins_concrete c; let v := eval vm_compute in c in
@@ -302,6 +391,7 @@ Ltac coins_literal_prop A :=
   | True => idtac
   | False => idtac
   | ?x = ?y => coins_literal_term x; coins_literal_term y
+  | ?P => coins_znum_closed P
   end.
 
 Ltac coins_literal_prove :=
@@ -311,7 +401,7 @@ Ltac coins_literal_prove :=
   | |- True => exact I
   | |- ~ _ => let H := fresh "H" in intro H; coins_literal_refute H
   | |- _ = _ => reflexivity
-  | |- _ => coins_nat_compare
+  | |- _ => first [ coins_nat_compare | coins_znum_decide ]
   end
 with coins_literal_refute H :=
   lazymatch type of H with
@@ -323,6 +413,7 @@ with coins_literal_refute H :=
   | _ = _ => discriminate H
   | (?a <= ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.leb_le in H; vm_compute in H; discriminate H
   | (?a < ?b)%nat => coins_concrete a; coins_concrete b; apply Nat.ltb_lt in H; vm_compute in H; discriminate H
+  | ?P => coins_znum_closed P; let E := coins_znum_reflection P in apply (proj1 E) in H; vm_compute in H; discriminate H
   end.
 
 Ltac coins_literal_fact H A :=
@@ -446,13 +537,6 @@ Definition coins_ndivisor_in : forall a d : nat, a mod d = 0 -> a <> 0 -> In d (
         cbv zeta; apply filter_In; split; [ apply coins_nrange_in; destruct (a / S d); lia
                                 | apply N.eqb_eq; rewrite <- Coq.NArith.Nnat.Nat2N.inj_mod, H; reflexivity ]).
 
-Fixpoint coins_zrange (start : Z) (count : nat) : list Z :=
-  match count with O => nil | S c => start :: coins_zrange (Z.succ start) c end.
-
-Definition coins_zrange_in : forall count start d, (start <= d < start + Z.of_nat count)%Z -> In d (coins_zrange start count) :=
-  ltac:(induction count as [|c IH]; intros start d Hd; simpl; [ lia | ];
-        destruct (Z.eq_dec start d) as [E|E]; [ left; exact E | right; apply IH; lia ]).
-
 Definition coins_zdivisors (a : Z) : list Z :=
   filter (fun d => Z.eqb (a mod d) 0) (coins_zrange 1 (Z.to_nat (Z.abs a))).
 
@@ -476,15 +560,14 @@ Definition coins_zdivisor_pairs (a : Z) : list Z := coins_zdivisors_from a 1 (Z.
 (* The natural of a nonnegative integer numeral: unary up to 5000 (as a case writes it), else
    sealed; simpl takes n mod d apart into d cases, so a unary divisor of 13441 would cost seconds. *)
 Ltac coins_nat_of_z a :=
-  let small := eval vm_compute in (Z.leb a 5000) in
+  let small := eval vm_compute in (Z.leb a coins_unary_nat_max) in
   lazymatch small with true => eval vm_compute in (Z.to_nat a) | false => constr:(coins_big_nat a) end.
 
 (* How large a number's divisors may be listed: a range up to the number (ranges cost about
-   linear time) for a natural, whose divisors are read back in unary, and for an integer; pairs up
-   to the square root (coins_zdivisor_pairs) for an integer whose divisors only instantiate. *)
-Ltac coins_z_at_most a bound :=
-  let small := eval vm_compute in (Z.leb (Z.abs a) bound) in lazymatch small with true => idtac end.
-Ltac coins_nat_divisors_listable a := coins_smaller a 30001.
+   linear time) for a natural, whose divisors are read back in unary, and for an integer whose
+   divisors a lemma enumerates (coins_zdivisor_in); pairs up to the square root
+   (coins_zdivisor_pairs) for an integer, or a sealed natural, whose divisors only instantiate. *)
+Ltac coins_nat_divisors_listable a := coins_smaller a (S (Z.to_nat coins_computed_nat_max)).
 Ltac coins_z_divisors_listable a := coins_z_at_most a 50000%Z.
 Ltac coins_z_pairs_listable a := coins_z_at_most a 10000000000%Z.
 

@@ -15,6 +15,7 @@ Ltac coins_search n :=
            | H : ?A -> _ |- _ => coins_literal_prop A; coins_literal_premise H
            | H : ?A |- _ => coins_literal_prop A; coins_literal_fact H A
            | H : _ |- _ => coins_big_hyp H
+           | H : _ |- _ => coins_znum_hyp H
            | H : _ -> True |- _ => clear H
            | H : _ -> ?x = ?x |- _ => clear H
            | H : ?x = ?y |- _ => is_var x; subst x
@@ -234,9 +235,13 @@ with coins_inst_divisors m H :=
       coins_numeral z; coins_z_pairs_listable z;
       let l := eval vm_compute in (coins_zdivisor_pairs z) in
       progress (coins_each_in l ltac:(fun a => let n := coins_nat_of_z a in coins_add_refuting H n))
+  | context [Z.divide _ ?k] =>
+      coins_numeral k; coins_z_pairs_listable k;
+      let l := eval vm_compute in (coins_zdivisor_pairs (Z.abs k)) in
+      progress (coins_each_in l ltac:(fun a => coins_add_refuting H a))
   | context [Z.modulo ?k _] =>
-      coins_numeral k; coins_z_divisors_listable k;
-      let l := eval vm_compute in (coins_zdivisors k) in
+      coins_numeral k; coins_z_pairs_listable k;
+      let l := eval vm_compute in (coins_zdivisor_pairs (Z.abs k)) in
       progress (coins_each_in l ltac:(fun a => coins_add_refuting H a))
   end;
   clear H; coins_search m

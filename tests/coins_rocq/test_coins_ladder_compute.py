@@ -156,3 +156,42 @@ def test_closed_claims_over_literals_are_decided_by_the_compute_rung() -> None:
     [report] = judge(CLOSED_SHAPES)
     assert report.verdict == "correct", report.reason
     assert report.rungs() == {"compute-decide": len(report.results)}
+
+
+NUMBER_THEORY_SHAPES: list[Shape] = [
+    # The standard library's prime and divisibility (Znumtheory): a closed claim is reflected
+    # into a boolean; a divisor q of a numeral, once prime q gives 2 <= q, ranges over its divisors.
+    (
+        "From Coq Require Import ZArith Znumtheory.\nOpen Scope Z_scope.\n"
+        "Definition lpf_spec (n p : Z) : Prop :=\n"
+        "  prime p /\\ (p | n) /\\ forall q, prime q -> (q | n) -> q <= p.",
+        "lpf (n : Z) : Z",
+        [Case((15,), 5), Case((27,), 3), Case((13195,), 29)],
+    ),
+    (
+        "From Coq Require Import ZArith Znumtheory.\n"
+        "Definition is_prime_spec (n : Z) (b : bool) : Prop := b = true <-> prime n.",
+        "is_prime (n : Z) : bool",
+        [Case((2,), True), Case((1,), False), Case((97,), True), Case((91,), False), Case((-7,), False)],
+    ),
+    (
+        "From Coq Require Import ZArith Znumtheory.\n"
+        "Definition coprime_spec (a b : Z) (r : bool) : Prop := r = true <-> rel_prime a b.",
+        "coprime (a : Z) (b : Z) : bool",
+        [Case((8, 15), True), Case((6, 9), False)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_primes_and_divisibility_of_the_standard_library_are_decided_by_reflection() -> None:
+    assert_all_correct(NUMBER_THEORY_SHAPES)
+
+
+@pytest.mark.slow
+def test_a_largest_prime_factor_spec_that_wants_a_strictly_larger_factor_is_too_strong() -> None:
+    source, signature, cases = NUMBER_THEORY_SHAPES[0]
+    strict = source.replace("q <= p.", "q < p.")
+    assert strict != source
+    (report,) = judge([(strict, signature, cases)])
+    assert report.verdict == "too_strong", report.reason

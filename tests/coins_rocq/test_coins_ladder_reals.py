@@ -74,3 +74,42 @@ def test_a_spec_that_rejects_the_whole_interval_is_too_strong() -> None:
     assert report.verdict == "too_strong"
     refuted = [r for r in report.results if r.outcome == "refuted"]
     assert [(r.obligation.kind, r.rung) for r in refuted] == [("completeness", "interval")]
+
+
+SQUARE_ROOT_SHAPES: list[Shape] = [
+    # A length rounded to two decimals: each closed square root is bounded by two rationals
+    # (exact for 25, 6.25), and the rounding witness z is solved from r = IZR z / 100.
+    (
+        "Local Open Scope R_scope.\n"
+        "Definition hypotenuse_spec (a b r : R) : Prop :=\n"
+        "  (exists z : Z, r = IZR z / 100) /\\ Rabs (r - sqrt (a * a + b * b)) <= / 200.",
+        "hypotenuse (a : R) (b : R) : R",
+        [Case((3.0, 4.0), 5.0), Case((1.0, 1.0), 1.41), Case((2.0, 3.0), 3.61), Case((1.5, 2.0), 2.5)],
+    ),
+    # The root of a negative number is 0 in Rocq's reals; a rational square's root is exact.
+    (
+        "Local Open Scope R_scope.\nDefinition root_gap_spec (a b r : R) : Prop := r = sqrt (a - b).",
+        "root_gap (a : R) (b : R) : R",
+        [Case((1.0, 2.0), 0.0), Case((6.25, 0.0), 2.5), Case((10.0, 1.0), 3.0)],
+    ),
+]
+
+
+@pytest.mark.slow
+def test_square_roots_of_closed_terms_are_bounded_and_rounding_witnesses_solved() -> None:
+    assert_all_correct(SQUARE_ROOT_SHAPES)
+
+
+@pytest.mark.slow
+def test_a_spec_that_truncates_a_square_root_instead_of_rounding_is_too_strong() -> None:
+    truncating = (
+        "Local Open Scope R_scope.\n"
+        "Definition hypotenuse_spec (a b r : R) : Prop :=\n"
+        "  (exists z : Z, r = IZR z / 100) /\\ r <= sqrt (a * a + b * b) < r + / 100."
+    )
+    cases = [Case((3.0, 4.0), 5.0), Case((2.0, 3.0), 3.61)]
+    with CoqtopPool(1) as pool:
+        (report,) = check_specs([(truncating, parse_signature("hypotenuse (a : R) (b : R) : R"), cases)], pool)
+    assert report.verdict == "too_strong", report.reason
+    refuted = [r.obligation for r in report.results if r.outcome == "refuted"]
+    assert refuted and refuted[0].kind == "completeness" and refuted[0].case == 1

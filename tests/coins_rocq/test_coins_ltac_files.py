@@ -25,12 +25,12 @@ def test_coqc_checks_the_prelude_with_every_ltac_file(tmp_path: Path, signature:
 
 
 def test_every_ltac_file_is_sent_and_each_sentence_once() -> None:
-    assert {"helpers", "search", "real", "no_real"} <= set(FILES)
+    assert {"helpers", "search", "real", "no_real", "lra", "no_lra"} <= set(FILES)
     preludes = {"R": prelude(parse_signature("f (x : R) : R")), "Z": prelude(parse_signature("f (x : Z) : Z"))}
     for name in FILES:
         own = ltac_sentences(name)
         assert own, name
-        expected = {"real": {"R"}, "no_real": {"Z"}}.get(name, {"R", "Z"})
+        expected = {"real": {"R"}, "lra": {"R"}, "no_real": {"Z"}, "no_lra": {"Z"}}.get(name, {"R", "Z"})
         for kind, sentences in preludes.items():
             for sentence in own:
                 assert sentences.count(sentence) == (kind in expected), (name, kind, sentence[:60])
