@@ -113,3 +113,23 @@ def test_a_spec_that_truncates_a_square_root_instead_of_rounding_is_too_strong()
     assert report.verdict == "too_strong", report.reason
     refuted = [r.obligation for r in report.results if r.outcome == "refuted"]
     assert refuted and refuted[0].kind == "completeness" and refuted[0].case == 1
+
+
+@pytest.mark.slow
+def test_square_roots_of_huge_and_undefined_terms_are_bounded_or_left_alone() -> None:
+    # A radicand of 10^60 is bounded like any other (its root is exact); one divided by zero
+    # has no value the fraction arithmetic accepts, so no bound is added and every obligation is
+    # left unknown (lra knows nothing of / 0), never an error.
+    source = "Local Open Scope R_scope.\nDefinition root_ratio_spec (a b r : R) : Prop := r = sqrt (a / b)."
+    signature = parse_signature("root_ratio (a : R) (b : R) : R")
+    with CoqtopPool(1) as pool:
+        huge, by_zero = check_specs(
+            [
+                (source, signature, [Case((1e60, 1.0), 1e30)]),
+                (source, signature, [Case((4.0, 0.0), 0.0)]),
+            ],
+            pool,
+        )
+    assert huge.verdict == "correct", huge.reason
+    assert by_zero.verdict == "undecided", by_zero.reason
+    assert {r.outcome for r in by_zero.results} == {"unknown"}
