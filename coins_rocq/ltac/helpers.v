@@ -179,11 +179,11 @@ Ltac coins_znum_decide :=
   | |- ?P => coins_znum_closed P; let E := coins_znum_reflection P in apply (proj2 E); vm_compute; reflexivity
   end.
 
-(* A closed number-theory hypothesis is dropped when it holds and closes its branch when it does
-   not; prime q of a variable q adds 2 <= q, and then q | n of a nonzero numeral n becomes
-   n mod q = 0 with 0 < q, whose divisors the search lists. *)
+(* prime q of a variable q adds 2 <= q, and then q | n of a nonzero numeral n becomes n mod q = 0
+   with 0 < q, whose divisors the search lists. A closed number-theory hypothesis is a literal
+   fact (coins_literal_prop), dropped when it holds and closing its branch when it does not. *)
 Ltac coins_znum_hyp H :=
-  match type of H with
+  lazymatch type of H with
   | Znumtheory.prime ?q =>
       is_var q; assert_fails (idtac; lazymatch goal with _ : (2 <= q)%Z |- _ => idtac end);
       pose proof (Znumtheory.prime_ge_2 q H)
@@ -191,10 +191,6 @@ Ltac coins_znum_hyp H :=
       is_var q; coins_numeral n; lazymatch n with Z0 => fail | _ => idtac end;
       let Hp := fresh "Hp" in assert (Hp : (0 < q)%Z) by lia;
       apply (proj2 (Z.mod_divide n q ltac:(lia))) in H
-  | ?P =>
-      coins_znum_closed P; let E := coins_znum_reflection P in
-      apply (proj1 E) in H; vm_compute in H;
-      lazymatch type of H with true = true => clear H | false = true => discriminate H end
   end.
 
 Ltac coins_leaf :=

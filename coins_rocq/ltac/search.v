@@ -1,5 +1,11 @@
 (* The Ltac of coins_rocq.ladder_ltac.SEARCH_LTAC, sent with the prelude sentence by sentence. *)
 
+(* A claim over the divisors of the integer numeral k, instantiated at those whose instance refutes. *)
+Ltac coins_zdivisor_instances H k :=
+  coins_numeral k; coins_z_pairs_listable k;
+  let l := eval vm_compute in (coins_zdivisor_pairs (Z.abs k)) in
+  progress (coins_each_in l ltac:(fun a => coins_add_refuting H a)).
+
 Ltac coins_search n :=
   lazymatch n with
   | O => coins_leaf
@@ -235,14 +241,8 @@ with coins_inst_divisors m H :=
       coins_numeral z; coins_z_pairs_listable z;
       let l := eval vm_compute in (coins_zdivisor_pairs z) in
       progress (coins_each_in l ltac:(fun a => let n := coins_nat_of_z a in coins_add_refuting H n))
-  | context [Z.divide _ ?k] =>
-      coins_numeral k; coins_z_pairs_listable k;
-      let l := eval vm_compute in (coins_zdivisor_pairs (Z.abs k)) in
-      progress (coins_each_in l ltac:(fun a => coins_add_refuting H a))
-  | context [Z.modulo ?k _] =>
-      coins_numeral k; coins_z_pairs_listable k;
-      let l := eval vm_compute in (coins_zdivisor_pairs (Z.abs k)) in
-      progress (coins_each_in l ltac:(fun a => coins_add_refuting H a))
+  | context [Z.divide _ ?k] => coins_zdivisor_instances H k
+  | context [Z.modulo ?k _] => coins_zdivisor_instances H k
   end;
   clear H; coins_search m
 with coins_inst_indexed m H :=

@@ -6,7 +6,7 @@ The shapes are written here (the upstream specs carry no licence).
 from __future__ import annotations
 
 import pytest
-from coins_shapes import Shape, assert_all_correct
+from coins_shapes import Shape, assert_all_correct, judge
 
 from coins_rocq import Case, CoqtopPool, check_specs, parse_signature
 
@@ -108,8 +108,7 @@ def test_a_spec_that_truncates_a_square_root_instead_of_rounding_is_too_strong()
         "  (exists z : Z, r = IZR z / 100) /\\ r <= sqrt (a * a + b * b) < r + / 100."
     )
     cases = [Case((3.0, 4.0), 5.0), Case((2.0, 3.0), 3.61)]
-    with CoqtopPool(1) as pool:
-        (report,) = check_specs([(truncating, parse_signature("hypotenuse (a : R) (b : R) : R"), cases)], pool)
+    (report,) = judge([(truncating, "hypotenuse (a : R) (b : R) : R", cases)])
     assert report.verdict == "too_strong", report.reason
     refuted = [r.obligation for r in report.results if r.outcome == "refuted"]
     assert refuted and refuted[0].kind == "completeness" and refuted[0].case == 1
@@ -121,15 +120,10 @@ def test_square_roots_of_huge_and_undefined_terms_are_bounded_or_left_alone() ->
     # has no value the fraction arithmetic accepts, so no bound is added and every obligation is
     # left unknown (lra knows nothing of / 0), never an error.
     source = "Local Open Scope R_scope.\nDefinition root_ratio_spec (a b r : R) : Prop := r = sqrt (a / b)."
-    signature = parse_signature("root_ratio (a : R) (b : R) : R")
-    with CoqtopPool(1) as pool:
-        huge, by_zero = check_specs(
-            [
-                (source, signature, [Case((1e60, 1.0), 1e30)]),
-                (source, signature, [Case((4.0, 0.0), 0.0)]),
-            ],
-            pool,
-        )
+    signature = "root_ratio (a : R) (b : R) : R"
+    huge, by_zero = judge(
+        [(source, signature, [Case((1e60, 1.0), 1e30)]), (source, signature, [Case((4.0, 0.0), 0.0)])]
+    )
     assert huge.verdict == "correct", huge.reason
     assert by_zero.verdict == "undecided", by_zero.reason
     assert {r.outcome for r in by_zero.results} == {"unknown"}
