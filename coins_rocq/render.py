@@ -29,17 +29,19 @@ from coins_rocq.rtypes import RType, pyvalue_scalar
 from coins_rocq.values import Constructed, Unknown, coerce_value
 
 
-def _helpers_bound(name: str) -> int:
-    """The integer bound ``Definition <name> : Z := <n>.`` of the ladder's ``helpers.v``."""
+def _helpers_bounds(*names: str) -> tuple[int, ...]:
+    """The integer bounds ``Definition <name> : Z := <n>.`` of the ladder's ``helpers.v``, in order."""
     text = resources.files("coins_rocq.ltac").joinpath("helpers.v").read_text(encoding="utf-8")
-    found = re.search(rf"^Definition {name} : Z := (\d+)\.$", text, re.MULTILINE)
-    if found is None:
-        raise RuntimeError(f"coins_rocq/ltac/helpers.v defines no {name}")
-    return int(found.group(1))
+    bounds = []
+    for name in names:
+        found = re.search(rf"^Definition {name} : Z := (\d+)\.$", text, re.MULTILINE)
+        if found is None:
+            raise RuntimeError(f"coins_rocq/ltac/helpers.v defines no {name}")
+        bounds.append(int(found.group(1)))
+    return tuple(bounds)
 
 
-MAX_UNARY_NAT = _helpers_bound("coins_unary_nat_max")
-MAX_COMPUTED_NAT = _helpers_bound("coins_computed_nat_max")
+MAX_UNARY_NAT, MAX_COMPUTED_NAT = _helpers_bounds("coins_unary_nat_max", "coins_computed_nat_max")
 """Above it, a natural is ``CoinsBig.coins_big_nat z`` (the prelude's ``Z.to_nat``, sealed so that no
 tactic unfolds it): unary arithmetic and read-back that large overflow Rocq's stack. Both bounds are
 read from ``helpers.v``, whose guards must agree with how cases are written."""
